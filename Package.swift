@@ -1,0 +1,73 @@
+// swift-tools-version: 6.0
+// CellMotion: batch evaluation of table-view cell animations (Core Animation semantics),
+// a scalar Double reference and a SIMD Float kernel checked against it.
+//
+// AVX2/FMA code needs a target flag on the command line (never .unsafeFlags in a library
+// target, which would make the package unusable as a dependency):
+//   swift build -c release -Xswiftc -target-cpu -Xswiftc znver3
+import PackageDescription
+
+let package = Package(
+  name: "CellMotion",
+  products: [
+    .library(name: "CellMotion", targets: ["CellMotion"]),
+    .library(name: "CellMotionKernel", targets: ["CellMotionKernel"]),
+    .library(name: "CellMotionTable", targets: ["CellMotionTable"]),
+    .executable(name: "cellmotion-bench", targets: ["CellMotionBench"]),
+    .executable(name: "cellmotion", targets: ["CellMotionCLI"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+  ],
+  targets: [
+    // MARK: - Public API
+    /// Semantics, scalar and exact (Double): transforms, curves, springs, media timing,
+    /// recipes and the scalar reference evaluator. The oracle for everything else.
+    .target(name: "CellMotion"),
+    /// The hot core: SoA batches evaluated in SIMD4/SIMD8 lanes, optional BLAS stages.
+    .target(name: "CellMotionKernel", dependencies: ["CellMotion", "CBLAS"]),
+    /// Headless table-view simulation driving the kernel frame by frame.
+    .target(name: "CellMotionTable", dependencies: ["CellMotion", "CellMotionKernel"]),
+
+    // MARK: - Implementation details
+    /// cblas.h from Debian's libblas-dev; links libblas.so (OpenBLAS via alternatives).
+    .systemLibrary(
+      name: "CBLAS", path: "Sources/CBLAS",
+      providers: [.apt(["libblas-dev"])]),
+    /// Peer baseline for the benchmark: the tip-in recipe per cell with GLM, C++ -O3.
+    .target(
+      name: "_GLMBaseline", path: "Benchmarks/GLMBaseline",
+      cxxSettings: [.unsafeFlags(["-O3"])]),
+    /// Counts heap allocations by interposing malloc in the benchmark executable.
+    .target(name: "_AllocCounter", path: "Benchmarks/AllocCounter"),
+
+    // MARK: - Executables
+    .executableTarget(
+      name: "CellMotionBench",
+      dependencies: [
+        "CellMotion", "CellMotionKernel", "CellMotionTable", "_GLMBaseline", "_AllocCounter",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Benchmarks/CellMotionBench"),
+    .executableTarget(
+      name: "CellMotionCLI",
+      dependencies: [
+        "CellMotion", "CellMotionKernel", "CellMotionTable",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Tools/CellMotionCLI"),
+
+    // MARK: - Unit test bundles
+    .target(name: "_TestSupport", dependencies: ["CellMotion"], path: "Tests/_TestSupport"),
+    .testTarget(name: "CellMotionTests", dependencies: ["CellMotion", "_TestSupport"]),
+    .testTarget(
+      name: "CellMotionKernelTests",
+      dependencies: ["CellMotion", "CellMotionKernel", "_TestSupport"]),
+    .testTarget(
+      name: "CellMotionTableTests",
+      dependencies: ["CellMotion", "CellMotionKernel", "CellMotionTable", "_TestSupport"]),
+    .testTarget(
+      name: "CellMotionCLITests", dependencies: ["CellMotionCLI", "_TestSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

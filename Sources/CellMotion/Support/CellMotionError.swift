@@ -1,0 +1,81 @@
+// Typed errors raised at the API boundary. Every public numeric entry point validates its
+// inputs once (a throwing initialiser or factory); hot loops then trust them.
+
+/// An input rejected at the API boundary. The message always names the offending field.
+public enum CellMotionError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// A number that must be finite was NaN or infinite.
+  case notFinite(field: String, value: Double)
+  /// A finite number outside its allowed range; `expected` says the range in words.
+  case outOfRange(field: String, value: Double, expected: String)
+  /// A matrix with no inverse (determinant zero or not finite).
+  case singularMatrix(field: String)
+  /// Text that does not parse (timing-function strings, recipe files).
+  case invalidSyntax(field: String, text: String, reason: String)
+  /// An unknown name (preset, curve, channel, key) in a recipe or on the command line.
+  case unknownName(kind: String, name: String, location: String)
+  /// A caller-supplied buffer of the wrong size.
+  case bufferSize(field: String, expected: Int, actual: Int)
+  /// An index outside `0..<count`.
+  case indexOutOfRange(field: String, index: Int, count: Int)
+  /// A combination of individually valid inputs that cannot be used together.
+  case invalidCombination(field: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .notFinite(let field, let value):
+      return "\(field) must be a finite number, got \(value)"
+    case .outOfRange(let field, let value, let expected):
+      return "\(field) must be \(expected), got \(value)"
+    case .singularMatrix(let field):
+      return "\(field) is singular (it has no inverse)"
+    case .invalidSyntax(let field, let text, let reason):
+      return "\(field): cannot parse \"\(text)\": \(reason)"
+    case .unknownName(let kind, let name, let location):
+      return "unknown \(kind) \"\(name)\" at \(location)"
+    case .bufferSize(let field, let expected, let actual):
+      return "\(field) must hold \(expected) elements, got \(actual)"
+    case .indexOutOfRange(let field, let index, let count):
+      return "\(field) \(index) is out of range 0..<\(count)"
+    case .invalidCombination(let field, let reason):
+      return "\(field): \(reason)"
+    }
+  }
+}
+
+/// Validation helpers shared by the throwing initialisers. `package` so that the kernel
+/// and table modules validate the same way without making these public API.
+package enum Check {
+  /// Throws unless `value` is finite. Returns it for chaining.
+  @discardableResult
+  package static func finite(_ value: Double, _ field: String) throws(CellMotionError) -> Double {
+    guard value.isFinite else { throw .notFinite(field: field, value: value) }
+    return value
+  }
+  /// Finite and > 0.
+  @discardableResult
+  package static func positive(_ value: Double, _ field: String) throws(CellMotionError) -> Double {
+    try finite(value, field)
+    guard value > 0 else { throw .outOfRange(field: field, value: value, expected: "> 0") }
+    return value
+  }
+  /// Finite and >= 0.
+  @discardableResult
+  package static func nonNegative(_ value: Double, _ field: String) throws(CellMotionError) -> Double {
+    try finite(value, field)
+    guard value >= 0 else { throw .outOfRange(field: field, value: value, expected: ">= 0") }
+    return value
+  }
+  /// Finite and in the closed range.
+  @discardableResult
+  package static func inRange(_ value: Double, _ range: ClosedRange<Double>, _ field: String)
+    throws(CellMotionError) -> Double
+  {
+    try finite(value, field)
+    guard range.contains(value) else {
+      throw .outOfRange(
+        field: field, value: value,
+        expected: "in [\(range.lowerBound), \(range.upperBound)]")
+    }
+    return value
+  }
+}
