@@ -1,0 +1,421 @@
+// Damped springs: CASpringAnimation, UIKit and SwiftUI parameterisations, closed-form
+// evaluation and CASpringAnimation's settling duration.
+//
+// Goals, in priority order:
+// 1. Exactness: x(t) and x'(t) are closed forms evaluated directly (never by stepping an
+//    integrator), so every cell is independent and every frame rate gives the same answer.
+// 2. Numerical stability in every regime: the over-damped form is written with the slow
+//    rate w0^2 / (alpha + gamma) and expm1, so there is no cancellation between two
+//    exponentials near zeta = 1 and no 0 * infinity for large zeta; the near-critical
+//    under-damped form uses sin(wd t) / wd, which stays accurate as wd -> 0.
+// 3. Faithful mappings: UIKit's duration/damping-ratio solve and SwiftUI's
+//    response/dampingFraction and duration/bounce are implemented as listed in DESIGN.md.
+//
+// Facts used (not code): the ODE, the closed forms and CASpringAnimation defaults and
+// settlingDuration rule (DESIGN.md "Springs"; Apple CASpringAnimation documentation);
+// SwiftUI's formulas (DESIGN.md; Apple SwiftUI `Spring` documentation).
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Damped spring driving progress x(t) from 0 to 1:
+/// m x'' + c x' + k (x - 1) = 0, x(0) = 0, x'(0) = initialVelocity.
+///
+/// Time t is in seconds; x is progress (unitless, 0 = from-value, 1 = to-value).
+/// With alpha = c / (2 m) (decay rate, 1/s), w0 = sqrt(k / m) (rad/s),
+/// zeta = c / (2 sqrt(k m)) and v0 = initialVelocity:
+/// - under-damped (zeta < 1), wd = w0 sqrt(1 - zeta^2):
+///   x = 1 - e^(-alpha t) (cos(wd t) + (alpha - v0) / wd sin(wd t));
+/// - critical (zeta = 1): x = 1 - (1 + (alpha - v0) t) e^(-alpha t);
+/// - over-damped (zeta > 1), gamma = w0 sqrt(zeta^2 - 1):
+///   x = 1 - e^(-alpha t) (cosh(gamma t) + (alpha - v0) / gamma sinh(gamma t)),
+///   evaluated in a cancellation-free form (see `value(at:)`).
+public struct Spring: Sendable, Hashable, Codable {
+  /// Mass m (> 0). Units are consistent with stiffness and damping; only ratios matter.
+  public let mass: Double
+  /// Stiffness k (> 0), force per unit displacement.
+  public let stiffness: Double
+  /// Damping coefficient c (>= 0; 0 gives an undamped oscillation that never settles).
+  public let damping: Double
+  /// Initial velocity v0 in distances per second toward the target (CASpringAnimation and
+  /// UIKit convention: positive moves toward 1; 1 = the whole distance per second).
+  public let initialVelocity: Double
+
+  /// Creates a spring. The defaults are CASpringAnimation's (m 1, k 100, c 10, v0 0).
+  ///
+  /// - Throws: `.notFinite` for NaN or infinite inputs; `.outOfRange` for mass or
+  ///   stiffness <= 0 or damping < 0; `.invalidCombination` when the derived
+  ///   w0 = sqrt(k / m) or c / (2 m) overflows or underflows to zero.
+  public init(mass: Double = 1, stiffness: Double = 100, damping: Double = 10, initialVelocity: Double = 0)
+    throws(CellMotionError)
+  {
+    try Check.positive(mass, "mass")
+    try Check.positive(stiffness, "stiffness")
+    try Check.nonNegative(damping, "damping")
+    try Check.finite(initialVelocity, "initialVelocity")
+    let w0 = (stiffness / mass).squareRoot()
+    let alpha = damping / (2 * mass)
+    guard w0.isFinite, w0 > 0, alpha.isFinite, (w0 * w0).isFinite, w0 * w0 > 0 else {
+      throw .invalidCombination(
+        field: "spring", reason: "stiffness / mass = \(stiffness / mass) is not representable")
+    }
+    self.mass = mass
+    self.stiffness = stiffness
+    self.damping = damping + 0  // canonical +0
+    self.initialVelocity = initialVelocity + 0
+  }
+
+  // MARK: - Derived quantities
+
+  /// Undamped natural frequency w0 = sqrt(k / m), radians per second.
+  public var naturalFrequency: Double { (stiffness / mass).squareRoot() }
+
+  /// Damping ratio zeta = c / (2 sqrt(k m)) (unitless), computed as (c / 2m) / w0.
+  public var dampingRatio: Double { decayRate / naturalFrequency }
+
+  /// Decay rate alpha = c / (2 m) = zeta w0, 1/seconds: the envelope is e^(-alpha t).
+  public var decayRate: Double { damping / (2 * mass) }
+
+  /// The three solution families of the ODE.
+  public enum Regime: String, Sendable, Codable {
+    /// zeta < 1: decaying oscillation about the target.
+    case underdamped
+    /// zeta = 1 (within `Spring.criticalTolerance`): fastest approach without oscillation.
+    case critical
+    /// zeta > 1: two real decay rates, no oscillation.
+    case overdamped
+  }
+
+  /// Width of the band |zeta - 1| <= 1e-9 treated as critical.
+  ///
+  /// Why 1e-9: it is far above the rounding noise of zeta computed from parameters that
+  /// are meant to be critical (a few ulps, ~1e-15, e.g. UIKit's c = 2 sqrt(k) or SwiftUI's
+  /// dampingFraction 1), so those springs are labelled critical. Inside the band the
+  /// critical closed form replaces cosh(gamma t) ~ 1 + eps (w0 t)^2 and sinh(gamma t)/gamma
+  /// ~ t (1 + eps (w0 t)^2 / 3) with eps = |zeta - 1|; multiplied by the envelope
+  /// e^(-alpha t) that changes x by at most about eps (0.55 + 0.45 |1 - v0 / w0|), i.e.
+  /// ~1e-9 in progress. Outside the band the under- and over-damped forms used here are
+  /// themselves accurate (no cancellation), so no wider band is needed.
+  public static let criticalTolerance = 1e-9
+
+  /// The regime by damping ratio: critical when |zeta - 1| <= `criticalTolerance`.
+  public var regime: Regime {
+    let zeta = dampingRatio
+    if (zeta - 1).magnitude <= Self.criticalTolerance { return .critical }
+    return zeta < 1 ? .underdamped : .overdamped
+  }
+
+  // MARK: - Evaluation
+
+  /// Progress x(t) at t seconds after the start, by the closed form of the regime.
+  ///
+  /// t <= 0 returns 0; t = +infinity returns 1 when damped (NaN when c = 0); NaN gives NaN.
+  /// Written as x = 1 - [E C + (alpha - v0) E S] with E = e^(-alpha t) and
+  /// (C, S) = (cos wd t, sin(wd t) / wd), (1, t) or (cosh gamma t, sinh(gamma t) / gamma);
+  /// in the over-damped case E C = e^(-lambda t) (1 + e^(-2 gamma t)) / 2 and
+  /// E S = e^(-lambda t) (-expm1(-2 gamma t)) / (2 gamma) with the slow rate
+  /// lambda = alpha - gamma = w0^2 / (alpha + gamma), which avoids both cancellation near
+  /// zeta = 1 and overflow of cosh for large zeta.
+  /// - Complexity: O(1): one exp and one sin/cos (or expm1).
+  public func value(at t: Double) -> Double {
+    if t.isNaN { return .nan }
+    if t <= 0 { return 0 }
+    if t == .infinity { return damping > 0 ? 1 : .nan }
+    let (ec, es) = basis(at: t)
+    return 1 - (ec + (decayRate - initialVelocity) * es)
+  }
+
+  /// Velocity x'(t) in progress per second, closed form:
+  /// x'(t) = v0 E C + (w0^2 - alpha v0) E S with the same E, C, S as `value(at:)`.
+  ///
+  /// t < 0 returns 0 (at rest before the start); t = 0 returns v0; t = +infinity returns 0
+  /// when damped; NaN gives NaN.
+  /// - Complexity: O(1).
+  public func velocity(at t: Double) -> Double {
+    if t.isNaN { return .nan }
+    if t < 0 { return 0 }
+    if t == 0 { return initialVelocity }
+    if t == .infinity { return damping > 0 ? 0 : .nan }
+    let (ec, es) = basis(at: t)
+    let w0Squared = stiffness / mass
+    return initialVelocity * ec + (w0Squared - decayRate * initialVelocity) * es
+  }
+
+  /// (E C, E S) of `value(at:)` for finite t > 0.
+  private func basis(at t: Double) -> (ec: Double, es: Double) {
+    let alpha = decayRate
+    let w0 = naturalFrequency
+    let zeta = alpha / w0
+    switch regime {
+    case .critical:
+      let e = exp(-alpha * t)
+      return (e, t * e)
+    case .underdamped:
+      // 1 - zeta^2 = (1 - zeta)(1 + zeta); 1 - zeta is exact for zeta in [0.5, 1].
+      let wd = w0 * ((1 - zeta) * (1 + zeta)).squareRoot()
+      let e = exp(-alpha * t)
+      return (e * cos(wd * t), e * sin(wd * t) / wd)
+    case .overdamped:
+      let gamma = w0 * ((zeta - 1) * (zeta + 1)).squareRoot()
+      let slow = (w0 * w0) / (alpha + gamma)  // alpha - gamma without cancellation
+      let e = exp(-slow * t)
+      let m = expm1(-2 * gamma * t)  // e^(-2 gamma t) - 1, accurate for small gamma t
+      return (e * (2 + m) / 2, e * (-m) / (2 * gamma))
+    }
+  }
+
+  // MARK: - Settling (CASpringAnimation.settlingDuration)
+
+  /// The tolerance of CASpringAnimation's settling rule, in progress (1/1000 of the distance).
+  public static let settlingEpsilon = 0.001
+  /// The sampling step of the non-oscillating settling rule, seconds.
+  public static let settlingStep = 0.1
+  /// How long |1 - x| must stay below `settlingEpsilon` in the non-oscillating rule, seconds.
+  public static let settlingHold = 1.0
+  /// Upper limit of the sampled search, seconds (10^6 samples); beyond it the result is
+  /// +infinity. Only extreme over-damping (e.g. k 1, c 10^5) gets there.
+  public static let settlingSearchLimit = 100_000.0
+
+  /// CASpringAnimation.settlingDuration: the time in seconds after which |1 - x| stays
+  /// below 0.001.
+  ///
+  /// - Under-damped: the envelope bound -ln(eps / (|A| + |B|)) / (zeta w0) with A = 1,
+  ///   B = (zeta w0 - v0) / wd (+infinity when c = 0, which never settles).
+  /// - Critical and over-damped: samples t = 0, 0.1, 0.2, ... s and returns the first
+  ///   sample time from which every sample over the following 1 s (11 samples, t to t + 1)
+  ///   has |1 - x| < eps. These motions have at most one extremum, so after the last
+  ///   crossing of the band they stay inside it and the answer does not depend on whether
+  ///   "over 1 s" means 11 or 12 samples.
+  /// The default spring (m 1, k 100, c 10) gives ln(1000 (1 + 1/sqrt 3)) / 5 = 1.4727 s.
+  /// - Complexity: O(1) when under-damped; otherwise O(settling time / 0.1 s).
+  public var settlingDuration: Double {
+    let eps = Self.settlingEpsilon
+    if regime == .underdamped {
+      let alpha = decayRate
+      if alpha == 0 { return .infinity }
+      let w0 = naturalFrequency
+      let zeta = alpha / w0
+      let wd = w0 * ((1 - zeta) * (1 + zeta)).squareRoot()
+      let a = 1.0
+      let b = (alpha - initialVelocity) / wd
+      return -log(eps / (a.magnitude + b.magnitude)) / alpha
+    }
+    let needed = Int((Self.settlingHold / Self.settlingStep).rounded()) + 1  // 11 samples
+    let limit = Int(Self.settlingSearchLimit / Self.settlingStep)
+    var runStart = 0
+    var runLength = 0
+    for n in 0...limit {
+      let t = Double(n) * Self.settlingStep
+      if (1 - value(at: t)).magnitude < eps {
+        if runLength == 0 { runStart = n }
+        runLength += 1
+        if runLength >= needed { return Double(runStart) * Self.settlingStep }
+      } else {
+        runLength = 0
+      }
+    }
+    return .infinity
+  }
+
+  // MARK: - UIKit
+
+  /// The clamping and solver constants of UIKit's spring mapping (DESIGN.md).
+  public enum UIKitConstants {
+    /// Smallest damping ratio UIKit uses (Float.ulpOfOne = 2^-23).
+    public static let minimumDampingRatio = 1.1920929e-7
+    /// Duration clamp, seconds.
+    public static let durationRange: ClosedRange<Double> = 0.01...10
+    /// Envelope tolerance at the duration, progress.
+    public static let epsilon = 0.001
+    /// Newton steps on w0.
+    public static let newtonSteps = 12
+  }
+
+  /// UIKit's `animate(withDuration:delay:usingSpringWithDamping:initialSpringVelocity:)`
+  /// mapping. See `uiKitParameters(dampingRatio:duration:initialSpringVelocity:)`.
+  public static func uiKit(dampingRatio: Double, duration: Double, initialSpringVelocity: Double = 0)
+    throws(CellMotionError) -> Spring
+  {
+    try uiKitParameters(
+      dampingRatio: dampingRatio, duration: duration, initialSpringVelocity: initialSpringVelocity
+    ).spring
+  }
+
+  /// UIKit's spring mapping, also returning the clamped duration T (seconds) UIKit uses
+  /// and the residual f(w0) of the solved equation.
+  ///
+  /// Algorithm (DESIGN.md): m = 1; zeta = dampingRatio clamped to [1.1920929e-7, 1];
+  /// T = duration clamped to [0.01, 10]; w0 from 12 Newton steps starting at 5 / T on
+  /// - zeta < 1: f(w0) = eps - |(zeta w0 - v0) / (w0 sqrt(1 - zeta^2))| e^(-zeta w0 T),
+  /// - zeta = 1: f(w0) = (1 + (w0 - v0) T) e^(-w0 T) - eps,
+  /// with eps = 0.001 and analytic derivatives; then k = w0^2, c = 2 zeta sqrt(k).
+  /// The curve options of the UIView call are ignored: the spring drives progress
+  /// linearly in time. v0 = initialSpringVelocity (1 = the whole distance per second).
+  ///
+  /// - Throws: `.notFinite` for NaN/infinite inputs; `.outOfRange` for duration <= 0;
+  ///   `.invalidCombination` when the equation has no root (Newton's result is checked,
+  ///   and where it leaves w0 > 0 a bisection on the same equation takes over): for v0 = 0 the envelope is at most
+  ///   zeta / sqrt(1 - zeta^2), so damping ratios below ~0.001 (including 0, clamped to
+  ///   1.1920929e-7) cannot reach eps = 0.001 and Newton runs off to negative w0. What
+  ///   UIKit itself does there is not documented, so it is reported instead of guessed.
+  public static func uiKitParameters(dampingRatio: Double, duration: Double, initialSpringVelocity: Double = 0)
+    throws(CellMotionError) -> (spring: Spring, duration: Double, residual: Double)
+  {
+    try Check.finite(dampingRatio, "dampingRatio")
+    try Check.positive(duration, "duration")
+    try Check.finite(initialSpringVelocity, "initialSpringVelocity")
+    let zeta = min(max(dampingRatio, UIKitConstants.minimumDampingRatio), 1)
+    let range = UIKitConstants.durationRange
+    let T = min(max(duration, range.lowerBound), range.upperBound)
+    let v0 = initialSpringVelocity
+    var w = 5 / T
+    for _ in 0..<UIKitConstants.newtonSteps {
+      let (f, df) = uiKitEquation(w0: w, zeta: zeta, duration: T, velocity: v0)
+      guard df != 0, f.isFinite, df.isFinite else { break }
+      w -= f / df
+    }
+    var residual = uiKitEquation(w0: w, zeta: zeta, duration: T, velocity: v0).f
+    if !(w.isFinite && w > 0 && abs(residual) <= 1e-12) {
+      // Newton left the domain (low damping with a positive initial velocity: the
+      // envelope |zeta w0 - v0| has a kink at v0 / zeta that throws it across w0 = 0).
+      // Solve the same equation by bisection on the crossing where the envelope falls
+      // below eps, bracketed by doubling/halving from 5 / T; no crossing -> throw below.
+      if let root = uiKitBisection(zeta: zeta, duration: T, velocity: v0) {
+        w = root
+        residual = uiKitEquation(w0: w, zeta: zeta, duration: T, velocity: v0).f
+      }
+    }
+    guard w.isFinite, w > 0 else {
+      throw .invalidCombination(
+        field: "uiKit spring",
+        reason: "Newton's method ended at w0 = \(w) for dampingRatio \(dampingRatio), "
+          + "duration \(duration), initialSpringVelocity \(v0)")
+    }
+    let k = w * w
+    let spring = try Spring(mass: 1, stiffness: k, damping: 2 * zeta * k.squareRoot(), initialVelocity: v0)
+    return (spring, T, residual)
+  }
+
+  /// The crossing of f(w0) = 0 from f < 0 (envelope above eps) to f > 0, by bisection,
+  /// or nil when f never goes negative (the envelope never reaches eps).
+  static func uiKitBisection(zeta: Double, duration T: Double, velocity v0: Double) -> Double? {
+    func f(_ w: Double) -> Double { uiKitEquation(w0: w, zeta: zeta, duration: T, velocity: v0).f }
+    var hi = 5 / T
+    var steps = 0
+    while f(hi) <= 0 && steps < 200 {
+      hi *= 2
+      steps += 1
+    }
+    guard f(hi) > 0 else { return nil }
+    var lo = hi
+    steps = 0
+    while f(lo) > 0 && steps < 200 {
+      lo /= 2
+      steps += 1
+    }
+    guard f(lo) <= 0 else { return nil }
+    for _ in 0..<200 {
+      let mid = (lo + hi) / 2
+      if mid == lo || mid == hi { break }
+      if f(mid) > 0 { hi = mid } else { lo = mid }
+    }
+    return hi
+  }
+
+  /// UIKit's defining equation f(w0) and its derivative df/dw0 (see `uiKitParameters`).
+  public static func uiKitEquation(w0 w: Double, zeta: Double, duration T: Double, velocity v0: Double)
+    -> (f: Double, df: Double)
+  {
+    let eps = UIKitConstants.epsilon
+    let e = exp(-zeta * w * T)
+    if zeta < 1 {
+      let root = ((1 - zeta) * (1 + zeta)).squareRoot()
+      let q = (zeta * w - v0) / (w * root)  // = (zeta - v0 / w) / root
+      let dq = v0 / (w * w * root)
+      let sign: Double = q < 0 ? -1 : 1
+      let g = q.magnitude * e
+      let dg = (sign * dq - zeta * T * q.magnitude) * e
+      return (eps - g, -dg)
+    } else {
+      let f = (1 + (w - v0) * T) * e - eps
+      let df = -T * T * (w - v0) * e
+      return (f, df)
+    }
+  }
+
+  // MARK: - SwiftUI
+
+  /// SwiftUI `spring(response:dampingFraction:)`: m = 1, k = (2 pi / response)^2,
+  /// c = 4 pi dampingFraction / response.
+  ///
+  /// - Parameters:
+  ///   - response: the period of the undamped oscillation, seconds (> 0).
+  ///   - dampingFraction: zeta (>= 0; 1 is critical, > 1 over-damped).
+  ///   - initialVelocity: progress per second toward the target.
+  /// - Throws: `.notFinite`, `.outOfRange` (response <= 0, dampingFraction < 0).
+  public static func swiftUI(response: Double, dampingFraction: Double, initialVelocity: Double = 0)
+    throws(CellMotionError) -> Spring
+  {
+    try Check.positive(response, "response")
+    try Check.nonNegative(dampingFraction, "dampingFraction")
+    try Check.finite(initialVelocity, "initialVelocity")
+    let w0 = 2 * Double.pi / response
+    return try Spring(
+      mass: 1, stiffness: w0 * w0, damping: 4 * Double.pi * dampingFraction / response,
+      initialVelocity: initialVelocity)
+  }
+
+  /// SwiftUI `Spring(duration:bounce:)`: response = duration and
+  /// zeta = 1 - bounce (bounce >= 0) or 1 / (1 + bounce) (bounce < 0), then
+  /// `swiftUI(response:dampingFraction:)`.
+  ///
+  /// - Parameters:
+  ///   - duration: perceptual duration, seconds (> 0).
+  ///   - bounce: in the open interval (-1, 1); 0 is critical, > 0 bounces, < 0 over-damped.
+  /// - Throws: `.notFinite`, `.outOfRange` (duration <= 0, bounce outside (-1, 1)).
+  public static func swiftUI(duration: Double, bounce: Double, initialVelocity: Double = 0)
+    throws(CellMotionError) -> Spring
+  {
+    try Check.positive(duration, "duration")
+    try Check.finite(bounce, "bounce")
+    guard bounce > -1 && bounce < 1 else {
+      throw .outOfRange(field: "bounce", value: bounce, expected: "in (-1, 1)")
+    }
+    let zeta = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
+    return try swiftUI(response: duration, dampingFraction: zeta, initialVelocity: initialVelocity)
+  }
+}
+
+// MARK: - Codable
+
+extension Spring {
+  private enum CodingKeys: String, CodingKey { case mass, stiffness, damping, initialVelocity }
+
+  /// Decodes the four parameters and validates like `init(mass:stiffness:damping:initialVelocity:)`.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let m = try c.decode(Double.self, forKey: .mass)
+    let k = try c.decode(Double.self, forKey: .stiffness)
+    let d = try c.decode(Double.self, forKey: .damping)
+    let v = try c.decode(Double.self, forKey: .initialVelocity)
+    do {
+      try self.init(mass: m, stiffness: k, damping: d, initialVelocity: v)
+    } catch {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: error.description))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(mass, forKey: .mass)
+    try c.encode(stiffness, forKey: .stiffness)
+    try c.encode(damping, forKey: .damping)
+    try c.encode(initialVelocity, forKey: .initialVelocity)
+  }
+}
