@@ -1,0 +1,274 @@
+// Recipe: what moves when a cell appears. A recipe is data (Codable), validated once, and
+// evaluated by the scalar reference (`ReferenceEvaluator`) and, compiled, by the kernel.
+//
+// Model:
+// - channels: scalar key paths (opacity, translation.x/y/z, rotation.x/y/z, scale...),
+//   each with from/to values (which may depend on the cell's height and the table width),
+//   a curve (Bezier or spring), a duration and a delay;
+// - optionally a whole-matrix animation (from/to Transform3D, decompose/interpolate);
+// - a stagger rule adding delay per row or per position in the display batch;
+// - an anchor point, an optional perspective (m34 = -1/d), optional media timing
+//   (speed, repeat, autoreverse, fill mode), and, for fold recipes, a fold description.
+
+import Foundation
+
+/// The scalar properties a recipe can animate (Core Animation key paths).
+public enum Channel: String, Sendable, Hashable, Codable, CaseIterable {
+  /// `opacity`, unitless in [0, 1] (clamped at output).
+  case opacity
+  /// `transform.translation.x/y/z`, points.
+  case translationX, translationY, translationZ
+  /// `transform.rotation.x/y/z`, radians (the scalar is interpolated, so 0 -> 2 pi turns fully).
+  case rotationX, rotationY, rotationZ
+  /// `transform.scale` (uniform x and y), `transform.scale.x`, `transform.scale.y`; unitless.
+  case scale, scaleX, scaleY
+  /// `shadowOpacity`, unitless in [0, 1].
+  case shadowOpacity
+}
+
+/// A channel's end value: `constant + perCellHeight * cellHeight + perTableWidth * tableWidth`
+/// (points for translations), so "rowHeight -> 0" or "tableWidth -> 0" are data.
+public struct ChannelValue: Sendable, Hashable, Codable, ExpressibleByFloatLiteral,
+  ExpressibleByIntegerLiteral
+{
+  public var constant: Double
+  public var perCellHeight: Double
+  public var perTableWidth: Double
+
+  public init(_ constant: Double = 0, perCellHeight: Double = 0, perTableWidth: Double = 0) {
+    self.constant = constant
+    self.perCellHeight = perCellHeight
+    self.perTableWidth = perTableWidth
+  }
+  public init(floatLiteral value: Double) { self.init(value) }
+  public init(integerLiteral value: Int) { self.init(Double(value)) }
+
+  /// `factor` x the cell's height (points).
+  public static func cellHeight(_ factor: Double = 1) -> ChannelValue { ChannelValue(perCellHeight: factor) }
+  /// `factor` x the table's width (points).
+  public static func tableWidth(_ factor: Double = 1) -> ChannelValue { ChannelValue(perTableWidth: factor) }
+
+  /// The value for a cell.
+  public func resolve(cellHeight: Double, tableWidth: Double) -> Double {
+    constant + perCellHeight * cellHeight + perTableWidth * tableWidth
+  }
+
+  func validate(_ field: String) throws(CellMotionError) {
+    try Check.finite(constant, "\(field).constant")
+    try Check.finite(perCellHeight, "\(field).perCellHeight")
+    try Check.finite(perTableWidth, "\(field).perTableWidth")
+  }
+}
+
+/// What drives progress from 0 to 1 over an animation's local time.
+public enum AnimationCurve: Sendable, Hashable, Codable {
+  /// A cubic Bezier of the time fraction (local time / duration).
+  case bezier(TimingCurve)
+  /// A damped spring of the local time in seconds (the duration only says when it stops:
+  /// after it the value is exactly the end value, as when UIKit removes the animation).
+  case spring(Spring)
+
+  /// Progress at local time `t` seconds of an animation lasting `duration` seconds,
+  /// for `0 <= t <= duration`.
+  public func progress(localTime t: Double, duration: Double) -> Double {
+    switch self {
+    case .bezier(let c): return c.value(at: t / duration)
+    case .spring(let s): return t >= duration ? 1 : s.value(at: t)
+    }
+  }
+}
+
+/// One animated channel.
+public struct ChannelAnimation: Sendable, Hashable, Codable {
+  public var channel: Channel
+  public var from: ChannelValue
+  public var to: ChannelValue
+  public var curve: AnimationCurve
+  /// Seconds, > 0.
+  public var duration: Double
+  /// Seconds before this channel starts, on top of the cell's start time and stagger; >= 0.
+  public var delay: Double
+
+  public init(
+    _ channel: Channel, from: ChannelValue, to: ChannelValue, curve: AnimationCurve,
+    duration: Double, delay: Double = 0
+  ) {
+    self.channel = channel
+    self.from = from
+    self.to = to
+    self.curve = curve
+    self.duration = duration
+    self.delay = delay
+  }
+}
+
+/// A whole-matrix animation (layer.transform inside an animation block).
+public struct MatrixAnimation: Sendable, Hashable, Codable {
+  public var from: Transform3D
+  public var to: Transform3D
+  public var mode: TransformInterpolationMode
+  public var curve: AnimationCurve
+  /// Seconds, > 0.
+  public var duration: Double
+  /// Seconds, >= 0.
+  public var delay: Double
+
+  public init(
+    from: Transform3D, to: Transform3D, mode: TransformInterpolationMode = .decomposed,
+    curve: AnimationCurve, duration: Double, delay: Double = 0
+  ) {
+    self.from = from
+    self.to = to
+    self.mode = mode
+    self.curve = curve
+    self.duration = duration
+    self.delay = delay
+  }
+}
+
+/// Which index the stagger multiplies.
+public enum StaggerBase: String, Sendable, Hashable, Codable, CaseIterable {
+  /// delay = step x absolute row (as the tutorials wrote it: rows far down wait long).
+  case row
+  /// delay = step x position among the rows that appeared in the same frame (what users
+  /// usually want when the table is scrolled far down).
+  case batchPosition
+}
+
+/// Extra delay per cell.
+public struct Stagger: Sendable, Hashable, Codable {
+  /// Seconds per step, >= 0.
+  public var step: Double
+  public var base: StaggerBase
+  public init(step: Double, base: StaggerBase = .row) {
+    self.step = step
+    self.base = base
+  }
+  public static let none = Stagger(step: 0)
+}
+
+/// How channel transforms compose into one matrix.
+public enum ChannelOrder: String, Sendable, Hashable, Codable, CaseIterable {
+  /// Core Animation's transform key paths: scale applies first, then rotation (x, then y,
+  /// then z), then translation: M = S * Rx * Ry * Rz * T.
+  case keyPath
+  /// Translation first, in the rotated frame, as
+  /// CATransform3DTranslate(CATransform3DRotate(identity, ...), tx, ty, tz) reads:
+  /// M = T * S * Rx * Ry * Rz.
+  case translateFirst
+}
+
+/// Optional CAMediaTiming on top of each channel's delay and duration.
+public struct RecipeTiming: Sendable, Hashable, Codable {
+  /// Time scale (CAMediaTiming.speed); recipes accept finite values > 0.
+  public var speed: Double
+  public var repeatCount: Double
+  public var autoreverses: Bool
+  /// UIKit's delays fill backwards; after the end the model value (the `to` value) shows.
+  public var fillMode: FillMode
+  public init(speed: Double = 1, repeatCount: Double = 0, autoreverses: Bool = false, fillMode: FillMode = .backwards) {
+    self.speed = speed
+    self.repeatCount = repeatCount
+    self.autoreverses = autoreverses
+    self.fillMode = fillMode
+  }
+  public static let uiKit = RecipeTiming()
+}
+
+/// Fold open/closed: the detail part splits in a top and a bottom half, each turning about
+/// its hinge edge with perspective, the bottom one following the top's projected edge.
+public struct FoldSpec: Sendable, Hashable, Codable {
+  public enum Direction: String, Sendable, Hashable, Codable { case open, close }
+  public var direction: Direction
+  public var curve: AnimationCurve
+  /// Seconds, > 0.
+  public var duration: Double
+  /// Perspective distance d in points (m34 = -1/d), > 0; 500 in the tutorial.
+  public var perspectiveDistance: Double
+  public init(direction: Direction, curve: AnimationCurve = .bezier(.easeInEaseOut), duration: Double = 0.3, perspectiveDistance: Double = 500) {
+    self.direction = direction
+    self.curve = curve
+    self.duration = duration
+    self.perspectiveDistance = perspectiveDistance
+  }
+}
+
+/// A complete cell animation.
+public struct Recipe: Sendable, Hashable, Codable {
+  public var name: String
+  public var channels: [ChannelAnimation]
+  public var matrix: MatrixAnimation?
+  public var stagger: Stagger
+  public var order: ChannelOrder
+  /// Anchor point as a unit fraction of the cell's bounds ((0.5, 0.5) = centre).
+  public var anchorX: Double
+  public var anchorY: Double
+  /// If set, m34 = -1/d is applied after the animated transform, about the anchor (points).
+  public var perspectiveDistance: Double?
+  public var timing: RecipeTiming
+  public var fold: FoldSpec?
+
+  public init(
+    name: String, channels: [ChannelAnimation] = [], matrix: MatrixAnimation? = nil,
+    stagger: Stagger = .none, order: ChannelOrder = .keyPath, anchorX: Double = 0.5,
+    anchorY: Double = 0.5, perspectiveDistance: Double? = nil, timing: RecipeTiming = .uiKit,
+    fold: FoldSpec? = nil
+  ) {
+    self.name = name
+    self.channels = channels
+    self.matrix = matrix
+    self.stagger = stagger
+    self.order = order
+    self.anchorX = anchorX
+    self.anchorY = anchorY
+    self.perspectiveDistance = perspectiveDistance
+    self.timing = timing
+    self.fold = fold
+  }
+
+  /// Checks every number once (the evaluators then trust the recipe). Throws the first
+  /// problem, naming the field, e.g. `channels[1].duration must be > 0, got -1.0`.
+  public func validate() throws(CellMotionError) {
+    for (i, c) in channels.enumerated() {
+      let f = "\(name).channels[\(i)]"
+      try c.from.validate("\(f).from")
+      try c.to.validate("\(f).to")
+      try Check.positive(c.duration, "\(f).duration")
+      try Check.nonNegative(c.delay, "\(f).delay")
+    }
+    if let m = matrix {
+      guard m.from.isFinite else { throw .notFinite(field: "\(name).matrix.from", value: .nan) }
+      guard m.to.isFinite else { throw .notFinite(field: "\(name).matrix.to", value: .nan) }
+      try Check.positive(m.duration, "\(name).matrix.duration")
+      try Check.nonNegative(m.delay, "\(name).matrix.delay")
+    }
+    try Check.nonNegative(stagger.step, "\(name).stagger.step")
+    try Check.finite(anchorX, "\(name).anchorX")
+    try Check.finite(anchorY, "\(name).anchorY")
+    if let d = perspectiveDistance { try Check.positive(d, "\(name).perspectiveDistance") }
+    try Check.positive(timing.speed, "\(name).timing.speed")
+    try Check.nonNegative(timing.repeatCount, "\(name).timing.repeatCount")
+    if let fold {
+      try Check.positive(fold.duration, "\(name).fold.duration")
+      try Check.positive(fold.perspectiveDistance, "\(name).fold.perspectiveDistance")
+    }
+  }
+
+  /// The longest time any part of the recipe runs after its cell's start and stagger
+  /// (seconds; infinite for infinite repeats).
+  public var activeDuration: Double {
+    var d = 0.0
+    for c in channels { d = max(d, c.delay + timing.activeDuration(c.duration)) }
+    if let m = matrix { d = max(d, m.delay + timing.activeDuration(m.duration)) }
+    if let f = fold { d = max(d, timing.activeDuration(f.duration)) }
+    return d
+  }
+}
+
+extension RecipeTiming {
+  /// Wall-clock seconds the animation is active for a base duration D:
+  /// D * max(repeatCount, 1) * (autoreverses ? 2 : 1) / speed.
+  public func activeDuration(_ duration: Double) -> Double {
+    duration * max(repeatCount, 1) * (autoreverses ? 2 : 1) / speed
+  }
+}

@@ -1,0 +1,198 @@
+// The scalar reference: evaluates a recipe for one cell at one time, plainly and exactly
+// (Double). It defines the semantics; the SIMD kernel is tested against it.
+
+import Foundation
+
+/// A cell's geometry, points.
+public struct CellGeometry: Sendable, Hashable, Codable {
+  /// Cell bounds width (usually the table width), points.
+  public var width: Double
+  /// Cell bounds height (the row height), points.
+  public var height: Double
+  /// The table's width, points (for "slide in from the right edge").
+  public var tableWidth: Double
+  /// Height of the detail part that folds (fold recipes); nil means the whole cell.
+  public var detailHeight: Double?
+
+  public init(width: Double, height: Double, tableWidth: Double? = nil, detailHeight: Double? = nil) {
+    self.width = width
+    self.height = height
+    self.tableWidth = tableWidth ?? width
+    self.detailHeight = detailHeight
+  }
+
+  /// Throws unless all sizes are finite and >= 0 (width and height > 0).
+  public func validate() throws(CellMotionError) {
+    try Check.positive(width, "cell width")
+    try Check.positive(height, "cell height")
+    try Check.nonNegative(tableWidth, "table width")
+    if let d = detailHeight { try Check.positive(d, "detail height") }
+  }
+}
+
+/// Both halves of a folding detail view at one time.
+///
+/// Coordinates: each half's local space is its own bounds [0, width] x [0, halfHeight]
+/// (points, y down); the matrices map them into the detail view's space, where at rest the
+/// top half covers y in [0, h] and the bottom half y in [h, 2h]. Each half carries m34 =
+/// -1/d about its own hinge (anchor): the top half's anchor is its top edge centre, the
+/// bottom half's its bottom edge centre.
+public struct FoldState: Sendable, Hashable {
+  public var top: Transform3D
+  public var bottom: Transform3D
+  public var topShadowOpacity: Double
+  public var bottomShadowOpacity: Double
+  /// Half the detail height, points.
+  public var halfHeight: Double
+  /// The top half's angle about x (radians; -pi/2 folded, 0 open); the bottom's is its negative.
+  public var angle: Double
+  /// How far the bottom half's hinge moves up (<= 0, points) so its top edge meets the top
+  /// half's projected bottom edge exactly: 2h cos(angle) / w - 2h with w = 1 - h sin(angle)/d.
+  public var bottomTranslation: Double
+}
+
+/// The visible state of a cell at one time.
+public struct CellState: Sendable, Hashable {
+  /// Model transform in the cell's own space (points): maps a point of the cell's bounds to
+  /// where it is drawn relative to the cell's resting frame origin. Includes the anchor
+  /// sandwich and the recipe's perspective. The table adds the row position and scroll.
+  public var transform: Transform3D
+  /// In [0, 1].
+  public var opacity: Double
+  /// In [0, 1].
+  public var shadowOpacity: Double
+  /// Fold recipes only.
+  public var fold: FoldState?
+}
+
+/// The plain, exact evaluator.
+public enum ReferenceEvaluator {
+  /// Seconds of extra delay for a cell from its recipe's stagger rule.
+  public static func staggerDelay(_ stagger: Stagger, row: Int, batchPosition: Int) -> Double {
+    stagger.step * Double(stagger.base == .row ? row : batchPosition)
+  }
+
+  /// Progress of one timed part (a channel, the matrix, the fold) at parent time `time`,
+  /// or nil when the animation has no effect (then the model value, the `to` value, shows).
+  ///
+  /// CAMediaTiming via `MediaTiming`: beginTime = start + stagger + delay, the recipe's
+  /// speed, repeat, autoreverse and fill mode; local time in [0, duration] then the curve.
+  public static func progress(
+    curve: AnimationCurve, duration: Double, begin: Double, timing: RecipeTiming, time: Double
+  ) -> Double? {
+    guard
+      let media = try? MediaTiming(
+        beginTime: begin, duration: duration, speed: timing.speed, repeatCount: timing.repeatCount,
+        autoreverses: timing.autoreverses, fillMode: timing.fillMode),
+      let local = media.localTime(parentTime: time)
+    else { return nil }
+    return curve.progress(localTime: local, duration: duration)
+  }
+
+  /// Evaluates `recipe` for one cell.
+  /// - Parameters:
+  ///   - startTime: seconds, when the cell was displayed (before its stagger).
+  ///   - time: seconds, the frame time.
+  public static func evaluate(
+    _ recipe: Recipe, geometry: CellGeometry, row: Int = 0, batchPosition: Int = 0,
+    startTime: Double = 0, time: Double
+  ) -> CellState {
+    let start = startTime + staggerDelay(recipe.stagger, row: row, batchPosition: batchPosition)
+    // Model values (nothing animating).
+    var opacity = 1.0, shadow = 0.0
+    var tx = 0.0, ty = 0.0, tz = 0.0, rx = 0.0, ry = 0.0, rz = 0.0
+    var s = 1.0, sx = 1.0, sy = 1.0
+    var hasChannelTransform = false
+    for c in recipe.channels {
+      let from = c.from.resolve(cellHeight: geometry.height, tableWidth: geometry.tableWidth)
+      let to = c.to.resolve(cellHeight: geometry.height, tableWidth: geometry.tableWidth)
+      let v: Double
+      if let p = progress(
+        curve: c.curve, duration: c.duration, begin: start + c.delay, timing: recipe.timing, time: time)
+      {
+        v = from + (to - from) * p
+      } else {
+        v = to
+      }
+      switch c.channel {
+      case .opacity: opacity = v
+      case .shadowOpacity: shadow = v
+      case .translationX: tx = v
+      case .translationY: ty = v
+      case .translationZ: tz = v
+      case .rotationX: rx = v
+      case .rotationY: ry = v
+      case .rotationZ: rz = v
+      case .scale: s = v
+      case .scaleX: sx = v
+      case .scaleY: sy = v
+      }
+      if c.channel != .opacity && c.channel != .shadowOpacity { hasChannelTransform = true }
+    }
+    var m = Transform3D.identity
+    if hasChannelTransform {
+      let linear = Transform3D.scale(s * sx, s * sy, 1)
+        .concatenating(.rotation(rx, 1, 0, 0))
+        .concatenating(.rotation(ry, 0, 1, 0))
+        .concatenating(.rotation(rz, 0, 0, 1))
+      let t = Transform3D.translation(tx, ty, tz)
+      m = recipe.order == .keyPath ? linear.concatenating(t) : t.concatenating(linear)
+    }
+    if let ma = recipe.matrix {
+      let interpolator = TransformInterpolator(from: ma.from, to: ma.to, mode: ma.mode)
+      let value: Transform3D
+      if let p = progress(
+        curve: ma.curve, duration: ma.duration, begin: start + ma.delay, timing: recipe.timing, time: time)
+      {
+        value = interpolator.value(at: p)
+      } else {
+        // The model value `to`, as the interpolation path represents it: the 3D path
+        // normalises by m44 (the same projective map), the others return `to` itself.
+        value = interpolator.value(at: 1)
+      }
+      m = m.concatenating(value)
+    }
+    if let d = recipe.perspectiveDistance {
+      var p = Transform3D.identity
+      p.m34 = -1 / d
+      m = m.concatenating(p)
+    }
+    let anchor = Vector3(recipe.anchorX * geometry.width, recipe.anchorY * geometry.height, 0)
+    var state = CellState(
+      transform: m.about(anchor), opacity: min(max(opacity, 0), 1),
+      shadowOpacity: min(max(shadow, 0), 1), fold: nil)
+    if let fold = recipe.fold {
+      let p =
+        progress(curve: fold.curve, duration: fold.duration, begin: start, timing: recipe.timing, time: time) ?? 1
+      state.fold = foldState(fold, progress: p, width: geometry.width, detailHeight: geometry.detailHeight ?? geometry.height)
+    }
+    return state
+  }
+
+  /// The fold halves at progress `p` (0 = start of the animation, 1 = end).
+  /// Opening: the top half's angle goes -pi/2 -> 0 and both shadows 1 -> 0; closing runs
+  /// the same backwards. The bottom half's hinge translation is solved exactly from the
+  /// top half's projected edge, so the edges meet for any height (see `FoldState`).
+  public static func foldState(_ fold: FoldSpec, progress p: Double, width: Double, detailHeight: Double) -> FoldState {
+    let openness = fold.direction == .open ? p : 1 - p  // 1 = flat open
+    let angle = -Double.pi / 2 * (1 - openness)
+    let h = detailHeight / 2
+    let d = fold.perspectiveDistance
+    var persp = Transform3D.identity
+    persp.m34 = -1 / d
+    let w = 1 - h * sin(angle) / d
+    let bottomTranslation = 2 * h * cos(angle) / w - 2 * h
+    let top = Transform3D.translation(-width / 2, 0, 0)
+      .concatenating(.rotation(angle, 1, 0, 0))
+      .concatenating(persp)
+      .concatenating(.translation(width / 2, 0, 0))
+    let bottom = Transform3D.translation(-width / 2, -h, 0)
+      .concatenating(.rotation(-angle, 1, 0, 0))
+      .concatenating(persp)
+      .concatenating(.translation(width / 2, 2 * h + bottomTranslation, 0))
+    let shadow = min(max(1 - openness, 0), 1)
+    return FoldState(
+      top: top, bottom: bottom, topShadowOpacity: shadow, bottomShadowOpacity: shadow, halfHeight: h,
+      angle: angle, bottomTranslation: bottomTranslation)
+  }
+}
