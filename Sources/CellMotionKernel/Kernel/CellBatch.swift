@@ -1,0 +1,139 @@
+// CellBatch: structure-of-arrays storage for the cells being animated, with reserved
+// capacity so that appending during a frame allocates nothing.
+
+import CellMotion
+
+/// The cells of one or more recipes, in structure-of-arrays form.
+///
+/// Times: start times are stored as Float seconds relative to `timeOrigin` (a Double), so
+/// precision stays ~1e-7 s near the origin whatever the absolute clock; call `rebase(to:)`
+/// now and then in long sessions (the table stepper does).
+///
+/// Speed: the kernel evaluates runs of consecutive cells that share a recipe, with that
+/// recipe's constants broadcast across lanes. Append cells of one recipe together.
+public struct CellBatch: Sendable {
+  /// The compiled recipes cells refer to by index.
+  public let recipes: [CompiledRecipe]
+  /// Seconds; start times are stored relative to it.
+  public private(set) var timeOrigin: Double
+  /// Staggered start (start + stagger delay) - timeOrigin, seconds.
+  public private(set) var start: [Float] = []
+  /// Cell bounds width, height, table width and fold detail height, points.
+  public private(set) var width: [Float] = []
+  public private(set) var height: [Float] = []
+  public private(set) var tableWidth: [Float] = []
+  public private(set) var detailHeight: [Float] = []
+  public private(set) var recipeIndex: [Int32] = []
+  /// Row and position in the display batch (for the caller; stagger is already applied).
+  public private(set) var row: [Int] = []
+  public private(set) var batchPosition: [Int] = []
+
+  public var count: Int { start.count }
+  public var isEmpty: Bool { start.isEmpty }
+
+  /// Compiles (and validates) `recipes` and reserves room for `capacity` cells.
+  public init(recipes: [Recipe], capacity: Int = 0, timeOrigin: Double = 0) throws(CellMotionError) {
+    try Check.finite(timeOrigin, "timeOrigin")
+    guard capacity >= 0 else {
+      throw .outOfRange(field: "capacity", value: Double(capacity), expected: ">= 0")
+    }
+    var compiled: [CompiledRecipe] = []
+    for r in recipes { compiled.append(try CompiledRecipe(r)) }
+    self.recipes = compiled
+    self.timeOrigin = timeOrigin
+    reserveCapacity(capacity)
+  }
+
+  /// Reserves room for `n` cells in every array.
+  public mutating func reserveCapacity(_ n: Int) {
+    start.reserveCapacity(n)
+    width.reserveCapacity(n)
+    height.reserveCapacity(n)
+    tableWidth.reserveCapacity(n)
+    detailHeight.reserveCapacity(n)
+    recipeIndex.reserveCapacity(n)
+    row.reserveCapacity(n)
+    batchPosition.reserveCapacity(n)
+  }
+
+  /// Adds a cell. `startTime` is when the cell was displayed (seconds, absolute); the
+  /// recipe's stagger (by row or batch position) is added here.
+  /// - Complexity: amortised O(1); no allocation while within the reserved capacity.
+  public mutating func append(
+    recipe: Int, row: Int, batchPosition: Int = 0, startTime: Double, geometry: CellGeometry
+  ) throws(CellMotionError) {
+    guard recipe >= 0, recipe < recipes.count else {
+      throw .indexOutOfRange(field: "recipe index", index: recipe, count: recipes.count)
+    }
+    try Check.finite(startTime, "startTime")
+    try geometry.validate()
+    guard row >= 0 else { throw .outOfRange(field: "row", value: Double(row), expected: ">= 0") }
+    guard batchPosition >= 0 else {
+      throw .outOfRange(field: "batchPosition", value: Double(batchPosition), expected: ">= 0")
+    }
+    let delay = ReferenceEvaluator.staggerDelay(recipes[recipe].recipe.stagger, row: row, batchPosition: batchPosition)
+    start.append(Float(startTime + delay - timeOrigin))
+    width.append(Float(geometry.width))
+    height.append(Float(geometry.height))
+    tableWidth.append(Float(geometry.tableWidth))
+    detailHeight.append(Float(geometry.detailHeight ?? geometry.height))
+    recipeIndex.append(Int32(recipe))
+    self.row.append(row)
+    self.batchPosition.append(batchPosition)
+  }
+
+  /// Removes every cell, keeping capacity.
+  public mutating func removeAll() {
+    start.removeAll(keepingCapacity: true)
+    width.removeAll(keepingCapacity: true)
+    height.removeAll(keepingCapacity: true)
+    tableWidth.removeAll(keepingCapacity: true)
+    detailHeight.removeAll(keepingCapacity: true)
+    recipeIndex.removeAll(keepingCapacity: true)
+    row.removeAll(keepingCapacity: true)
+    batchPosition.removeAll(keepingCapacity: true)
+  }
+
+  /// Seconds (absolute) after which cell `i` no longer changes: its staggered start plus
+  /// its recipe's active duration. After it the cell shows its recipe's end values.
+  public func endTime(ofCell i: Int) -> Double {
+    timeOrigin + Double(start[i]) + recipes[Int(recipeIndex[i])].recipe.activeDuration
+  }
+
+  /// Removes cells for which `shouldRemove(index)` is true, keeping order; O(count), no
+  /// allocation.
+  public mutating func removeCells(where shouldRemove: (Int) -> Bool) {
+    var w = 0
+    for r in 0..<count where !shouldRemove(r) {
+      if w != r {
+        start[w] = start[r]
+        width[w] = width[r]
+        height[w] = height[r]
+        tableWidth[w] = tableWidth[r]
+        detailHeight[w] = detailHeight[r]
+        recipeIndex[w] = recipeIndex[r]
+        row[w] = row[r]
+        batchPosition[w] = batchPosition[r]
+      }
+      w += 1
+    }
+    let n = count - w
+    start.removeLast(n)
+    width.removeLast(n)
+    height.removeLast(n)
+    tableWidth.removeLast(n)
+    detailHeight.removeLast(n)
+    recipeIndex.removeLast(n)
+    row.removeLast(n)
+    batchPosition.removeLast(n)
+  }
+
+  /// Moves the time origin (seconds), rewriting stored start times; keeps precision in
+  /// long sessions.
+  public mutating func rebase(to origin: Double) throws(CellMotionError) {
+    try Check.finite(origin, "timeOrigin")
+    let shift = timeOrigin - origin
+    for i in 0..<count { start[i] = Float(Double(start[i]) + shift) }
+    timeOrigin = origin
+  }
+}

@@ -1,0 +1,190 @@
+// FloatLanes: the one kernel, several lane widths.
+//
+// The kernel is written once, generic over `FloatLanes`, and specialised for SIMD8<Float>
+// (AVX2), SIMD4<Float> (SSE) and Float (one lane, for the scalar-Float baseline). Every
+// operation the kernel uses is a protocol *requirement*, so a specialised kernel calls the
+// concrete type's own operation. (Code generic over `V: SIMD` instead calls the SIMD
+// protocol extensions, which scalarise masks and comparisons: 25x slower on this machine.)
+
+import CellMotion
+import Foundation
+
+/// A vector of Float lanes with the operations the kernel needs.
+public protocol FloatLanes: Sendable {
+  associatedtype Mask
+  /// Number of lanes.
+  static var width: Int { get }
+  init(repeating value: Float)
+  /// Loads `width` Floats from `p` (unaligned).
+  static func load(_ p: UnsafePointer<Float>) -> Self
+  /// Stores `width` Floats to `p` (unaligned).
+  func store(to p: UnsafeMutablePointer<Float>)
+  /// Lane access (slow; tails only).
+  subscript(lane i: Int) -> Float { get set }
+
+  static func + (a: Self, b: Self) -> Self
+  static func - (a: Self, b: Self) -> Self
+  static func * (a: Self, b: Self) -> Self
+  static func / (a: Self, b: Self) -> Self
+  static prefix func - (a: Self) -> Self
+  // Mixed lane/scalar forms are requirements too (an extension operator would be ambiguous
+  // with SIMD's own `*(Self, Scalar)` in concrete code).
+  static func + (a: Self, b: Float) -> Self
+  static func - (a: Self, b: Float) -> Self
+  static func * (a: Self, b: Float) -> Self
+  static func - (a: Float, b: Self) -> Self
+  static func / (a: Float, b: Self) -> Self
+  static func lt(_ a: Self, _ b: Self) -> Mask
+  static func ge(_ a: Self, _ b: Self) -> Mask
+  static func and(_ a: Mask, _ b: Mask) -> Mask
+  static func or(_ a: Mask, _ b: Mask) -> Mask
+  /// Lanes where `mask` is true take `other`.
+  func replacing(with other: Self, where mask: Mask) -> Self
+  static func minimum(_ a: Self, _ b: Self) -> Self
+  static func maximum(_ a: Self, _ b: Self) -> Self
+  /// Round toward minus infinity (|x| < 2^22).
+  static func floor(_ x: Self) -> Self
+  func squareRoot() -> Self
+  /// Square root that stays in vector registers (VectorMath.sqrt; `.squareRoot()` on SIMD
+  /// types is scalarised on Linux).
+  static func sqrt(_ x: Self) -> Self
+  /// e^x (VectorMath accuracy).
+  static func exp(_ x: Self) -> Self
+  /// (sin x, cos x) (VectorMath accuracy).
+  static func sincos(_ x: Self) -> (sin: Self, cos: Self)
+}
+
+extension FloatLanes {
+  @inlinable @inline(__always)
+  static func splat(_ v: Float) -> Self { Self(repeating: v) }
+  @inlinable @inline(__always)
+  static func clamp(_ x: Self, _ lo: Float, _ hi: Float) -> Self {
+    minimum(maximum(x, Self(repeating: lo)), Self(repeating: hi))
+  }
+}
+
+extension SIMD8: FloatLanes where Scalar == Float {
+  public typealias Mask = SIMDMask<SIMD8<Int32>>
+  @inlinable public static var width: Int { 8 }
+  @inlinable @inline(__always)
+  public static func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+  }
+  @inlinable @inline(__always)
+  public func store(to p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: self, as: SIMD8<Float>.self)
+  }
+  @inlinable @inline(__always)
+  public subscript(lane i: Int) -> Float {
+    get { self[i] }
+    set { self[i] = newValue }
+  }
+  @inlinable @inline(__always)
+  public static func lt(_ a: Self, _ b: Self) -> Mask { a .< b }
+  @inlinable @inline(__always)
+  public static func ge(_ a: Self, _ b: Self) -> Mask { a .>= b }
+  @inlinable @inline(__always)
+  public static func and(_ a: Mask, _ b: Mask) -> Mask { a .& b }
+  @inlinable @inline(__always)
+  public static func or(_ a: Mask, _ b: Mask) -> Mask { a .| b }
+  @inlinable @inline(__always)
+  public static func minimum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .< a) }
+  @inlinable @inline(__always)
+  public static func maximum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .> a) }
+  @inlinable @inline(__always)
+  public static func floor(_ x: Self) -> Self {
+    // Magic-number rounding (round to nearest for |x| < 2^22), then step down where it
+    // rounded up: no libm call per lane.
+    let magic = Self(repeating: 12_582_912)  // 1.5 * 2^23
+    let r = (x + magic) - magic
+    return r.replacing(with: r - 1, where: r .> x)
+  }
+  @inlinable @inline(__always)
+  public static func exp(_ x: Self) -> Self { VectorMath.exp(x) }
+  @inlinable @inline(__always)
+  public static func sqrt(_ x: Self) -> Self { VectorMath.sqrt(x) }
+  @inlinable @inline(__always)
+  public static func sincos(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincos(x) }
+}
+
+extension SIMD4: FloatLanes where Scalar == Float {
+  public typealias Mask = SIMDMask<SIMD4<Int32>>
+  @inlinable public static var width: Int { 4 }
+  @inlinable @inline(__always)
+  public static func load(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+  }
+  @inlinable @inline(__always)
+  public func store(to p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: self, as: SIMD4<Float>.self)
+  }
+  @inlinable @inline(__always)
+  public subscript(lane i: Int) -> Float {
+    get { self[i] }
+    set { self[i] = newValue }
+  }
+  @inlinable @inline(__always)
+  public static func lt(_ a: Self, _ b: Self) -> Mask { a .< b }
+  @inlinable @inline(__always)
+  public static func ge(_ a: Self, _ b: Self) -> Mask { a .>= b }
+  @inlinable @inline(__always)
+  public static func and(_ a: Mask, _ b: Mask) -> Mask { a .& b }
+  @inlinable @inline(__always)
+  public static func or(_ a: Mask, _ b: Mask) -> Mask { a .| b }
+  @inlinable @inline(__always)
+  public static func minimum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .< a) }
+  @inlinable @inline(__always)
+  public static func maximum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .> a) }
+  @inlinable @inline(__always)
+  public static func floor(_ x: Self) -> Self {
+    let magic = Self(repeating: 12_582_912)
+    let r = (x + magic) - magic
+    return r.replacing(with: r - 1, where: r .> x)
+  }
+  @inlinable @inline(__always)
+  public static func exp(_ x: Self) -> Self { VectorMath.exp(x) }
+  @inlinable @inline(__always)
+  public static func sqrt(_ x: Self) -> Self { VectorMath.sqrt(x) }
+  @inlinable @inline(__always)
+  public static func sincos(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincos(x) }
+}
+
+/// One lane: the kernel's arithmetic on plain Float (the scalar-Float baseline; libm's
+/// expf/sinf/cosf instead of VectorMath).
+extension Float: FloatLanes {
+  public typealias Mask = Bool
+  @inlinable public static var width: Int { 1 }
+  @inlinable @inline(__always)
+  public init(repeating value: Float) { self = value }
+  @inlinable @inline(__always)
+  public static func load(_ p: UnsafePointer<Float>) -> Float { p.pointee }
+  @inlinable @inline(__always)
+  public func store(to p: UnsafeMutablePointer<Float>) { p.pointee = self }
+  @inlinable @inline(__always)
+  public subscript(lane i: Int) -> Float {
+    get { self }
+    set { self = newValue }
+  }
+  @inlinable @inline(__always)
+  public static func lt(_ a: Float, _ b: Float) -> Bool { a < b }
+  @inlinable @inline(__always)
+  public static func ge(_ a: Float, _ b: Float) -> Bool { a >= b }
+  @inlinable @inline(__always)
+  public static func and(_ a: Bool, _ b: Bool) -> Bool { a && b }
+  @inlinable @inline(__always)
+  public static func or(_ a: Bool, _ b: Bool) -> Bool { a || b }
+  @inlinable @inline(__always)
+  public func replacing(with other: Float, where mask: Bool) -> Float { mask ? other : self }
+  @inlinable @inline(__always)
+  public static func minimum(_ a: Float, _ b: Float) -> Float { b < a ? b : a }
+  @inlinable @inline(__always)
+  public static func maximum(_ a: Float, _ b: Float) -> Float { b > a ? b : a }
+  @inlinable @inline(__always)
+  public static func floor(_ x: Float) -> Float { x.rounded(.down) }
+  @inlinable @inline(__always)
+  public static func exp(_ x: Float) -> Float { Foundation.exp(x) }
+  @inlinable @inline(__always)
+  public static func sqrt(_ x: Float) -> Float { x.squareRoot() }
+  @inlinable @inline(__always)
+  public static func sincos(_ x: Float) -> (sin: Float, cos: Float) { (Foundation.sin(x), Foundation.cos(x)) }
+}

@@ -1,0 +1,79 @@
+// FrameOutput: what a frame evaluation writes, in layouts a renderer can memcpy.
+
+import CellMotion
+
+/// The kernel's output for one frame, preallocated for a capacity so evaluating allocates
+/// nothing.
+///
+/// Byte layout (little-endian IEEE-754 binary32 throughout):
+/// - `matrices`: 16 Floats (64 bytes) per cell, cell i at byte offset 64 i. The order is
+///   CATransform3D's field order m11 m12 m13 m14 m21 m22 m23 m24 m31 m32 m33 m34 m41 m42 m43
+///   m44 (byte 64 i + 4 k holds field k). With Core Animation's row vectors (p' = p M) this
+///   is the column-major storage of the column-vector matrix, i.e. a Metal/simd `float4x4`
+///   whose column c is (m(c+1)1, m(c+1)2, m(c+1)3, m(c+1)4), used as `M * float4(p, 1)`.
+///   The matrix maps a point of the cell's bounds (points, origin top-left, y down) to its
+///   drawn position relative to the cell's resting frame origin.
+/// - `opacity`, `shadowOpacity`: 1 Float per cell, in [0, 1].
+/// - `foldTop`, `foldBottom`: 16 Floats per cell, same layout, for cells whose recipe folds
+///   (other cells' entries are left as they were); `foldShadow`: 1 Float per cell.
+/// - `corners` (when enabled): 8 Floats per cell: the projected (x, y) of the bounds corners
+///   (0, 0), (w, 0), (0, h), (w, h), each divided by its w.
+public struct FrameOutput: Sendable {
+  public private(set) var capacity: Int
+  /// Cells written by the last evaluation.
+  public internal(set) var count: Int = 0
+  public internal(set) var matrices: [Float]
+  public internal(set) var opacity: [Float]
+  public internal(set) var shadowOpacity: [Float]
+  public internal(set) var foldTop: [Float]
+  public internal(set) var foldBottom: [Float]
+  public internal(set) var foldShadow: [Float]
+  public internal(set) var corners: [Float]
+  public let includesFold: Bool
+  public let includesCorners: Bool
+
+  /// Allocates for `capacity` cells (matrices zero-filled).
+  public init(capacity: Int, includeFold: Bool = true, includeCorners: Bool = false) throws(CellMotionError) {
+    guard capacity >= 0 else {
+      throw .outOfRange(field: "capacity", value: Double(capacity), expected: ">= 0")
+    }
+    self.capacity = capacity
+    includesFold = includeFold
+    includesCorners = includeCorners
+    matrices = [Float](repeating: 0, count: 16 * capacity)
+    opacity = [Float](repeating: 0, count: capacity)
+    shadowOpacity = [Float](repeating: 0, count: capacity)
+    foldTop = [Float](repeating: 0, count: includeFold ? 16 * capacity : 0)
+    foldBottom = [Float](repeating: 0, count: includeFold ? 16 * capacity : 0)
+    foldShadow = [Float](repeating: 0, count: includeFold ? capacity : 0)
+    corners = [Float](repeating: 0, count: includeCorners ? 8 * capacity : 0)
+  }
+
+  /// Grows to at least `capacity` cells (allocates; call outside the frame loop).
+  public mutating func ensureCapacity(_ n: Int) {
+    guard n > capacity else { return }
+    capacity = n
+    matrices += [Float](repeating: 0, count: 16 * n - matrices.count)
+    opacity += [Float](repeating: 0, count: n - opacity.count)
+    shadowOpacity += [Float](repeating: 0, count: n - shadowOpacity.count)
+    if includesFold {
+      foldTop += [Float](repeating: 0, count: 16 * n - foldTop.count)
+      foldBottom += [Float](repeating: 0, count: 16 * n - foldBottom.count)
+      foldShadow += [Float](repeating: 0, count: n - foldShadow.count)
+    }
+    if includesCorners { corners += [Float](repeating: 0, count: 8 * n - corners.count) }
+  }
+
+  /// Cell `i`'s matrix as a Transform3D (Double), for inspection and tests.
+  public func transform(ofCell i: Int) -> Transform3D {
+    Self.transform(matrices, i)
+  }
+  public func foldTopTransform(ofCell i: Int) -> Transform3D { Self.transform(foldTop, i) }
+  public func foldBottomTransform(ofCell i: Int) -> Transform3D { Self.transform(foldBottom, i) }
+
+  static func transform(_ a: [Float], _ i: Int) -> Transform3D {
+    var t = Transform3D.identity
+    for k in 0..<16 { t[k / 4, k % 4] = Double(a[16 * i + k]) }
+    return t
+  }
+}

@@ -1,0 +1,388 @@
+// Differential tests: the SIMD kernel (Float) against the scalar reference (Double), for
+// every preset and random recipes, at random times before, during and after each
+// animation, for awkward batch sizes and every lane width.
+//
+// Tolerances (stated once, used everywhere):
+// - transform entries: |kernel - reference| <= 2e-5 after normalising by the translation
+//   scale S = max(cell width, cell height, table width): entries of the translation row
+//   are divided by S and entries of the w column multiplied by S, so every entry is
+//   measured by its effect on a point of size S, in units of S.
+// - opacity and shadow opacity: <= 1e-5 absolute.
+
+import CellMotion
+import Foundation
+import Testing
+import _TestSupport
+
+@testable import CellMotionKernel
+
+let transformTolerance = 2e-5
+let opacityTolerance = 1e-5
+
+/// Normalised entry error as described above.
+func normalisedError(_ k: Transform3D, _ r: Transform3D, scale s: Double) -> (Double, Int) {
+  var worst = 0.0, at = -1
+  for i in 0..<4 {
+    for j in 0..<4 {
+      var e = abs(k[i, j] - r[i, j])
+      if i == 3 { e /= s }
+      if j == 3 { e *= s }
+      if e.isNaN { e = .infinity }
+      if e > worst || at < 0 {
+        worst = max(worst, e)
+        if e >= worst { at = i * 4 + j }
+      }
+    }
+  }
+  return (worst, at)
+}
+
+// MARK: - Random recipes
+
+func randomCurve(_ g: inout SeededGenerator) throws -> AnimationCurve {
+  switch g.next() % 5 {
+  case 0:
+    return .bezier([TimingCurve.linear, .easeIn, .easeOut, .easeInEaseOut, .default][Int(g.next() % 5)])
+  case 1, 2:
+    return .bezier(
+      try TimingCurve(
+        x1: g.uniform(0.02...1), y1: g.uniform(-0.5...1.5), x2: g.uniform(0...0.98), y2: g.uniform(-0.5...1.5)))
+  case 3:
+    // Physical spring in a random regime: zeta from 0.05 to 2.5, or exactly critical.
+    let k = g.uniform(20...400), m = g.uniform(0.5...2)
+    let zeta = g.next() % 4 == 0 ? 1.0 : g.uniform(0.05...2.5)
+    let c = zeta * 2 * (k * m).squareRoot()
+    return .spring(try Spring(mass: m, stiffness: k, damping: c, initialVelocity: g.uniform(-3...3)))
+  default:
+    return .spring(
+      try Spring.uiKit(dampingRatio: g.uniform(0.1...1), duration: g.uniform(0.3...1.5), initialSpringVelocity: g.uniform(0...2)))
+  }
+}
+
+func randomAffine(_ g: inout SeededGenerator) -> Transform3D {
+  Transform3D.identity
+    .rotatedBy(g.uniform(-3...3), 0, 0, 1)
+    .translatedBy(g.uniform(-50...50), g.uniform(-50...50), 0)
+    .scaledBy(g.uniform(0.5...1.5) * (g.next() % 6 == 0 ? -1 : 1), g.uniform(0.5...1.5), 1)
+}
+
+func random3D(_ g: inout SeededGenerator) -> Transform3D {
+  var t = Transform3D.identity
+    .rotatedBy(g.uniform(-3...3), g.uniform(-1...1), g.uniform(-1...1), g.uniform(-1...1))
+    .translatedBy(g.uniform(-50...50), g.uniform(-50...50), g.uniform(-50...50))
+    .scaledBy(g.uniform(0.5...1.5), g.uniform(0.5...1.5), g.uniform(0.5...1.5))
+  if g.next() % 2 == 0 {
+    var p = Transform3D.identity
+    p.m34 = -1 / g.uniform(300...1000)
+    t = t.concatenating(p)
+  }
+  return t
+}
+
+func randomRecipe(_ g: inout SeededGenerator, name: String) throws -> Recipe {
+  var channels: [ChannelAnimation] = []
+  let all = Channel.allCases
+  for c in all where g.next() % 3 == 0 {
+    let (from, to): (ChannelValue, ChannelValue)
+    switch c {
+    case .opacity, .shadowOpacity: (from, to) = (ChannelValue(g.uniform(0...1)), ChannelValue(g.uniform(0...1)))
+    case .rotationX, .rotationY, .rotationZ:
+      (from, to) = (ChannelValue(g.uniform(-3...3)), ChannelValue(g.uniform(-1...1)))
+    case .scale, .scaleX, .scaleY: (from, to) = (ChannelValue(g.uniform(0.3...1.7)), ChannelValue(g.uniform(0.5...1.5)))
+    default:
+      (from, to) = (
+        ChannelValue(g.uniform(-40...40), perCellHeight: g.uniform(-1...1), perTableWidth: g.uniform(-0.5...0.5)),
+        ChannelValue(g.uniform(-10...10))
+      )
+    }
+    channels.append(
+      ChannelAnimation(c, from: from, to: to, curve: try randomCurve(&g), duration: g.uniform(0.1...1.2), delay: g.uniform(0...0.3)))
+  }
+  var matrix: MatrixAnimation? = nil
+  switch g.next() % 4 {
+  case 0:
+    matrix = MatrixAnimation(from: randomAffine(&g), to: randomAffine(&g), curve: try randomCurve(&g), duration: g.uniform(0.1...1))
+  case 1:
+    matrix = MatrixAnimation(from: random3D(&g), to: random3D(&g), curve: try randomCurve(&g), duration: g.uniform(0.1...1))
+  case 2:
+    matrix = MatrixAnimation(
+      from: random3D(&g), to: random3D(&g), mode: .componentwise, curve: try randomCurve(&g), duration: g.uniform(0.1...1))
+  default: break
+  }
+  let fills = FillMode.allCases
+  let timing: RecipeTiming =
+    g.next() % 3 == 0
+    ? RecipeTiming(
+      speed: g.uniform(0.5...2), repeatCount: Double(g.next() % 3) + (g.next() % 2 == 0 ? 0.5 : 0),
+      autoreverses: g.next() % 2 == 0, fillMode: fills[Int(g.next() % 4)])
+    : RecipeTiming(fillMode: fills[Int(g.next() % 4)])
+  return Recipe(
+    name: name, channels: channels, matrix: matrix,
+    stagger: Stagger(step: g.uniform(0...0.05), base: g.next() % 2 == 0 ? .row : .batchPosition),
+    order: g.next() % 2 == 0 ? .keyPath : .translateFirst,
+    anchorX: g.uniform(0...1), anchorY: g.uniform(0...1),
+    perspectiveDistance: g.next() % 3 == 0 ? g.uniform(300...1500) : nil, timing: timing,
+    fold: g.next() % 5 == 0
+      ? FoldSpec(direction: g.next() % 2 == 0 ? .open : .close, curve: try randomCurve(&g), duration: g.uniform(0.2...0.6))
+      : nil)
+}
+
+// MARK: - The comparison
+
+struct Comparison {
+  var transform: ErrorTracker
+  var opacity: ErrorTracker
+  var fold: ErrorTracker
+  init(_ name: String) {
+    transform = ErrorTracker("\(name) transform (normalised)", tolerance: transformTolerance)
+    opacity = ErrorTracker("\(name) opacity", tolerance: opacityTolerance)
+    fold = ErrorTracker("\(name) fold halves (normalised)", tolerance: transformTolerance)
+  }
+}
+
+struct CellSpec {
+  var recipe: Int, row: Int, batchPosition: Int, start: Double, geometry: CellGeometry
+}
+
+/// Builds a batch of `count` cells over `recipes` (runs of random length), evaluates it at
+/// `time` with `lanes`, and records every cell's error against the reference.
+func compare(
+  recipes: [Recipe], count: Int, time: Double, lanes: LaneWidth, g: inout SeededGenerator, into c: inout Comparison
+) throws {
+  var batch = try CellBatch(recipes: recipes, capacity: count)
+  var specs: [CellSpec] = []
+  var recipe = Int(g.next() % UInt64(recipes.count))
+  for i in 0..<count {
+    if g.next() % 13 == 0 { recipe = Int(g.next() % UInt64(recipes.count)) }
+    let w = g.uniform(100...800)
+    let geometry = CellGeometry(
+      width: w, height: g.uniform(20...300), tableWidth: g.next() % 2 == 0 ? w : g.uniform(100...800),
+      detailHeight: g.uniform(20...400))
+    let spec = CellSpec(
+      recipe: recipe, row: i + Int(g.next() % 50), batchPosition: Int(g.next() % 20), start: g.uniform(0...1),
+      geometry: geometry)
+    specs.append(spec)
+    try batch.append(
+      recipe: spec.recipe, row: spec.row, batchPosition: spec.batchPosition, startTime: spec.start, geometry: geometry)
+  }
+  var out = try FrameOutput(capacity: count, includeFold: true, includeCorners: true)
+  try Kernel.evaluate(batch, at: time, into: &out, options: KernelOptions(lanes: lanes))
+  #expect(out.count == count)
+  for (i, s) in specs.enumerated() {
+    let ref = ReferenceEvaluator.evaluate(
+      recipes[s.recipe], geometry: s.geometry, row: s.row, batchPosition: s.batchPosition, startTime: s.start, time: time)
+    let scale = max(s.geometry.width, s.geometry.height, s.geometry.tableWidth)
+    let (e, at) = normalisedError(out.transform(ofCell: i), ref.transform, scale: scale)
+    c.transform.record(e, 0, "seed \(g.seed) \(recipes[s.recipe].name) cell \(i) t=\(time) entry \(at) \(lanes)")
+    c.opacity.record(Double(out.opacity[i]), ref.opacity, "seed \(g.seed) \(recipes[s.recipe].name) cell \(i) t=\(time)")
+    c.opacity.record(Double(out.shadowOpacity[i]), ref.shadowOpacity, "shadow \(recipes[s.recipe].name) cell \(i)")
+    if let f = ref.fold {
+      let scaleF = max(s.geometry.width, s.geometry.detailHeight ?? 0)
+      let (et, _) = normalisedError(out.foldTopTransform(ofCell: i), f.top, scale: scaleF)
+      let (eb, _) = normalisedError(out.foldBottomTransform(ofCell: i), f.bottom, scale: scaleF)
+      c.fold.record(max(et, eb), 0, "seed \(g.seed) \(recipes[s.recipe].name) fold cell \(i) t=\(time)")
+      c.opacity.record(Double(out.foldShadow[i]), f.topShadowOpacity, "fold shadow \(recipes[s.recipe].name) cell \(i)")
+    }
+  }
+}
+
+@Suite("Kernel vs scalar reference")
+struct KernelDifferentialTests {
+  static let sizes = [0, 1, 3, 4, 5, 7, 8, 9, 1023, 4097]
+
+  @Test("Every preset, all lane widths, awkward sizes, times before/during/after", arguments: LaneWidth.allCases)
+  func presets(lanes: LaneWidth) throws {
+    var g = SeededGenerator(seed: 0x5EED_0001)
+    var c = Comparison("presets/\(lanes)")
+    for preset in Recipe.presets {
+      for n in Self.sizes where n <= 1023 || preset.name == "tipIn" {
+        for time in [-0.5, 0.0, 0.05, 0.2, 0.37, 0.61, 0.9, 1.3, 2.5, 10] {
+          try compare(recipes: [preset], count: n, time: time, lanes: lanes, g: &g, into: &c)
+        }
+      }
+    }
+    print(c.transform)
+    print(c.opacity)
+    print(c.fold)
+    #expect(c.transform.passed, "\(c.transform)")
+    #expect(c.opacity.passed, "\(c.opacity)")
+    #expect(c.fold.passed, "\(c.fold)")
+  }
+
+  @Test("Random recipes (random curves, springs in all regimes, random transforms)", arguments: LaneWidth.allCases)
+  func randomRecipes(lanes: LaneWidth) throws {
+    var g = SeededGenerator(seed: 0xA11_CE + UInt64(lanes.rawValue.count))
+    var c = Comparison("random/\(lanes)")
+    for round in 0..<12 {
+      var recipes: [Recipe] = []
+      for k in 0..<6 { recipes.append(try randomRecipe(&g, name: "random\(round).\(k)")) }
+      for n in Self.sizes {
+        let time = g.uniform(-0.5...4)
+        try compare(recipes: recipes, count: n, time: time, lanes: lanes, g: &g, into: &c)
+      }
+    }
+    print(c.transform)
+    print(c.opacity)
+    print(c.fold)
+    #expect(c.transform.passed, "\(c.transform)")
+    #expect(c.opacity.passed, "\(c.opacity)")
+    #expect(c.fold.passed, "\(c.fold)")
+  }
+
+  @Test("Undecomposable end (scale 0): discrete fallback matches")
+  func discrete() throws {
+    var g = SeededGenerator(seed: 3)
+    let r = Recipe(
+      name: "toZero",
+      matrix: MatrixAnimation(from: .identity, to: .scale(0, 0, 1), curve: .bezier(.linear), duration: 1))
+    var c = Comparison("discrete")
+    for time in [0.2, 0.49, 0.51, 0.9, 2] {
+      try compare(recipes: [r], count: 9, time: time, lanes: .simd8, g: &g, into: &c)
+    }
+    print(c.transform)
+    #expect(c.transform.passed, "\(c.transform)")
+  }
+
+  @Test("The fixed-step Bezier solve: within 2e-6 on the presets, 2e-6 x max(1, |dy/dx|/5) on any curve")
+  func bezierSolveBound() throws {
+    var g = SeededGenerator(seed: 11)
+    let presets: [TimingCurve] = [.linear, .easeIn, .easeOut, .easeInEaseOut, .default]
+    var random: [TimingCurve] = []
+    for _ in 0..<200 {
+      random.append(
+        try TimingCurve(x1: g.uniform(0...1), y1: g.uniform(-1...2), x2: g.uniform(0...1), y2: g.uniform(-1...2)))
+    }
+    // Presets are well conditioned. Random curves include steep ends where Float rounding
+    // of the power-basis x(s) alone moves y by ~|dy/dx| x 3e-7, so there the error is
+    // measured relative to max(1, |dy/dx| / 5).
+    var onPresets = ErrorTracker("Bezier progress on presets, kernel Float vs exact", tolerance: 2e-6)
+    var onRandom = ErrorTracker(
+      "Bezier progress on random curves (seed \(g.seed)), kernel Float vs exact / max(1, |slope|/5)", tolerance: 2e-6)
+    func sweep(_ curves: [TimingCurve], _ tracker: inout ErrorTracker, slopeScaled: Bool) {
+      for curve in curves {
+        let p = curve.polynomial
+        for i in stride(from: 0, through: 4096, by: 8) {
+          var x = SIMD8<Float>()
+          for k in 0..<8 { x[k] = Float(i + k) / 4103 }
+          let y = Kernel.bezierProgress(
+            x, Float(p.ax), Float(p.bx), Float(p.cx), Float(p.ay), Float(p.by), Float(p.cy))
+          for k in 0..<8 {
+            // Compare at the Float input actually used, so only the solve is measured.
+            let xd = Double(x[k])
+            let scale = slopeScaled ? max(1, abs(curve.slope(at: xd)) / 5) : 1
+            tracker.record(Double(y[k]) / scale, curve.value(at: xd) / scale, "\(curve) x=\(x[k])")
+          }
+        }
+      }
+    }
+    sweep(presets, &onPresets, slopeScaled: false)
+    sweep(random, &onRandom, slopeScaled: true)
+    print(onPresets)
+    print(onRandom)
+    #expect(onPresets.passed, "\(onPresets)")
+    #expect(onRandom.passed, "\(onRandom)")
+  }
+}
+
+@Suite("Kernel behaviour")
+struct KernelBehaviourTests {
+  @Test("One thread and many give bit-identical results")
+  func threadsBitIdentical() throws {
+    var g = SeededGenerator(seed: 77)
+    var recipes = Recipe.presets
+    for k in 0..<4 { recipes.append(try randomRecipe(&g, name: "r\(k)")) }
+    let n = 50_001
+    var batch = try CellBatch(recipes: recipes, capacity: n)
+    for i in 0..<n {
+      try batch.append(
+        recipe: (i / 700) % recipes.count, row: i, batchPosition: i % 17, startTime: g.uniform(0...2),
+        geometry: CellGeometry(width: 375, height: g.uniform(40...120)))
+    }
+    var one = try FrameOutput(capacity: n, includeCorners: true)
+    var many = try FrameOutput(capacity: n, includeCorners: true)
+    for time in [0.3, 1.1, 2.2] {
+      try Kernel.evaluate(batch, at: time, into: &one, options: KernelOptions(threads: 1))
+      try Kernel.evaluate(batch, at: time, into: &many, options: KernelOptions(threads: 4, parallelThreshold: 0))
+      #expect(one.matrices == many.matrices)
+      #expect(one.opacity == many.opacity)
+      #expect(one.foldTop == many.foldTop && one.foldBottom == many.foldBottom)
+      #expect(one.corners == many.corners)
+    }
+  }
+
+  @Test("SIMD4 and SIMD8 agree within tolerance; outputs past the batch are untouched")
+  func lanesAgreeAndTails() throws {
+    var g = SeededGenerator(seed: 5)
+    for n in [1, 7, 9, 1023] {
+      var batch = try CellBatch(recipes: [.tipIn, .moveUpBounce], capacity: n)
+      for i in 0..<n {
+        try batch.append(recipe: i % 2, row: i, startTime: g.uniform(0...0.5), geometry: CellGeometry(width: 320, height: 60))
+      }
+      var a = try FrameOutput(capacity: n + 8)
+      var b = try FrameOutput(capacity: n + 8)
+      // Sentinels beyond the batch.
+      a.matrices.withUnsafeMutableBufferPointer { p in for k in (16 * n)..<p.count { p[k] = 12345 } }
+      try Kernel.evaluate(batch, at: 0.4, into: &a, options: KernelOptions(lanes: .simd8))
+      try Kernel.evaluate(batch, at: 0.4, into: &b, options: KernelOptions(lanes: .simd4))
+      #expect(a.matrices[(16 * n)...].allSatisfy { $0 == 12345 }, "n=\(n): wrote past the batch")
+      var worst: Float = 0
+      for k in 0..<(16 * n) { worst = max(worst, abs(a.matrices[k] - b.matrices[k]) / 320) }
+      #expect(worst <= 2e-6, "n=\(n) SIMD4 vs SIMD8 worst \(worst)")
+    }
+  }
+
+  @Test("Bad input is a typed error at the boundary")
+  func validation() throws {
+    var batch = try CellBatch(recipes: [.tipIn], capacity: 4)
+    #expect(throws: CellMotionError.indexOutOfRange(field: "recipe index", index: 3, count: 1)) {
+      try batch.append(recipe: 3, row: 0, startTime: 0, geometry: CellGeometry(width: 1, height: 1))
+    }
+    #expect(throws: CellMotionError.self) {
+      try batch.append(recipe: 0, row: 0, startTime: .nan, geometry: CellGeometry(width: 1, height: 1))
+    }
+    #expect(throws: CellMotionError.self) {
+      try batch.append(recipe: 0, row: 0, startTime: 0, geometry: CellGeometry(width: -1, height: 1))
+    }
+    try batch.append(recipe: 0, row: 0, startTime: 0, geometry: CellGeometry(width: 10, height: 10))
+    try batch.append(recipe: 0, row: 1, startTime: 0, geometry: CellGeometry(width: 10, height: 10))
+    var small = try FrameOutput(capacity: 1)
+    #expect(throws: CellMotionError.bufferSize(field: "FrameOutput capacity", expected: 2, actual: 1)) {
+      try Kernel.evaluate(batch, at: 0, into: &small)
+    }
+    var out = try FrameOutput(capacity: 2)
+    #expect(throws: CellMotionError.notFinite(field: "time", value: .infinity)) {
+      try Kernel.evaluate(batch, at: .infinity, into: &out)
+    }
+    #expect(throws: CellMotionError.self) { try Kernel.evaluate(batch, at: .nan, into: &out) }
+    let fold = try CellBatch(recipes: [.foldOpen])
+    var noFold = try FrameOutput(capacity: 1, includeFold: false)
+    #expect(throws: CellMotionError.self) { try Kernel.evaluate(fold, at: 0, into: &noFold) }
+    var bad = Recipe.fadeIn
+    bad.channels[0].duration = -1
+    #expect(throws: CellMotionError.outOfRange(field: "fadeIn.channels[0].duration", value: -1, expected: "> 0")) {
+      try CellBatch(recipes: [bad])
+    }
+    #expect(throws: CellMotionError.self) { try FrameOutput(capacity: -1) }
+  }
+
+  @Test("Dropping finished cells and rebasing keep results")
+  func removeAndRebase() throws {
+    var batch = try CellBatch(recipes: [.fadeIn], capacity: 10, timeOrigin: 1000)
+    for i in 0..<10 {
+      try batch.append(recipe: 0, row: i, startTime: 1000 + Double(i) * 0.2, geometry: CellGeometry(width: 100, height: 40))
+    }
+    let now = 1001.0
+    let ends = (0..<batch.count).map { batch.endTime(ofCell: $0) }
+    batch.removeCells { ends[$0] <= now }
+    // fadeIn lasts 0.5 s: cells started at <= 1000.5 are done.
+    #expect(batch.row == [3, 4, 5, 6, 7, 8, 9])
+    var out = try FrameOutput(capacity: 10)
+    try Kernel.evaluate(batch, at: now, into: &out)
+    let before = Array(out.opacity[0..<7])
+    try batch.rebase(to: 1001)
+    try Kernel.evaluate(batch, at: now, into: &out)
+    for k in 0..<7 { #expect(abs(out.opacity[k] - before[k]) < 1e-6) }
+    let ref = ReferenceEvaluator.evaluate(.fadeIn, geometry: CellGeometry(width: 100, height: 40), startTime: 1000.6, time: now)
+    #expect(abs(Double(out.opacity[0]) - ref.opacity) < 1e-5)
+  }
+}
