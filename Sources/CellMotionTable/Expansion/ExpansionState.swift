@@ -1,0 +1,380 @@
+// Expand and collapse with the fold timeline of DESIGN item 6.
+//
+// Goals, in priority order:
+// 1. The article's order of events: opening = the row's height grows, THEN the detail
+//    folds open; closing = the detail folds closed, THEN the height shrinks.
+// 2. No jumps: a toggle mid-way reverses from the current height and fold state.
+// 3. Heights always within [collapsed, expanded]; rows below move with the animated
+//    height through `LayoutSnapshot`; O(k) per frame for k rows with a plan.
+//
+// Timeline of a row (Dh = heightDuration, Df = foldDuration, t0 = toggle time):
+// - expand from collapsed (detail fraction f, fold closed): fraction f -> 1 over
+//   Dh * (1 - f) from t0 (the same average speed as a full growth), then fold opening.
+// - expand while the fold is closing (height still full): the fold reverses into opening
+//   from its current state; the height stays full.
+// - collapse after the fold opening started: the fold reverses into closing from its
+//   current state (from flat: closing starts at t0), then fraction 1 -> 0 over Dh.
+// - collapse while the height is still growing (fold not started, still folded): the
+//   fraction reverses f -> 0 over Dh * f from t0; no fold animation.
+// The progress function eases each height segment; the fold's own curve belongs to the
+// caller's fold recipe, which gets `(phase, startTime)`.
+
+import CellMotion
+
+/// Whether several rows may be expanded at once.
+public enum ExpansionPolicy: Sendable, Equatable {
+  /// Rows expand and collapse independently.
+  case multiple
+  /// At most one row is expanded: expanding one collapses the other, at the same time.
+  case single
+}
+
+/// The detail part of each row: expanded height = collapsed height + detail height.
+public enum DetailHeights: Sendable, Equatable {
+  /// Every row's detail is this many points.
+  case uniform(Double)
+  /// Detail height in points per row (count must equal the row count).
+  case perRow([Double])
+}
+
+/// The expand/collapse state of a table's rows and their height and fold animations.
+///
+/// Toggles must come in non-decreasing time order. A row's queries describe the plan made
+/// at its latest toggle; times before that toggle are answered as at the toggle.
+/// Collapsed heights come from a base `TableLayout`; this type only stores the detail
+/// heights, so it costs O(1) memory for uniform details plus O(k) for k rows with a plan.
+public struct ExpansionState: Sendable {
+  /// Number of rows.
+  public let rowCount: Int
+  /// The expand policy.
+  public let policy: ExpansionPolicy
+  /// Duration in seconds of a full height change (collapsed to expanded or back).
+  public let heightDuration: Double
+  /// Duration in seconds of a fold opening or closing.
+  public let foldDuration: Double
+  /// Detail heights, validated.
+  public let detailHeights: DetailHeights
+  /// Maps linear time progress in [0, 1] to height progress (should map 0 to 0 and 1 to
+  /// 1; results are clamped to [0, 1], non-finite ones replaced by the input).
+  private let heightCurve: @Sendable (Double) -> Double
+
+  /// Rows whose target state is expanded (they may still be animating).
+  public private(set) var expandedRows: Set<Int> = []
+  /// Rows with a plan (expanded, or collapsing and not yet pruned), sorted by row.
+  private var motions: [_RowMotion] = []
+  /// Time of the latest toggle, seconds.
+  private var lastToggleTime = -Double.infinity
+
+  /// An expansion state with every row collapsed.
+  ///
+  /// - Parameters:
+  ///   - rowCount: number of rows, >= 0.
+  ///   - detailHeights: detail height in points (finite, >= 0) for all rows or per row.
+  ///   - policy: `.multiple` or `.single`.
+  ///   - heightDuration: seconds for a full height change, >= 0 (UIKit's table updates
+  ///     take about 0.3 s).
+  ///   - foldDuration: seconds for the fold to open or close, >= 0 (0.3 s in the recipe).
+  ///   - heightCurve: progress function for the height (linear by default; pass
+  ///     CellMotion's easeInEaseOut `TimingCurve` evaluation for UIKit's look).
+  /// - Throws: `CellMotionError` for a negative row count, a bad duration or detail
+  ///   height, or `.bufferSize` if a per-row detail array's count differs from
+  ///   `rowCount`.
+  /// - Complexity: O(rowCount) to validate per-row details, O(1) otherwise.
+  public init(
+    rowCount: Int, detailHeights: DetailHeights, policy: ExpansionPolicy = .multiple,
+    heightDuration: Double = 0.3, foldDuration: Double = 0.3,
+    heightCurve: @escaping @Sendable (Double) -> Double = { $0 }
+  ) throws(CellMotionError) {
+    guard rowCount >= 0 else {
+      throw .outOfRange(field: "rowCount", value: Double(rowCount), expected: ">= 0")
+    }
+    try Check.nonNegative(heightDuration, "heightDuration")
+    try Check.nonNegative(foldDuration, "foldDuration")
+    switch detailHeights {
+    case .uniform(let h):
+      try Check.nonNegative(h, "detailHeights")
+    case .perRow(let hs):
+      guard hs.count == rowCount else {
+        throw .bufferSize(field: "detailHeights", expected: rowCount, actual: hs.count)
+      }
+      for (i, h) in hs.enumerated() { try Check.nonNegative(h, "detailHeights[\(i)]") }
+    }
+    self.rowCount = rowCount
+    self.policy = policy
+    self.heightDuration = heightDuration
+    self.foldDuration = foldDuration
+    self.detailHeights = detailHeights
+    self.heightCurve = heightCurve
+  }
+
+  // MARK: - Toggling
+
+  /// Expands `row` if its target is collapsed, collapses it otherwise, at `time` seconds,
+  /// reversing any animation in progress from its current state. Under `.single`,
+  /// expanding a row collapses the expanded one at the same time.
+  ///
+  /// - Returns: whether the row's target is now expanded.
+  /// - Throws: `CellMotionError.indexOutOfRange` for a bad row; `.notFinite` for a NaN
+  ///   time; `.invalidCombination` for a time before the previous toggle. On error the
+  ///   state is unchanged.
+  /// - Complexity: O(k) for k rows with a plan.
+  @discardableResult
+  public mutating func toggle(row: Int, at time: Double) throws(CellMotionError) -> Bool {
+    try checkRow(row)
+    try Check.finite(time, "time")
+    guard time >= lastToggleTime else {
+      throw .invalidCombination(
+        field: "time", reason: "toggles must be in time order (\(time) after \(lastToggleTime))")
+    }
+    lastToggleTime = time
+    if expandedRows.contains(row) {
+      collapse(row, at: time)
+      return false
+    }
+    if policy == .single {
+      for other in expandedRows { collapse(other, at: time) }
+    }
+    expand(row, at: time)
+    return true
+  }
+
+  /// Whether `row`'s target state is expanded.
+  ///
+  /// - Complexity: O(1).
+  public func isExpanded(_ row: Int) -> Bool { expandedRows.contains(row) }
+
+  private mutating func expand(_ row: Int, at t0: Double) {
+    let index = motionIndex(row)
+    let current: _RowMotion? = index.found ? motions[index.position] : nil
+    var next = _RowMotion(row: row, expanded: true, toggleTime: t0)
+    if let current, !current.expanded, let fold = current.fold, fold.phase == .closing,
+      t0 < fold.startTime + fold.duration
+    {
+      // The fold is closing (height still full): reverse it from its current state.
+      let closingLocal = t0 - fold.startTime
+      next.setHeight(from: 1, to: 1, start: t0, duration: 0)
+      next.fold = FoldAnimation(
+        phase: .opening, startTime: t0 - (foldDuration - closingLocal), duration: foldDuration)
+    } else {
+      // Folded: grow from the current height, then open.
+      let f = current.map { $0.fraction(at: t0, curve: heightCurve) } ?? 0
+      let duration = heightDuration * (1 - f)
+      next.setHeight(from: f, to: 1, start: t0, duration: duration)
+      next.fold = FoldAnimation(phase: .opening, startTime: t0 + duration, duration: foldDuration)
+    }
+    if index.found {
+      motions[index.position] = next
+    } else {
+      motions.insert(next, at: index.position)
+    }
+    expandedRows.insert(row)
+  }
+
+  private mutating func collapse(_ row: Int, at t0: Double) {
+    let index = motionIndex(row)
+    // An expanded row always has a plan.
+    let current = motions[index.position]
+    var next = _RowMotion(row: row, expanded: false, toggleTime: t0)
+    if let fold = current.fold, t0 >= fold.startTime {
+      // The fold has started opening (or is open): reverse it, then shrink.
+      let openingLocal = min(t0 - fold.startTime, foldDuration)
+      let closingStart = t0 - (foldDuration - openingLocal)
+      next.fold = FoldAnimation(phase: .closing, startTime: closingStart, duration: foldDuration)
+      next.setHeight(from: 1, to: 0, start: closingStart + foldDuration, duration: heightDuration)
+    } else {
+      // Still growing and folded: shrink back from the current height.
+      let f = current.fraction(at: t0, curve: heightCurve)
+      next.setHeight(from: f, to: 0, start: t0, duration: heightDuration * f)
+    }
+    motions[index.position] = next
+    expandedRows.remove(row)
+  }
+
+  // MARK: - Queries
+
+  /// The detail height of `row` in points (expanded minus collapsed height).
+  ///
+  /// - Throws: `CellMotionError.indexOutOfRange` for a bad row.
+  /// - Complexity: O(1).
+  public func detailHeight(row: Int) throws(CellMotionError) -> Double {
+    try checkRow(row)
+    return _detail(row)
+  }
+
+  /// How much of `row`'s detail is showing at `time` seconds, in [0, 1]: 0 collapsed,
+  /// 1 expanded. The height is `collapsed + fraction * detail`.
+  ///
+  /// - Throws: `CellMotionError` for a bad row or a NaN time.
+  /// - Complexity: O(log k) for k rows with a plan.
+  public func detailFraction(row: Int, at time: Double) throws(CellMotionError) -> Double {
+    try checkRow(row)
+    try Check.finite(time, "time")
+    let index = motionIndex(row)
+    guard index.found else { return 0 }
+    return motions[index.position].fraction(at: time, curve: heightCurve)
+  }
+
+  /// The height of `row` in points at `time` seconds, between its collapsed height (from
+  /// `base`) and its expanded height (collapsed + detail).
+  ///
+  /// - Throws: `CellMotionError` for a bad row, a NaN time, or a `base` with a different
+  ///   row count (`.invalidCombination`).
+  /// - Complexity: O(log k) for k rows with a plan.
+  public func height(row: Int, at time: Double, in base: TableLayout) throws(CellMotionError)
+    -> Double
+  {
+    try checkBase(base)
+    let fraction = try detailFraction(row: row, at: time)
+    return base._height(row) + _detail(row) * fraction
+  }
+
+  /// The fold animation running on `row`'s detail at `time` seconds, or nil if none is in
+  /// progress (`startTime <= time < startTime + foldDuration`). Outside an animation the
+  /// detail is flat when the row is expanded with fraction 1, folded otherwise.
+  ///
+  /// - Throws: `CellMotionError` for a bad row or a NaN time.
+  /// - Complexity: O(log k) for k rows with a plan.
+  public func foldAnimation(row: Int, at time: Double) throws(CellMotionError) -> FoldAnimation? {
+    try checkRow(row)
+    try Check.finite(time, "time")
+    let index = motionIndex(row)
+    guard index.found else { return nil }
+    return motions[index.position].activeFold(at: time)
+  }
+
+  /// Whether every height and fold animation has finished by `time` seconds.
+  ///
+  /// - Complexity: O(k) for k rows with a plan.
+  public func isSettled(at time: Double) -> Bool {
+    motions.allSatisfy { time >= $0.endTime }
+  }
+
+  /// The layout at `time` seconds: `base` (the collapsed heights) with each row's animated
+  /// detail added, so rows below an animating row move with it.
+  ///
+  /// - Throws: `CellMotionError.invalidCombination` if `base.rowCount != rowCount`;
+  ///   `.notFinite` for a NaN time.
+  /// - Complexity: O(k) for k rows with a plan.
+  public func snapshot(of base: TableLayout, at time: Double) throws(CellMotionError)
+    -> LayoutSnapshot
+  {
+    var snapshot = LayoutSnapshot(base)
+    try updateSnapshot(&snapshot, of: base, at: time)
+    return snapshot
+  }
+
+  /// Fills `snapshot` with the layout at `time` seconds (as `snapshot(of:at:)`), reusing
+  /// its storage: no allocation once its capacity suffices.
+  ///
+  /// - Throws: as `snapshot(of:at:)`.
+  /// - Complexity: O(k) for k rows with a plan.
+  public func updateSnapshot(
+    _ snapshot: inout LayoutSnapshot, of base: TableLayout, at time: Double
+  )
+    throws(CellMotionError)
+  {
+    try checkBase(base)
+    try Check.finite(time, "time")
+    snapshot._reset(base: base)
+    for motion in motions {
+      let fraction = motion.fraction(at: time, curve: heightCurve)
+      if fraction > 0 { snapshot._append(row: motion.row, delta: _detail(motion.row) * fraction) }
+    }
+    snapshot._finish()
+  }
+
+  /// Forgets collapsed rows whose animations have finished by `time` seconds, so that
+  /// per-frame work stays proportional to the rows that matter.
+  ///
+  /// - Complexity: O(k) for k rows with a plan.
+  public mutating func removeSettled(at time: Double) {
+    motions.removeAll { !$0.expanded && time >= $0.endTime }
+  }
+
+  // MARK: - Helpers
+
+  @inline(__always)
+  func _detail(_ row: Int) -> Double {
+    switch detailHeights {
+    case .uniform(let h): return h
+    case .perRow(let hs): return hs[row]
+    }
+  }
+
+  /// Rows with a plan, sorted (module internal, for the simulation).
+  var _motions: [_RowMotion] { motions }
+
+  private func checkRow(_ row: Int) throws(CellMotionError) {
+    guard row >= 0, row < rowCount else {
+      throw .indexOutOfRange(field: "row", index: row, count: rowCount)
+    }
+  }
+
+  private func checkBase(_ base: TableLayout) throws(CellMotionError) {
+    guard base.rowCount == rowCount else {
+      throw .invalidCombination(
+        field: "base",
+        reason: "layout has \(base.rowCount) rows, expansion state has \(rowCount)")
+    }
+  }
+
+  private func motionIndex(_ row: Int) -> (position: Int, found: Bool) {
+    let position = motions.withUnsafeBufferPointer { m in
+      _partitionPoint(m.count) { m[$0].row >= row }
+    }
+    return (position, position < motions.count && motions[position].row == row)
+  }
+}
+
+/// One row's plan, made at its latest toggle.
+struct _RowMotion: Sendable {
+  var row: Int
+  /// Target state.
+  var expanded: Bool
+  /// Time of the toggle that made this plan; earlier times are answered as this one.
+  var toggleTime: Double
+  var heightStart = 0.0
+  var heightFrom = 0.0
+  var heightTo = 0.0
+  var heightDuration = 0.0
+  var fold: FoldAnimation?
+
+  init(row: Int, expanded: Bool, toggleTime: Double) {
+    self.row = row
+    self.expanded = expanded
+    self.toggleTime = toggleTime
+  }
+
+  mutating func setHeight(from: Double, to: Double, start: Double, duration: Double) {
+    heightFrom = from
+    heightTo = to
+    heightStart = start
+    heightDuration = duration
+  }
+
+  /// Time from which nothing changes.
+  var endTime: Double {
+    let heightEnd = heightStart + heightDuration
+    guard let fold else { return heightEnd }
+    return max(heightEnd, fold.startTime + fold.duration)
+  }
+
+  /// Detail fraction in [0, 1] at `time`.
+  @inline(__always)
+  func fraction(at time: Double, curve: (Double) -> Double) -> Double {
+    let t = max(time, toggleTime)
+    if t >= heightStart + heightDuration { return heightTo }
+    if t <= heightStart { return heightFrom }
+    let u = (t - heightStart) / heightDuration
+    var p = curve(u)
+    if !p.isFinite { p = u }
+    p = min(max(p, 0), 1)
+    return heightFrom + (heightTo - heightFrom) * p
+  }
+
+  func activeFold(at time: Double) -> FoldAnimation? {
+    let t = max(time, toggleTime)
+    guard let fold, t >= fold.startTime, t < fold.startTime + fold.duration else { return nil }
+    return fold
+  }
+}

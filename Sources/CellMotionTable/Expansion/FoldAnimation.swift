@@ -1,0 +1,45 @@
+// The fold phase a row reports so that the caller can run the fold recipe (DESIGN item 6).
+
+/// Direction of a fold animation on a row's detail part.
+public enum FoldPhase: Sendable, Equatable {
+  /// Detail halves rotate from folded (±pi/2) to flat: the recipe runs forwards.
+  case opening
+  /// Flat to folded: the same recipe run backwards in time.
+  case closing
+}
+
+/// A fold animation of one row's detail part: the recipe's local time is
+/// `time - startTime` seconds, in `[0, duration]`.
+///
+/// Closing is opening reversed in time: its visual state at local time `τ` is the opening
+/// state at `duration - τ`, for any timing curve. A reversal mid-way therefore shifts
+/// `startTime` so that both phases show the same state at the toggle instant (no jump);
+/// `startTime` may then lie before the toggle.
+public struct FoldAnimation: Sendable, Equatable {
+  /// Opening or closing.
+  public var phase: FoldPhase
+  /// Time in seconds at which the phase's local time is 0.
+  public var startTime: Double
+  /// Length of the phase in seconds.
+  public var duration: Double
+
+  /// Creates a fold animation.
+  public init(phase: FoldPhase, startTime: Double, duration: Double) {
+    self.phase = phase
+    self.startTime = startTime
+    self.duration = duration
+  }
+
+  /// The local time in seconds at `time`, clamped to `[0, duration]`.
+  public func localTime(at time: Double) -> Double {
+    min(max(time - startTime, 0), duration)
+  }
+
+  /// How far open the detail is at `time` on a linear clock, in [0, 1]: 0 folded, 1 flat.
+  /// Opening: `localTime / duration`; closing: `1 - localTime / duration`. (Apply the
+  /// recipe's timing curve to the opening-direction fraction.)
+  public func linearOpenness(at time: Double) -> Double {
+    let fraction = duration > 0 ? localTime(at: time) / duration : (time >= startTime ? 1 : 0)
+    return phase == .opening ? fraction : 1 - fraction
+  }
+}

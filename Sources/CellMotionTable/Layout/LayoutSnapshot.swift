@@ -1,0 +1,178 @@
+// A layout at one instant of an animation: the base layout plus sparse height deltas.
+//
+// Goals, in priority order:
+// 1. Rows below an animating row move with it: offsets include every animated delta above.
+// 2. O(k) to build per frame for k animating rows, never O(n): the base prefix sums are
+//    shared, the deltas are kept sorted with their own prefix sums.
+// 3. The same query API and visible-range semantics as `TableLayout`.
+
+import CellMotion
+
+/// A read-only layout equal to a base `TableLayout` with some rows' heights increased by
+/// a delta (in points, >= 0), as produced by `ExpansionState.snapshot(of:at:)` at one
+/// instant.
+///
+/// `rowOffset(i)` = base offset of `i` + the sum of the deltas of rows above `i`. The
+/// deltas are added after the base prefix sum, so offsets agree with a layout built from
+/// the combined heights up to rounding (relative 1e-15 per row above), not bitwise; use
+/// `materialized()` for the sequential form.
+public struct LayoutSnapshot: Sendable, _RowGeometry {
+  /// The layout without animated deltas.
+  public private(set) var base: TableLayout
+  /// Rows with a delta, strictly increasing.
+  private(set) var deltaRows: [Int]
+  /// The delta of `deltaRows[j]`, in points.
+  private(set) var deltas: [Double]
+  /// `deltaPrefix[j]` = sum of `deltas[0..<j]`; count `deltaRows.count + 1`.
+  private(set) var deltaPrefix: [Double]
+
+  /// A snapshot with no deltas: the same geometry as `base`.
+  ///
+  /// - Complexity: O(1).
+  public init(_ base: TableLayout) {
+    self.base = base
+    self.deltaRows = []
+    self.deltas = []
+    self.deltaPrefix = [0]
+  }
+
+  /// Number of rows (the same as the base layout).
+  public var rowCount: Int { base.rowCount }
+
+  /// The rows whose height differs from the base layout, in increasing order.
+  public var animatedRows: [Int] { deltaRows }
+
+  /// Total height in points, including the deltas.
+  ///
+  /// - Complexity: O(1).
+  public var contentHeight: Double { _top(rowCount) }
+
+  /// The y of the top edge of `row` in points, including the deltas of the rows above.
+  /// `rowOffset(rowCount)` is the content height.
+  ///
+  /// - Throws: `CellMotionError.indexOutOfRange` unless `0 <= row <= rowCount`.
+  /// - Complexity: O(log k) for k animated rows.
+  public func rowOffset(_ row: Int) throws(CellMotionError) -> Double {
+    guard row >= 0, row <= rowCount else {
+      throw .indexOutOfRange(field: "row", index: row, count: rowCount + 1)
+    }
+    return _top(row)
+  }
+
+  /// The height of `row` in points, including its delta.
+  ///
+  /// - Throws: `CellMotionError.indexOutOfRange` unless `0 <= row < rowCount`.
+  /// - Complexity: O(log k) for k animated rows.
+  public func rowHeight(_ row: Int) throws(CellMotionError) -> Double {
+    guard row >= 0, row < rowCount else {
+      throw .indexOutOfRange(field: "row", index: row, count: rowCount)
+    }
+    return _height(row)
+  }
+
+  /// The visible rows, with the semantics of `TableLayout.visibleRange` applied to the
+  /// animated geometry.
+  ///
+  /// - Throws: `CellMotionError.notFinite` / `.outOfRange` for invalid arguments.
+  /// - Complexity: O(log n · log k) for n rows and k animated rows.
+  public func visibleRange(scrollOffset: Double, viewportHeight: Double, overscan: Double = 0)
+    throws(CellMotionError) -> Range<Int>
+  {
+    let band = try _visibleBand(
+      scrollOffset: scrollOffset, viewportHeight: viewportHeight, overscan: overscan)
+    return _visibleRows(lower: band.lower, upper: band.upper)
+  }
+
+  /// The same geometry as a plain `TableLayout` with per-row heights, prefix sums
+  /// recomputed sequentially.
+  ///
+  /// - Complexity: O(n) time and memory.
+  public func materialized() -> TableLayout {
+    var heights = [Double]()
+    heights.reserveCapacity(rowCount)
+    for i in 0..<rowCount { heights.append(_height(i)) }
+    // Heights are base heights (valid) plus non-negative finite deltas.
+    do {
+      return try TableLayout(rowHeights: heights)
+    } catch {
+      preconditionFailure("LayoutSnapshot invariant broken: \(error)")
+    }
+  }
+
+  // MARK: - Building (module internal)
+
+  /// Clears the deltas and sets the base, keeping array capacity.
+  mutating func _reset(base: TableLayout) {
+    self.base = base
+    deltaRows.removeAll(keepingCapacity: true)
+    deltas.removeAll(keepingCapacity: true)
+    deltaPrefix.removeAll(keepingCapacity: true)
+    deltaPrefix.append(0)
+  }
+
+  /// Appends a delta (points, finite, >= 0) for a row not yet appended. Rows may come in
+  /// any order; call
+  /// `_finish()` once after the last append.
+  mutating func _append(row: Int, delta: Double) {
+    deltaRows.append(row)
+    deltas.append(delta)
+  }
+
+  /// Sorts the deltas by row and computes their prefix sums.
+  ///
+  /// - Complexity: O(k) when appended in row order (the usual case), O(k^2) otherwise.
+  mutating func _finish() {
+    var sorted = true
+    if deltaRows.count > 1 {
+      for j in 1..<deltaRows.count where deltaRows[j - 1] >= deltaRows[j] {
+        sorted = false
+        break
+      }
+    }
+    if !sorted {
+      // Insertion sort on the parallel arrays: no allocation; callers append in order
+      // (ExpansionState keeps its rows sorted), so this is a safety net.
+      for j in 1..<deltaRows.count {
+        let row = deltaRows[j]
+        let delta = deltas[j]
+        var k = j
+        while k > 0, deltaRows[k - 1] > row {
+          deltaRows[k] = deltaRows[k - 1]
+          deltas[k] = deltas[k - 1]
+          k -= 1
+        }
+        deltaRows[k] = row
+        deltas[k] = delta
+      }
+    }
+    deltaPrefix.removeAll(keepingCapacity: true)
+    deltaPrefix.append(0)
+    var sum = 0.0
+    for d in deltas {
+      sum += d
+      deltaPrefix.append(sum)
+    }
+  }
+
+  /// Number of animated rows strictly above `row`.
+  @inline(__always)
+  func _deltaCount(below row: Int) -> Int {
+    deltaRows.withUnsafeBufferPointer { rows in
+      _partitionPoint(rows.count) { rows[$0] >= row }
+    }
+  }
+
+  @inline(__always)
+  func _top(_ i: Int) -> Double {
+    if deltaRows.isEmpty { return base._top(i) }
+    return base._top(i) + deltaPrefix[_deltaCount(below: i)]
+  }
+
+  @inline(__always)
+  func _height(_ i: Int) -> Double {
+    if deltaRows.isEmpty { return base._height(i) }
+    let j = _deltaCount(below: i)
+    if j < deltaRows.count, deltaRows[j] == i { return base._height(i) + deltas[j] }
+    return base._height(i)
+  }
+}
