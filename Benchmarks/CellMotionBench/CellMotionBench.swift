@@ -1,0 +1,112 @@
+// cellmotion-bench: measures CellMotion's stages against peers (BLAS, a GLM C++ baseline)
+// and the machine's own peaks, in one run.
+//
+// Build for measurement (AVX2/FMA need the target flag; see Package.swift):
+//   swift build -c release -Xswiftc -target-cpu -Xswiftc znver3
+//   .build/release/cellmotion-bench [--quick] [--filter compose] [--sizes 1000,10000] [--json]
+// Self-checks (GLM vs a Swift Double reference, stages vs Double, allocation counter):
+//   .build/release/cellmotion-bench --verify
+
+import ArgumentParser
+import CellMotionKernel
+
+@main
+struct CellMotionBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "cellmotion-bench",
+    abstract: "Benchmarks CellMotion stages against BLAS, a GLM baseline and machine peaks.")
+
+  @Flag(help: "Print one JSON document instead of the table.")
+  var json = false
+
+  @Option(help: "Only scenarios whose name (group/variant) contains this substring.")
+  var filter: String?
+
+  @Option(help: "Comma-separated cell counts for every scenario, e.g. 100,1000,10000.")
+  var sizes: String?
+
+  @Option(help: "Samples per scenario (each sample is calibrated to at least 200 us).")
+  var repetitions: Int?
+
+  @Flag(help: "Shorter warm-up, fewer samples, tighter time caps.")
+  var quick = false
+
+  @Flag(help: "Run the self-checks (GLM and stages vs Double references, allocation counter) and exit.")
+  var verify = false
+
+  @Option(help: "Callgrind mode: one warm-up call then exactly this many timed calls, no calibration.")
+  var runs: Int?
+
+  @Flag(help: "List the scenarios (after --filter and --sizes) and exit.")
+  var list = false
+
+  @Flag(help: "Skip measuring machine peaks (profilers: keeps them out of the profile; roofline columns become nan).")
+  var noPeaks = false
+
+  mutating func validate() throws {
+    if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be >= 1") }
+    if let runs, runs < 1 { throw ValidationError("--runs must be >= 1") }
+    _ = try parsedSizes()
+  }
+
+  func parsedSizes() throws -> [Int]? {
+    guard let sizes else { return nil }
+    let values = sizes.split(separator: ",").map { Int($0.filter { $0 != "_" && $0 != " " }) }
+    guard !values.isEmpty, values.allSatisfy({ ($0 ?? -1) >= 0 }) else {
+      throw ValidationError("--sizes must be comma-separated non-negative integers, got \(sizes)")
+    }
+    return values.map { $0! }
+  }
+
+  mutating func run() throws {
+    if verify {
+      let passed = SelfCheck.runAll()
+      if !passed { throw ExitCode.failure }
+      return
+    }
+
+    var scenarios = ScenarioCatalog.families(sizes: try parsedSizes())
+    if let filter { scenarios = scenarios.filter { $0.name.contains(filter) } }
+    if list {
+      for s in scenarios { print("\(s.name) N=\(s.cells)") }
+      return
+    }
+
+    var policy = quick ? TimingPolicy.quick : TimingPolicy()
+    if let repetitions { policy.samples = repetitions; policy.minimumSamples = min(policy.minimumSamples, repetitions) }
+    policy.exactRuns = runs
+
+    let machine =
+      noPeaks
+      ? Machine.unmeasured(stagesUseFMA: MatrixStages.usesFusedMultiplyAdd)
+      : Machine.measure(quick: quick || runs != nil, stagesUseFMA: MatrixStages.usesFusedMultiplyAdd)
+    if !json {
+      print(Report.machineLines(machine).joined(separator: "\n"))
+      print("")
+    }
+    let runner = Runner(policy: policy, machine: machine)
+    var results: [Measurement] = []
+    for scenario in scenarios {
+      let m = try runner.measure(scenario)
+      results.append(m)
+      if !json, runs != nil {
+        print("\(m.name) N=\(m.cells): cells evaluated in timedCall: \(m.cellsEvaluated)")
+      }
+    }
+
+    var references: [String: String] = [:]
+    for s in scenarios where s.isRatioReference { references[s.group] = s.variant }
+    for s in scenarios where references[s.group] == nil { references[s.group] = s.variant }
+    let document = BenchDocument(
+      machine: machine, samplesPerScenario: policy.samples, results: results,
+      ratios: Report.ratios(results, references: references))
+    if json {
+      print(try Report.json(document))
+    } else {
+      let table = Report.table(document)
+      // The machine lines were printed before measuring; print the rest.
+      print(table.split(separator: "\n", omittingEmptySubsequences: false)
+        .dropFirst(Report.machineLines(machine).count + 1).joined(separator: "\n"))
+    }
+  }
+}

@@ -1,0 +1,141 @@
+// Matrix stages: batch 4x4 products on AoS Transform3D-ordered buffers, each with a
+// hand-written SIMD backend and a BLAS backend (one sgemm) for comparison.
+//
+// Goals, in priority order:
+// 1. Exact Core Animation semantics (row-vector convention, CATransform3DConcat order).
+// 2. No allocation and no validation cost inside the hot loops: sizes are checked once at
+//    the public boundary and the loops then trust them.
+// 3. Speed on concrete SIMD4/SIMD8 (AVX2 with `-Xswiftc -target-cpu -Xswiftc znver3`).
+//
+// Buffer layout shared by every stage (byte by byte): one matrix is 16 `Float`s (64 bytes,
+// stride 64, no padding) in CATransform3D field order m11 m12 m13 m14 m21 ... m44. With
+// CA's row-vector convention (p' = p M, translation in m41 m42 m43) this is exactly the
+// column-major storage of the column-vector matrix M^T, i.e. what Metal's and simd's
+// `float4x4` expects for `M * float4(p, 1)`: a renderer can memcpy it.
+//
+// Fused multiply-add: the loops use `a * b + c` by default (DESIGN: `addingProduct`
+// without an FMA target flag becomes one `fmaf` call per lane). Building with
+// `-Xswiftc -DCELLMOTION_FMA` (together with `-target-cpu znver3`) switches them to
+// `addingProduct`, i.e. `vfmadd`; see `MatrixStages.usesFusedMultiplyAdd`.
+
+import CellMotion
+
+/// Which implementation a matrix stage uses. Both give the same results within Float
+/// rounding (the summation order differs); see each stage for its formulation.
+public enum StageBackend: String, Sendable, Hashable, CaseIterable {
+  /// Hand-written SIMD4/SIMD8 loops (AVX2 with a target flag, SSE otherwise).
+  case simd
+  /// One `cblas_sgemm` over the whole batch (libblas.so.3: netlib or OpenBLAS through
+  /// Debian's alternatives), plus SIMD pre/post passes where the formulation needs them.
+  case blas
+}
+
+/// Batch matrix stages over AoS buffers of 16-`Float` CATransform3D-ordered matrices.
+///
+/// Every stage validates its buffer sizes once and throws
+/// `CellMotionError.bufferSize(field:expected:actual:)` when a buffer is too small
+/// (buffers may be larger; extra elements are neither read nor written),
+/// `CellMotionError.outOfRange` for a negative or too large `count`, and
+/// `CellMotionError.invalidCombination` when an output overlaps an input.
+/// Non-finite inputs are not rejected: they propagate to the outputs.
+public enum MatrixStages {
+  /// Floats per matrix (m11 ... m44), 64 bytes.
+  public static let floatsPerMatrix = 16
+  /// Floats per cell of corner input and projected output: (x, y) for 4 corners.
+  public static let floatsPerCorners = 8
+  /// Floats per cell of optional depth output: z/w for 4 corners.
+  public static let floatsPerDepth = 4
+  /// Largest batch a stage accepts: 4 x count rows must fit a BLAS `Int32` dimension
+  /// and 32 x count floats must fit in `Int` (the BLAS projection scratch).
+  public static let maximumCount = Int(Int32.max) / 32
+
+  /// Whether the SIMD loops were compiled with fused multiply-add
+  /// (`-Xswiftc -DCELLMOTION_FMA`); false means separate multiply and add.
+  public static var usesFusedMultiplyAdd: Bool {
+    #if CELLMOTION_FMA
+      return true
+    #else
+      return false
+    #endif
+  }
+
+  // MARK: - Validation shared by the stages
+
+  @usableFromInline
+  static func _checkCount(_ count: Int) throws(CellMotionError) {
+    guard count >= 0, count <= maximumCount else {
+      throw .outOfRange(
+        field: "count", value: Double(count), expected: "in [0, \(maximumCount)]")
+    }
+  }
+
+  @usableFromInline
+  static func _checkSize(_ actual: Int, _ expected: Int, _ field: String) throws(CellMotionError) {
+    guard actual >= expected else {
+      throw .bufferSize(field: field, expected: expected, actual: actual)
+    }
+  }
+
+  /// Throws when the first `aCount` floats at `a` and the first `bCount` at `b` share memory.
+  @usableFromInline
+  static func _checkDisjoint(
+    _ a: UnsafeRawPointer?, _ aCount: Int, _ aField: String,
+    _ b: UnsafeRawPointer?, _ bCount: Int, _ bField: String
+  ) throws(CellMotionError) {
+    guard let a, let b, aCount > 0, bCount > 0 else { return }
+    let aEnd = a + aCount * MemoryLayout<Float>.stride
+    let bEnd = b + bCount * MemoryLayout<Float>.stride
+    if a < bEnd && b < aEnd {
+      throw .invalidCombination(field: aField, reason: "must not overlap \(bField)")
+    }
+  }
+}
+
+// MARK: - Lane helpers
+
+/// `a * b + c` lane-wise; fused (one rounding) when built with `-DCELLMOTION_FMA`.
+@inlinable @inline(__always)
+func _stageMadd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> {
+  #if CELLMOTION_FMA
+    return c.addingProduct(a, b)
+  #else
+    return a * b + c
+  #endif
+}
+
+/// `a * b + c` lane-wise; fused (one rounding) when built with `-DCELLMOTION_FMA`.
+@inlinable @inline(__always)
+func _stageMadd(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>) -> SIMD4<Float> {
+  #if CELLMOTION_FMA
+    return c.addingProduct(a, b)
+  #else
+    return a * b + c
+  #endif
+}
+
+/// Lane `k` of each 128-bit half broadcast over that half:
+/// `[v[k], v[k], v[k], v[k], v[k+4], v[k+4], v[k+4], v[k+4]]` (one `vshufps`).
+@inlinable @inline(__always)
+func _stageSplat(_ v: SIMD8<Float>, _ k: Int) -> SIMD8<Float> {
+  SIMD8(v[k], v[k], v[k], v[k], v[k + 4], v[k + 4], v[k + 4], v[k + 4])
+}
+
+@inlinable @inline(__always)
+func _stageLoad8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+  UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+}
+
+@inlinable @inline(__always)
+func _stageLoad4(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+  UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+}
+
+@inlinable @inline(__always)
+func _stageStore(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+  UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+}
+
+@inlinable @inline(__always)
+func _stageStore(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
+  UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
+}
