@@ -97,14 +97,27 @@ public struct CellBatch: Sendable {
   /// Seconds (absolute) after which cell `i` no longer changes: its staggered start plus
   /// its recipe's active duration. After it the cell shows its recipe's end values.
   public func endTime(ofCell i: Int) -> Double {
-    timeOrigin + Double(start[i]) + recipes[Int(recipeIndex[i])].recipe.activeDuration
+    timeOrigin + Double(start[i]) + recipes[Int(recipeIndex[i])].activeDuration
   }
 
   /// Removes cells for which `shouldRemove(index)` is true, keeping order; O(count), no
   /// allocation.
   public mutating func removeCells(where shouldRemove: (Int) -> Bool) {
+    compact { i, _, _ in !shouldRemove(i) }
+  }
+
+  /// Removes the cells that have finished by `time` (absolute seconds; see `endTime`) or
+  /// whose row `removeRow` rejects, keeping order; O(count), no allocation.
+  public mutating func removeCells(finishedBy time: Double, orRow removeRow: (Int) -> Bool) {
+    compact { _, row, end in end > time && !removeRow(row) }
+  }
+
+  /// Keeps the cells for which `keep(index, row, endTime)` holds, in order.
+  mutating func compact(_ keep: (_ index: Int, _ row: Int, _ endTime: Double) -> Bool) {
     var w = 0
-    for r in 0..<count where !shouldRemove(r) {
+    for r in 0..<count {
+      let end = timeOrigin + Double(start[r]) + recipes[Int(recipeIndex[r])].activeDuration
+      guard keep(r, row[r], end) else { continue }
       if w != r {
         start[w] = start[r]
         width[w] = width[r]

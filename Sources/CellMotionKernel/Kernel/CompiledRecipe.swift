@@ -100,11 +100,14 @@ public struct CompiledRecipe: Sendable {
   public let fold: (part: Int, opening: Bool, m34: Float)?
   /// Whether the transform stays affine 2D at every time (the kernel's 6-entry path).
   public let isPlanar: Bool
+  /// Seconds from a cell's staggered start until nothing changes (`Recipe.activeDuration`).
+  public let activeDuration: Double
 
   /// Compiles and validates `recipe`.
   public init(_ recipe: Recipe) throws(CellMotionError) {
     try recipe.validate()
     self.recipe = recipe
+    activeDuration = recipe.activeDuration
     let timing = recipe.timing
     var parts: [CompiledPart] = []
     func partIndex(_ curve: AnimationCurve, _ duration: Double, _ delay: Double) -> Int {

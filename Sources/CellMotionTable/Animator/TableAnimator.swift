@@ -1,0 +1,230 @@
+// TableAnimator: the frame stepper. Per frame it advances the table simulation, starts
+// the animations of rows that appeared, drops finished ones and those of rows that left,
+// evaluates everything through the kernel and yields each visible row's final transform
+// (row position and scroll included), opacity and fold halves.
+
+import CellMotion
+import CellMotionKernel
+
+/// Which recipes a table runs.
+public struct TableRecipes: Sendable {
+  /// For a row's first appearance (and every appearance without `repeatAppearance`).
+  public var first: Recipe
+  /// For the second and later appearances (the tutorials' "go further" item), or nil.
+  public var repeatAppearance: Recipe?
+  /// The fold recipe for expanding details (its direction is set per phase: closing runs it
+  /// backwards in time, so a reversal mid-way shows no jump).
+  public var fold: Recipe
+
+  public init(first: Recipe, repeatAppearance: Recipe? = nil, fold: Recipe = .foldOpen) {
+    self.first = first
+    self.repeatAppearance = repeatAppearance
+    self.fold = fold
+  }
+}
+
+/// One frame of the animator, for the rows visible in it.
+///
+/// `matrices` holds 16 Floats per visible row in `FrameOutput`'s layout (CATransform3D
+/// field order = column-major float4x4 for `M * float4(p, 1)`), mapping a point of the
+/// row's cell (points, origin at the cell's top-left) to the viewport (points, origin at
+/// the viewport's top-left, y down). Rows that are not animating get a pure translation.
+public struct AnimatorFrame: Sendable {
+  /// Frame time, seconds.
+  public internal(set) var time: Double = 0
+  /// Visible rows, increasing (index i below is `rows[i]`).
+  public internal(set) var rows: Range<Int> = 0..<0
+  public internal(set) var matrices: [Float] = []
+  public internal(set) var opacity: [Float] = []
+  /// Cell heights (animated), points.
+  public internal(set) var heights: [Float] = []
+  /// Whether row i is animating this frame.
+  public internal(set) var animating: [Bool] = []
+  /// Folding details: the row, the y (viewport points) of the detail's top edge, and both
+  /// halves (16 Floats each, half-local points -> viewport points) and the shadow opacity.
+  public internal(set) var folds: [FoldedDetail] = []
+  /// The table events of the frame (display events, scroll offset, positions).
+  public internal(set) var events = FrameEvents()
+
+  public init() {}
+
+  /// The matrix of visible row `row` as a Transform3D, or nil when not visible.
+  public func transform(ofRow row: Int) -> Transform3D? {
+    guard rows.contains(row) else { return nil }
+    let i = row - rows.lowerBound
+    var t = Transform3D.identity
+    for k in 0..<16 { t[k / 4, k % 4] = Double(matrices[16 * i + k]) }
+    return t
+  }
+}
+
+/// A folding detail view in a frame.
+public struct FoldedDetail: Sendable, Equatable {
+  public var row: Int
+  /// Viewport y of the detail's top edge (points).
+  public var detailTop: Double
+  /// Half-local points -> viewport points (Float values of the kernel, widened).
+  public var top: Transform3D
+  public var bottom: Transform3D
+  public var shadowOpacity: Float
+}
+
+/// Drives a `TableSimulation` through the kernel frame by frame.
+public struct TableAnimator: Sendable {
+  public private(set) var simulation: TableSimulation
+  public let recipes: TableRecipes
+  /// Cell width and table width, points.
+  public let cellWidth: Double
+  public let tableWidth: Double
+  public var options: KernelOptions
+  /// The animations in flight (one per animating row).
+  public private(set) var batch: CellBatch
+  var foldBatch: CellBatch
+  var output: FrameOutput
+  var foldOutput: FrameOutput
+  /// The last frame.
+  public private(set) var frame = AnimatorFrame()
+
+  /// - Parameters:
+  ///   - simulation: the table (its stagger should be `.none`: the recipe's own stagger
+  ///     is applied by the kernel's batch).
+  ///   - capacity: cells the batch holds without reallocating (visible rows plus those
+  ///     still animating); grows if exceeded (allocating once).
+  public init(
+    simulation: TableSimulation, recipes: TableRecipes, cellWidth: Double, tableWidth: Double? = nil,
+    capacity: Int = 256, options: KernelOptions = .init()
+  ) throws(CellMotionError) {
+    try Check.positive(cellWidth, "cellWidth")
+    let tw = tableWidth ?? cellWidth
+    try Check.positive(tw, "tableWidth")
+    var fold = recipes.fold
+    if fold.fold == nil { throw .invalidCombination(field: "recipes.fold", reason: "recipe \(fold.name) does not fold") }
+    fold.fold?.direction = .open
+    self.simulation = simulation
+    self.recipes = recipes
+    self.cellWidth = cellWidth
+    self.tableWidth = tw
+    self.options = options
+    batch = try CellBatch(recipes: [recipes.first, recipes.repeatAppearance ?? recipes.first], capacity: capacity)
+    foldBatch = try CellBatch(recipes: [fold], capacity: 64)
+    output = try FrameOutput(capacity: capacity, includeFold: false)
+    foldOutput = try FrameOutput(capacity: 64, includeFold: true)
+    frame.matrices.reserveCapacity(16 * capacity)
+  }
+
+  /// Advances to `time` (seconds, not before the previous step) and computes the frame.
+  /// - Complexity: O(v + a + c) for v visible rows, a animations in flight and c rows
+  ///   entering or leaving; no heap allocation in steady state.
+  public mutating func step(to time: Double) throws(CellMotionError) {
+    var events = frame.events
+    try simulation.step(to: time, into: &events)
+    let visible = events.visibleRange
+    // Drop finished animations and those of rows no longer displayed (their cell is reused).
+    let ended = events.didEndDisplaying
+    batch.removeCells(finishedBy: time) { row in !visible.contains(row) || Self.contains(sorted: ended, row) }
+    // Start the animations of rows that appeared.
+    for s in events.animationStarts {
+      let slot = s.row - visible.lowerBound
+      let height = slot >= 0 && slot < events.rowHeights.count ? events.rowHeights[slot] : 44
+      if batch.count == output.capacity { grow() }
+      try batch.append(
+        recipe: s.appearance == .first ? 0 : 1, row: s.row, batchPosition: s.batchPosition,
+        startTime: s.startTime, geometry: CellGeometry(width: cellWidth, height: height, tableWidth: tableWidth))
+    }
+    try Kernel.evaluate(batch, at: time, into: &output, options: options)
+
+    // Visible rows: a translation to the row's place, composed after the animation.
+    let n = visible.count
+    frame.time = time
+    frame.rows = visible
+    frame.matrices.removeAll(keepingCapacity: true)
+    frame.opacity.removeAll(keepingCapacity: true)
+    frame.heights.removeAll(keepingCapacity: true)
+    frame.animating.removeAll(keepingCapacity: true)
+    for i in 0..<n {
+      let y = Float(events.rowPositions[i])
+      for k in 0..<16 { frame.matrices.append(k % 5 == 0 ? 1 : (k == 13 ? y : 0)) }
+      frame.opacity.append(1)
+      frame.heights.append(Float(events.rowHeights[i]))
+      frame.animating.append(false)
+    }
+    for c in 0..<batch.count {
+      let slot = batch.row[c] - visible.lowerBound
+      guard slot >= 0 && slot < n else { continue }
+      let y = Float(events.rowPositions[slot])
+      // M * Translate(0, y, 0): column 2 += column 4 * y.
+      for r in 0..<4 {
+        for k in 0..<4 {
+          var v = output.matrices[16 * c + 4 * r + k]
+          if k == 1 { v += output.matrices[16 * c + 4 * r + 3] * y }
+          frame.matrices[16 * slot + 4 * r + k] = v
+        }
+      }
+      frame.opacity[slot] = output.opacity[c]
+      frame.animating[slot] = true
+    }
+    try evaluateFolds(events, time: time)
+    frame.events = events
+  }
+
+  /// Folds: a fresh small batch each frame (capacity kept), closing mapped onto the
+  /// opening recipe run backwards in time.
+  mutating func evaluateFolds(_ events: FrameEvents, time: Double) throws(CellMotionError) {
+    foldBatch.removeAll()
+    frame.folds.removeAll(keepingCapacity: true)
+    guard !events.folds.isEmpty, let expansion = simulation.expansion else { return }
+    for (row, fold) in events.folds {
+      let local = fold.localTime(at: time)
+      let openingLocal = fold.phase == .opening ? local : fold.duration - local
+      let detail = try expansion.detailHeight(row: row)
+      if foldBatch.count == foldOutput.capacity { break }
+      try foldBatch.append(
+        recipe: 0, row: row, startTime: time - openingLocal,
+        geometry: CellGeometry(width: cellWidth, height: detail, tableWidth: tableWidth, detailHeight: detail))
+    }
+    try Kernel.evaluate(foldBatch, at: time, into: &foldOutput, options: KernelOptions(lanes: options.lanes))
+    for c in 0..<foldBatch.count {
+      let row = foldBatch.row[c]
+      guard let y = events.position(ofRow: row) else { continue }
+      let collapsed = (try? simulation.layout.rowHeight(row)) ?? 0
+      let top = y + collapsed
+      // Into viewport space: * Translate(0, top, 0).
+      let shift = Transform3D.translation(0, top, 0)
+      frame.folds.append(
+        FoldedDetail(
+          row: row, detailTop: top, top: foldOutput.foldTopTransform(ofCell: c).concatenating(shift),
+          bottom: foldOutput.foldBottomTransform(ofCell: c).concatenating(shift),
+          shadowOpacity: foldOutput.foldShadow[c]))
+    }
+  }
+
+  /// Toggles a row's expansion at `time` (see `TableSimulation.toggle(row:at:)`).
+  @discardableResult
+  public mutating func toggle(row: Int, at time: Double) throws(CellMotionError) -> Bool {
+    try simulation.toggle(row: row, at: time)
+  }
+
+  /// Refresh: display rules start over and running animations are dropped.
+  public mutating func reload() {
+    simulation.reload()
+    batch.removeAll()
+  }
+
+  /// Replaces the scroll trajectory (e.g. a new fling).
+  public mutating func setScroll(_ scroll: ScrollTrajectory) { simulation.scroll = scroll }
+
+  mutating func grow() {
+    let n = max(16, output.capacity * 2)
+    output.ensureCapacity(n)
+    batch.reserveCapacity(n)
+  }
+
+  static func contains(sorted a: [Int], _ x: Int) -> Bool {
+    var lo = 0, hi = a.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if a[mid] < x { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < a.count && a[lo] == x
+  }
+}

@@ -1,0 +1,149 @@
+// The frame stepper against the scalar reference: sampled frames of a fling, each visible
+// animating row compared with ReferenceEvaluator using bookkeeping kept independently
+// here from the table's display events.
+
+import CellMotion
+import Testing
+import _TestSupport
+
+@testable import CellMotionKernel
+@testable import CellMotionTable
+
+/// Entry-wise error of a viewport matrix, in points for a point of size `scale`
+/// (translation row as is, other entries times `scale`, the w column times scale^2).
+func viewportError(_ a: Transform3D, _ b: Transform3D, scale: Double) -> Double {
+  var worst = 0.0
+  for i in 0..<4 {
+    for j in 0..<4 {
+      var e = abs(a[i, j] - b[i, j])
+      if i < 3 { e *= scale }
+      if j == 3 { e *= scale }
+      worst = max(worst, e.isNaN ? .infinity : e)
+    }
+  }
+  return worst
+}
+
+struct Started {
+  var start: Double, appearance: Appearance, batchPosition: Int, height: Double
+}
+
+@Suite("TableAnimator")
+struct TableAnimatorTests {
+  func runFling(recipes: TableRecipes, rule: DisplayRule, seed: UInt64) throws -> (ErrorTracker, ErrorTracker, Int) {
+    var g = SeededGenerator(seed: seed)
+    let heights = (0..<3000).map { _ in g.uniform(44...120) }
+    let layout = try TableLayout(rowHeights: heights)
+    let viewport = 640.0
+    let fling = try ScrollTrajectory.fling(
+      from: 0, velocity: 6000, startTime: 0.1, limits: layout.scrollRange(viewportHeight: viewport))
+    let sim = try TableSimulation(layout: layout, viewportHeight: viewport, scroll: fling, rule: rule)
+    var animator = try TableAnimator(simulation: sim, recipes: recipes, cellWidth: 375, capacity: 64)
+    var live: [Int: Started] = [:]
+    var startsPerRow: [Int: Int] = [:]
+    // Tolerance: 2e-5 of the viewport scale (points), as the kernel's differential tests.
+    var transform = ErrorTracker("stepper vs reference (points, scale 640)", tolerance: 2e-5 * 640)
+    var opacity = ErrorTracker("stepper vs reference opacity", tolerance: 1e-5)
+    var compared = 0, animating = 0
+    for n in 0..<360 {
+      let t = Double(n) / 120
+      try animator.step(to: t)
+      let f = animator.frame
+      for r in f.events.didEndDisplaying { live[r] = nil }
+      for s in f.events.animationStarts {
+        let slot = s.row - f.rows.lowerBound
+        live[s.row] = Started(
+          start: s.startTime, appearance: s.appearance, batchPosition: s.batchPosition,
+          height: f.events.rowHeights[slot])
+        startsPerRow[s.row, default: 0] += 1
+      }
+      guard n % 7 == 0 else { continue }
+      for row in f.rows {
+        let slot = row - f.rows.lowerBound
+        let y = f.events.rowPositions[slot]
+        var expected = Transform3D.translation(0, y, 0)
+        var expectedOpacity = 1.0
+        if let s = live[row] {
+          animating += 1
+          let recipe = s.appearance == .first ? recipes.first : (recipes.repeatAppearance ?? recipes.first)
+          let state = ReferenceEvaluator.evaluate(
+            recipe, geometry: CellGeometry(width: 375, height: s.height), row: row, batchPosition: s.batchPosition,
+            startTime: s.start, time: t)
+          expected = state.transform.concatenating(.translation(0, y, 0))
+          expectedOpacity = state.opacity
+        }
+        let got = try #require(f.transform(ofRow: row))
+        transform.record(viewportError(got, expected, scale: 640), 0, "seed \(seed) frame \(n) row \(row)")
+        opacity.record(Double(f.opacity[slot]), expectedOpacity, "seed \(seed) frame \(n) row \(row)")
+        compared += 1
+      }
+    }
+    if rule == .firstAppearanceOnly {
+      #expect(startsPerRow.values.allSatisfy { $0 == 1 }, "a row animated twice under firstAppearanceOnly")
+    }
+    print("compared \(compared) visible rows on sampled frames, \(animating) of them with a recorded animation start")
+    return (transform, opacity, animating)
+  }
+
+  @Test("Stepper equals the reference on sampled frames of a fling (tip-in, bounce, stagger by batch)")
+  func matchesReference() throws {
+    var batchFade = Recipe.fadeStagger
+    batchFade.stagger.base = .batchPosition
+    let cases: [(TableRecipes, DisplayRule)] = [
+      (TableRecipes(first: .tipIn), .firstAppearanceOnly),
+      (TableRecipes(first: .moveUpBounce), .always),
+      (TableRecipes(first: batchFade, repeatAppearance: .slideIn), .always),
+    ]
+    for (k, (recipes, rule)) in cases.enumerated() {
+      let (tr, op, animating) = try runFling(recipes: recipes, rule: rule, seed: 100 + UInt64(k))
+      print(tr)
+      print(op)
+      #expect(animating > 100)
+      #expect(tr.passed, "\(tr)")
+      #expect(op.passed, "\(op)")
+    }
+  }
+
+  @Test("Expanding a row folds its detail open; the halves meet in viewport space")
+  func foldThroughStepper() throws {
+    let layout = try TableLayout(rowCount: 50, rowHeight: 60)
+    let expansion = try ExpansionState(rowCount: 50, detailHeights: .uniform(180))
+    let sim = try TableSimulation(
+      layout: layout, viewportHeight: 600, scroll: .stationary(at: 0), rule: .always, expansion: expansion)
+    var animator = try TableAnimator(simulation: sim, recipes: TableRecipes(first: .fadeIn), cellWidth: 320)
+    try animator.step(to: 0)
+    try animator.toggle(row: 2, at: 0.01)
+    var sawFold = false
+    var gap = ErrorTracker("fold hinge gap in viewport points", tolerance: 1e-3)
+    for n in 1..<120 {
+      try animator.step(to: Double(n) / 60)
+      for f in animator.frame.folds {
+        sawFold = true
+        #expect(f.row == 2)
+        for x in [0.0, 160, 320] {
+          let a = f.top.apply(Vector3(x, 90)), b = f.bottom.apply(Vector3(x, 0))
+          gap.record(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot(), 0, "frame \(n) x \(x)")
+        }
+        // The top half's hinge is the detail's top edge: row 2's top + its collapsed height.
+        let hinge = f.top.apply(Vector3(0, 0))
+        #expect(abs(hinge.y - (120 + 60)) < 1e-3)
+      }
+    }
+    print(gap)
+    #expect(sawFold)
+    #expect(gap.passed, "\(gap)")
+  }
+
+  @Test("Bad input: zero widths, a fold recipe that does not fold, toggles out of range")
+  func validation() throws {
+    let layout = try TableLayout(rowCount: 10, rowHeight: 44)
+    let sim = try TableSimulation(layout: layout, viewportHeight: 300, scroll: .stationary(at: 0), rule: .always)
+    #expect(throws: CellMotionError.self) { try TableAnimator(simulation: sim, recipes: TableRecipes(first: .tipIn), cellWidth: 0) }
+    #expect(throws: CellMotionError.self) {
+      try TableAnimator(simulation: sim, recipes: TableRecipes(first: .tipIn, fold: .fadeIn), cellWidth: 320)
+    }
+    var a = try TableAnimator(simulation: sim, recipes: TableRecipes(first: .tipIn), cellWidth: 320)
+    #expect(throws: CellMotionError.self) { try a.toggle(row: 99, at: 0) }
+    #expect(throws: CellMotionError.self) { try a.step(to: .nan) }
+  }
+}
