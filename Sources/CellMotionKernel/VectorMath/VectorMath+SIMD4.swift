@@ -1,360 +1,47 @@
-// VectorMath on SIMD4<Float> (one SSE/AVX xmm register).
-// Generated from VectorMath+SIMD8.swift by replacing SIMD8 with SIMD4: keep the two in
-// step, operation for operation (a test checks bit identity).
+// VectorMath on SIMD4<Float>: each function runs the SIMD8 implementation on the vector
+// duplicated into both halves and keeps the low half. One implementation, so SIMD4 and
+// SIMD8 results are bit-identical lane for lane (VectorMathTests checks it). With AVX the
+// 8-lane op costs what a 4-lane op does; on SSE-only builds it costs two xmm ops, which
+// only the SIMD4 comparison kernel pays (the kernel's default lanes are SIMD8).
 
 extension VectorMath {
-  // MARK: - sqrt
-
-  /// Newton square root for x in {0} and [FLT_MIN, FLT_MAX] (no denormals, negatives or
-  /// infinity): shared by `sqrt` and `asin`/`acos`.
-  ///
-  /// y0 = reciprocal square root estimate from the exponent bits (0x5F37_59DF minus half
-  /// the bit pattern, relative error <= 3.5%), two Newton steps y = y (1.5 - x/2 y^2)
-  /// (relative error ~5e-6), then one Goldschmidt step on g = x y, h = y/2:
-  /// g + g (0.5 - g h), which squares the error and never overflows.
   @inlinable @inline(__always)
-  internal static func _sqrtCore(_ x: SIMD4<Float>) -> SIMD4<Float> {
-    let bits = unsafeBitCast(x, to: SIMD4<UInt32>.self)
-    var y = unsafeBitCast(0x5F37_59DF &- (bits &>> 1), to: SIMD4<Float>.self)
-    let halfX = x * 0.5
-    y = y * (1.5 - (halfX * y) * y)
-    y = y * (1.5 - (halfX * y) * y)
-    let g = x * y
-    let h = y * 0.5
-    return g * (0.5 - g * h) + g
-  }
+  static func widened(_ x: SIMD4<Float>) -> SIMD8<Float> { SIMD8(lowHalf: x, highHalf: x) }
 
-  /// The square root of each lane, for x in [0, +infinity]; negative lanes give NaN.
-  ///
-  /// Not `.squareRoot()`: on Linux that goes through C `sqrtf` with errno semantics and
-  /// stays scalar (one `vsqrtss` plus a `sqrtf` fallback call per lane, measured). This
-  /// is a branch-free reciprocal-square-root Newton iteration (see `_sqrtCore`);
-  /// denormal inputs are scaled by 2^24 first.
-  ///
-  /// Measured maximum error against Double-precision `Glibc.sqrt` (dense grid and seeded
-  /// random values over the whole positive Float range, denormals included): 0.97 ulp of
-  /// the Float result (not always correctly rounded, unlike `Float.squareRoot()`).
-  ///
-  /// Equivalent to:
-  /// ```
-  /// var result = SIMD4<Float>()
-  /// for i in result.indices { result[i] = x[i].squareRoot() }
-  /// ```
+  /// `sqrt` of SIMD8, on 4 lanes. Equivalent to: for each lane, `sqrt(x[i])`.
   @inlinable @inline(__always)
-  public static func sqrt(_ x: SIMD4<Float>) -> SIMD4<Float> {
-    let denormal = x .< Float.leastNormalMagnitude
-    let scaledX = x.replacing(with: x * 16_777_216, where: denormal)  // 2^24
-    let root = _sqrtCore(scaledX)
-    var result = root.replacing(with: root * (1.0 / 4096), where: denormal)  // 2^-12
-    result = result.replacing(with: x, where: x .== Float.infinity)
-    return result.replacing(with: Float.nan, where: x .< 0)
-  }
+  public static func sqrt(_ x: SIMD4<Float>) -> SIMD4<Float> { sqrt(widened(x)).lowHalf }
 
-  // MARK: - exp
-
-  /// e raised to each lane, for x in [-87, 88].
-  ///
-  /// Lanes below -87 give exactly 0 (never a denormal or NaN); lanes above 88 are
-  /// clamped to 88 (result e^88 = 1.65e38, finite). NaN gives NaN.
-  ///
-  /// Method: x = n ln2 + r with n = round(x / ln2) by the magic-number trick and a
-  /// two-constant Cody-Waite ln2 (exact n * ln2Hi), e^r = 1 + r + r^2 P(r) on
-  /// |r| <= ln2/2 with the Cephes `expf` degree-5 minimax P, scaled by 2^n built in the
-  /// exponent bits.
-  ///
-  /// Measured maximum error against Double-precision `Glibc.exp` (275,000 grid and seeded
-  /// random values over [-87, 88]): 0.95 ulp of the Float result, relative error 7.9e-8.
-  ///
-  /// Equivalent to:
-  /// ```
-  /// var result = SIMD4<Float>()
-  /// for i in result.indices {
-  ///   result[i] = x[i] < -87 ? 0 : Float(Foundation.exp(Double(min(x[i], 88))))
-  /// }
-  /// ```
+  /// `exp` of SIMD8, on 4 lanes (same range and error bound).
   @inlinable @inline(__always)
-  public static func exp(_ x: SIMD4<Float>) -> SIMD4<Float> {
-    typealias C = VectorMathConstants
-    let upper = SIMD4<Float>(repeating: C.expUpperLimit)
-    let lower = SIMD4<Float>(repeating: C.expLowerLimit)
-    let underflow = x .< lower
-    // Clamp with selects (pointwiseMin/Max may stay scalar); NaN lanes pass through.
-    var v = x.replacing(with: upper, where: x .> upper)
-    v = v.replacing(with: lower, where: underflow)
+  public static func exp(_ x: SIMD4<Float>) -> SIMD4<Float> { exp(widened(x)).lowHalf }
 
-    let magic = SIMD4<Float>(repeating: C.roundMagic)
-    let shifted = v * C.log2e + magic
-    let n = shifted - magic
-    var r = v - n * C.ln2Hi
-    r = r - n * C.ln2Lo
-
-    var p = r * C.exp0 + C.exp1
-    p = p * r + C.exp2
-    p = p * r + C.exp3
-    p = p * r + C.exp4
-    p = p * r + C.exp5
-    let r2 = r * r
-    let er = (p * r2 + r) + 1
-
-    // 2^n: the low bits of `shifted` hold n (two's complement), and (0x4B40_0000 << 23)
-    // wraps to 0, so (bits + 127) << 23 is the biased exponent of 2^n for n in
-    // [-126, 127].
-    let shiftedBits = unsafeBitCast(shifted, to: SIMD4<UInt32>.self)
-    let scaleBits = (shiftedBits &+ 127) &<< 23
-    let scale = unsafeBitCast(scaleBits, to: SIMD4<Float>.self)
-    return (er * scale).replacing(with: 0, where: underflow)
-  }
-
-  // MARK: - sin, cos
-
-  /// The sine and cosine of each lane (radians), computed together.
-  ///
-  /// Valid for |x| <= 1e4 (exact Cody-Waite reduction up to |x| < 12867); NaN or
-  /// infinity give NaN.
-  ///
-  /// Method: q = round(x * 2/pi) by the magic-number trick, r = x - q pi/2 with a
-  /// three-part Cody-Waite pi/2 (the first two products exact), Cephes `sinf`/`cosf`
-  /// minimax polynomials on |r| <= pi/4, quadrant (q mod 4) chosen by masks and sign
-  /// bits.
-  ///
-  /// Measured maximum error against Double-precision `Glibc.sin`/`cos` (grid and seeded
-  /// random values): |x| <= pi/4: 5.8e-8 absolute, 0.97 ulp; |x| <= 100: 7.6e-8
-  /// absolute; |x| <= 1e4: 7.4e-8 absolute. (Away from pi/4 the error is absolute: near
-  /// a zero of the result, ulps grow, e.g. 255 ulp for a result of 5e-7 at x = -7232.)
-  /// sin(-0) is +0.
-  ///
-  /// Equivalent to:
-  /// ```
-  /// var s = SIMD4<Float>(), c = SIMD4<Float>()
-  /// for i in s.indices {
-  ///   s[i] = Float(Foundation.sin(Double(x[i])))
-  ///   c[i] = Float(Foundation.cos(Double(x[i])))
-  /// }
-  /// return (sin: s, cos: c)
-  /// ```
+  /// `sincos` of SIMD8, on 4 lanes (same range and error bound).
   @inlinable @inline(__always)
   public static func sincos(_ x: SIMD4<Float>) -> (sin: SIMD4<Float>, cos: SIMD4<Float>) {
-    typealias C = VectorMathConstants
-    let magic = SIMD4<Float>(repeating: C.roundMagic)
-    let shifted = x * C.twoOverPi + magic
-    let q = shifted - magic
-    var r = x - q * C.halfPi1
-    r = r - q * C.halfPi2
-    r = r - q * C.halfPi3
-    let z = r * r
-
-    var s = z * C.sin3 + C.sin2
-    s = s * z + C.sin1
-    s = (s * z) * r + r
-
-    var c = z * C.cos3 + C.cos2
-    c = c * z + C.cos1
-    c = c * (z * z) - z * 0.5 + 1
-
-    // Quadrant q mod 4 sits in the low bits of `shifted`: odd q swaps sin and cos;
-    // sin is negated in quadrants 2, 3 and cos in quadrants 1, 2.
-    // Odd q swaps sin and cos: q/2 is not an integer exactly there (float compare; an
-    // integer `.!=` mask here was scalarised, measured). Sin is negated in quadrants 2
-    // and 3, cos in 1 and 2: sign bits from the low bits of `shifted`, which hold q.
-    let halfQ = q * 0.5
-    let swap = ((halfQ + magic) - magic) .!= halfQ
-    let sinMag = s.replacing(with: c, where: swap)
-    let cosMag = c.replacing(with: s, where: swap)
-    let qBits = unsafeBitCast(shifted, to: SIMD4<UInt32>.self)
-    let sinSign = (qBits & 2) &<< 30
-    let cosSign = ((qBits &+ 1) & 2) &<< 30
-    let sinBits = unsafeBitCast(sinMag, to: SIMD4<UInt32>.self) ^ sinSign
-    let cosBits = unsafeBitCast(cosMag, to: SIMD4<UInt32>.self) ^ cosSign
-    return (
-      sin: unsafeBitCast(sinBits, to: SIMD4<Float>.self),
-      cos: unsafeBitCast(cosBits, to: SIMD4<Float>.self)
-    )
+    let r = sincos(widened(x))
+    return (r.sin.lowHalf, r.cos.lowHalf)
   }
 
-  /// The sine of each lane (radians). Same arithmetic and bounds as `sincos(_:)`:
-  /// valid for |x| <= 1e4; measured maximum absolute error 7.6e-8 (|x| <= 100), 5.8e-8 and
-  /// 0.97 ulp for |x| <= pi/4.
-  ///
-  /// Equivalent to:
-  /// ```
-  /// var result = SIMD4<Float>()
-  /// for i in result.indices { result[i] = Float(Foundation.sin(Double(x[i]))) }
-  /// ```
+  /// `sin` of SIMD8, on 4 lanes.
   @inlinable @inline(__always)
-  public static func sin(_ x: SIMD4<Float>) -> SIMD4<Float> {
-    sincos(x).sin
-  }
+  public static func sin(_ x: SIMD4<Float>) -> SIMD4<Float> { sin(widened(x)).lowHalf }
 
-  /// The cosine of each lane (radians). Same arithmetic and bounds as `sincos(_:)`:
-  /// valid for |x| <= 1e4; measured maximum absolute error 7.6e-8 (|x| <= 100), 5.8e-8 and
-  /// 0.97 ulp for |x| <= pi/4.
-  ///
-  /// Equivalent to:
-  /// ```
-  /// var result = SIMD4<Float>()
-  /// for i in result.indices { result[i] = Float(Foundation.cos(Double(x[i]))) }
-  /// ```
+  /// `cos` of SIMD8, on 4 lanes.
   @inlinable @inline(__always)
-  public static func cos(_ x: SIMD4<Float>) -> SIMD4<Float> {
-    sincos(x).cos
-  }
+  public static func cos(_ x: SIMD4<Float>) -> SIMD4<Float> { cos(widened(x)).lowHalf }
 
-  // MARK: - atan2
-
-  /// The angle of the point (x, y) from the positive x axis, in radians in [-pi, pi],
-  /// per lane.
-  ///
-  /// Full quadrant handling with C/IEEE conventions for signed zeros and infinities:
-  /// atan2(+-0, +0) = +-0 (no NaN), atan2(+-0, -0) = +-pi, atan2(y, +-inf) and
-  /// atan2(+-inf, x) as in C. Both infinite, or NaN, gives NaN.
-  ///
-  /// Method: t = min(|x|, |y|) / max(|x|, |y|) in [0, 1] (one division), atan t =
-  /// t + t^3 A(t^2) with the degree-7 minimax A of Arm Optimized Routines `atanf`, then
-  /// pi/2 - a where |y| > |x|, pi - a (or pi/2 + a) where x is negative, and the sign of y.
-  ///
-  /// Measured maximum error against Double-precision `Glibc.atan2` (250,000 values: unit
-  /// circle grid, seeded random angles at radii 1e-30 to 1e30, independent components,
-  /// zeros, denormals and Float.greatestFiniteMagnitude): 2.4e-7 absolute (1 ulp of a
-  /// result near pi), 2.15 ulp of the Float result.
-  ///
-  /// Equivalent to:
-  /// ```
-  /// var result = SIMD4<Float>()
-  /// for i in result.indices {
-  ///   result[i] = Float(Foundation.atan2(Double(y[i]), Double(x[i])))
-  /// }
-  /// ```
+  /// `atan2` of SIMD8, on 4 lanes.
   @inlinable @inline(__always)
   public static func atan2(_ y: SIMD4<Float>, _ x: SIMD4<Float>) -> SIMD4<Float> {
-    typealias C = VectorMathConstants
-    // All selects here are bitwise on integer lanes: float-mask `replacing` on these
-    // bit-cast values was partly scalarised by LLVM (measured), these are not.
-    let xBits = unsafeBitCast(x, to: SIMD4<UInt32>.self)
-    let yBits = unsafeBitCast(y, to: SIMD4<UInt32>.self)
-    let axBits = xBits & C.absMask
-    let ayBits = yBits & C.absMask
-    // |y| > |x| as an all-ones lane mask: non-negative floats order like their bit
-    // patterns, and the difference of two values below 2^31 cannot overflow.
-    let swap = unsafeBitCast(
-      unsafeBitCast(axBits &- ayBits, to: SIMD4<Int32>.self) &>> 31, to: SIMD4<UInt32>.self)
-    let differ = (axBits ^ ayBits) & swap
-    let numerator = unsafeBitCast(ayBits ^ differ, to: SIMD4<Float>.self)  // min(|x|, |y|)
-    var denominator = unsafeBitCast(axBits ^ differ, to: SIMD4<Float>.self)  // max
-    denominator = denominator.replacing(with: 1, where: denominator .== 0)
-    let t = numerator / denominator
-
-    let z = t * t
-    var p = z * C.atan7 + C.atan6
-    p = p * z + C.atan5
-    p = p * z + C.atan4
-    p = p * z + C.atan3
-    p = p * z + C.atan2
-    p = p * z + C.atan1
-    p = p * z + C.atan0
-    let a = (p * z) * t + t
-
-    // Octant fold: angle = offset +- a >= 0, offset pi/2 where swapped, else pi where
-    // x's sign bit is set (so -0 counts as negative, as in C), else 0; a is negated
-    // where exactly one of (swapped, x negative) holds. Then the sign of y.
-    let xSign = xBits & C.signMask
-    let xNegative = unsafeBitCast(
-      unsafeBitCast(xBits, to: SIMD4<Int32>.self) &>> 31, to: SIMD4<UInt32>.self)
-    let piBits = unsafeBitCast(SIMD4<Float>(repeating: C.pi), to: SIMD4<UInt32>.self)
-    let halfPiBits = unsafeBitCast(SIMD4<Float>(repeating: C.halfPi), to: SIMD4<UInt32>.self)
-    let piLoBits = unsafeBitCast(SIMD4<Float>(repeating: C.piLo), to: SIMD4<UInt32>.self)
-    let halfPiLoBits = unsafeBitCast(
-      SIMD4<Float>(repeating: C.halfPiLo), to: SIMD4<UInt32>.self)
-    let useHalfPi = swap
-    let usePi = xNegative & ~swap
-    let offsetBits = (piBits & usePi) | (halfPiBits & useHalfPi)
-    let offsetLoBits = (piLoBits & usePi) | (halfPiLoBits & useHalfPi)
-    let aBits = unsafeBitCast(a, to: SIMD4<UInt32>.self) ^ (swap & C.signMask) ^ xSign
-    // The low part of the offset goes in first so that the offset's rounding error
-    // (up to 8.7e-8) does not add to the result's.
-    let angle = unsafeBitCast(offsetBits, to: SIMD4<Float>.self)
-      + (unsafeBitCast(aBits, to: SIMD4<Float>.self)
-        + unsafeBitCast(offsetLoBits, to: SIMD4<Float>.self))
-    let angleBits = unsafeBitCast(angle, to: SIMD4<UInt32>.self) | (yBits & C.signMask)
-    return unsafeBitCast(angleBits, to: SIMD4<Float>.self)
+    atan2(widened(y), widened(x)).lowHalf
   }
 
-  // MARK: - asin, acos
-
-  /// Shared core of asin and acos: for a = |x| clamped to [0, 1], returns u and the mask
-  /// `large` (a > 0.5) with asin(a) = u where not `large`, and asin(a) = pi/2 - 2u
-  /// (acos(a) = 2u) where `large`.
+  /// `asin` of SIMD8, on 4 lanes.
   @inlinable @inline(__always)
-  internal static func _asinCore(
-    _ x: SIMD4<Float>
-  ) -> (u: SIMD4<Float>, large: SIMDMask<SIMD4<Int32>>) {
-    typealias C = VectorMathConstants
-    let xBits = unsafeBitCast(x, to: SIMD4<UInt32>.self)
-    var a = unsafeBitCast(xBits & C.absMask, to: SIMD4<Float>.self)
-    a = a.replacing(with: 1, where: a .> 1)
-    let large = a .> 0.5
-    // asin a = pi/2 - 2 asin(sqrt((1 - a) / 2)) for a > 0.5.
-    let z = (a * a).replacing(with: (1 - a) * 0.5, where: large)
-    let s = a.replacing(with: _sqrtCore(z), where: large)
-    var p = z * C.asin0 + C.asin1
-    p = p * z + C.asin2
-    p = p * z + C.asin3
-    p = p * z + C.asin4
-    let u = (s * z) * p + s
-    return (u, large)
-  }
+  public static func asin(_ x: SIMD4<Float>) -> SIMD4<Float> { asin(widened(x)).lowHalf }
 
-  /// The arcsine of each lane, in radians in [-pi/2, pi/2]; x is clamped to [-1, 1].
-  ///
-  /// Method (Cephes `asinf`): for |x| <= 0.5, asin x = x + x^3 R(x^2) with Cephes'
-  /// degree-4 minimax R; for |x| > 0.5, pi/2 - 2 asin(sqrt((1 - |x|) / 2)). NaN gives NaN.
-  ///
-  /// Measured maximum error against Double-precision `Glibc.asin` (320,000 grid and seeded
-  /// random values over [-1, 1], dense near +-1): 1.6e-7 absolute, 2.6 ulp of the Float
-  /// result (both just above |x| = 0.5, where pi/2 - 2u cancels).
-  ///
-  /// Equivalent to:
-  /// ```
-  /// var result = SIMD4<Float>()
-  /// for i in result.indices {
-  ///   result[i] = Float(Foundation.asin(Double(min(max(x[i], -1), 1))))
-  /// }
-  /// ```
+  /// `acos` of SIMD8, on 4 lanes.
   @inlinable @inline(__always)
-  public static func asin(_ x: SIMD4<Float>) -> SIMD4<Float> {
-    typealias C = VectorMathConstants
-    let (u, large) = _asinCore(x)
-    let magnitude = u.replacing(with: C.halfPi - ((u + u) - C.halfPiLo), where: large)
-    let xBits = unsafeBitCast(x, to: SIMD4<UInt32>.self)
-    let bits = unsafeBitCast(magnitude, to: SIMD4<UInt32>.self) | (xBits & C.signMask)
-    return unsafeBitCast(bits, to: SIMD4<Float>.self)
-  }
-
-  /// The arccosine of each lane, in radians in [0, pi]; x is clamped to [-1, 1].
-  ///
-  /// Method (Cephes `acosf`): pi/2 - asin x for |x| <= 0.5; 2 asin(sqrt((1 - |x|) / 2))
-  /// for x > 0.5 and pi minus that for x < -0.5. NaN gives NaN.
-  ///
-  /// Measured maximum error against Double-precision `Glibc.acos` (320,000 grid and seeded
-  /// random values over [-1, 1], dense near +-1): 2.6e-7 absolute (about 1 ulp of a
-  /// result near 2.1), 1.5 ulp of the Float result.
-  ///
-  /// Equivalent to:
-  /// ```
-  /// var result = SIMD4<Float>()
-  /// for i in result.indices {
-  ///   result[i] = Float(Foundation.acos(Double(min(max(x[i], -1), 1))))
-  /// }
-  /// ```
-  @inlinable @inline(__always)
-  public static func acos(_ x: SIMD4<Float>) -> SIMD4<Float> {
-    typealias C = VectorMathConstants
-    let (u, large) = _asinCore(x)
-    let xBits = unsafeBitCast(x, to: SIMD4<UInt32>.self)
-    let xNegative = x .< 0
-    let signedU = unsafeBitCast(
-      unsafeBitCast(u, to: SIMD4<UInt32>.self) | (xBits & C.signMask), to: SIMD4<Float>.self)
-    let twoU = u + u
-    let largeResult = twoU.replacing(with: C.pi - (twoU - C.piLo), where: xNegative)
-    return (C.halfPi - (signedU - C.halfPiLo)).replacing(with: largeResult, where: large)
-  }
+  public static func acos(_ x: SIMD4<Float>) -> SIMD4<Float> { acos(widened(x)).lowHalf }
 }
