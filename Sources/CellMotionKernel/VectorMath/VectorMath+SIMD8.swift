@@ -1,6 +1,5 @@
 // VectorMath on SIMD8<Float> (one AVX ymm register with -target-cpu znver3).
-// VectorMath+SIMD4.swift is this file with SIMD8 replaced by SIMD4 and "eight" by
-// "four": keep the two in step, operation for operation (a test checks bit identity).
+// The SIMD4 overloads (VectorMath+SIMD4.swift) run these on a widened vector.
 
 extension VectorMath {
   // MARK: - sqrt
