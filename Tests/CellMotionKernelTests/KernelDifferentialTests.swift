@@ -260,12 +260,18 @@ struct KernelDifferentialTests {
       "Bezier progress on random curves (seed \(g.seed)), kernel Float vs exact / max(1, |slope|/5)", tolerance: 2e-6)
     func sweep(_ curves: [TimingCurve], _ tracker: inout ErrorTracker, slopeScaled: Bool) {
       for curve in curves {
-        let p = curve.polynomial
+        // The constants and step count the kernel compiles for this curve.
+        guard
+          case .bezier(let ax, let bx, let cx, let ay, let by, let cy, let steps, let guess) = CompiledCurve(
+            .bezier(curve))
+        else {
+          Issue.record("not compiled as a Bezier")
+          return
+        }
         for i in stride(from: 0, through: 4096, by: 8) {
           var x = SIMD8<Float>()
           for k in 0..<8 { x[k] = Float(i + k) / 4103 }
-          let y = Kernel.bezierProgress(
-            x, Float(p.ax), Float(p.bx), Float(p.cx), Float(p.ay), Float(p.by), Float(p.cy))
+          let y = Kernel.bezierProgress(x, ax, bx, cx, ay, by, cy, steps: steps, quadraticGuess: guess)
           for k in 0..<8 {
             // Compare at the Float input actually used, so only the solve is measured.
             let xd = Double(x[k])
@@ -274,6 +280,13 @@ struct KernelDifferentialTests {
           }
         }
       }
+    }
+    // Step counts the compiler picks: presets are well conditioned (the first guess is
+    // exact to second order), so a few steps do what 8 do.
+    for curve in presets {
+      guard case .bezier(_, _, _, _, _, _, let steps, let guess) = CompiledCurve(.bezier(curve)) else { continue }
+      print("Newton steps for \(curve): \(steps) from \(guess ? "the quadratic guess" : "s = x")")
+      #expect(steps >= 1 && steps <= Kernel.bezierSteps)
     }
     sweep(presets, &onPresets, slopeScaled: false)
     sweep(random, &onRandom, slopeScaled: true)

@@ -7,8 +7,10 @@ import Foundation
 
 /// How a timed part turns local time into progress.
 public enum CompiledCurve: Sendable, Hashable {
-  /// x(s) = ((ax s + bx) s + cx) s, y likewise; s solved per lane.
-  case bezier(ax: Float, bx: Float, cx: Float, ay: Float, by: Float, cy: Float)
+  /// x(s) = ((ax s + bx) s + cx) s, y likewise; s solved per lane by `steps` safeguarded
+  /// Newton steps from s = x or from the quadratic first guess (`quadraticGuess`): the
+  /// cheapest choice that matches 8 steps from the guess on a dense grid (`newtonSteps`).
+  case bezier(ax: Float, bx: Float, cx: Float, ay: Float, by: Float, cy: Float, steps: Int, quadraticGuess: Bool)
   /// 1 - e^(-a t) (cos(wd t) + b sin(wd t)); a = zeta w0, b = (a - v0) / wd.
   case underdamped(a: Float, wd: Float, b: Float)
   /// 1 - (1 + c t) e^(-w0 t); c = w0 - v0.
@@ -16,12 +18,16 @@ public enum CompiledCurve: Sendable, Hashable {
   /// 1 - e^(-a t) (cosh(beta t) + c t sinh(beta t)/(beta t)); c = a - v0, beta = w0 sqrt(zeta^2 - 1).
   case overdamped(a: Float, beta: Float, c: Float)
 
-  init(_ curve: AnimationCurve) {
+  /// Compiles a (validated) curve: Bezier power-basis coefficients and step count, or the
+  /// spring's closed-form constants (rad/s, 1/s).
+  public init(_ curve: AnimationCurve) {
     switch curve {
     case .bezier(let b):
       let p = b.polynomial
+      let c = (Float(p.ax), Float(p.bx), Float(p.cx), Float(p.ay), Float(p.by), Float(p.cy))
+      let solve = Self.newtonSteps(c, exact: b)
       self = .bezier(
-        ax: Float(p.ax), bx: Float(p.bx), cx: Float(p.cx), ay: Float(p.ay), by: Float(p.by), cy: Float(p.cy))
+        ax: c.0, bx: c.1, cx: c.2, ay: c.3, by: c.4, cy: c.5, steps: solve.steps, quadraticGuess: solve.quadraticGuess)
     case .spring(let s):
       let w0 = s.naturalFrequency, zeta = s.dampingRatio, v0 = s.initialVelocity
       let a = zeta * w0
@@ -35,6 +41,42 @@ public enum CompiledCurve: Sendable, Hashable {
         self = .overdamped(a: Float(a), beta: Float(w0 * (zeta * zeta - 1).squareRoot()), c: Float(a - v0))
       }
     }
+  }
+
+  /// The cheapest (steps, first guess) after which the kernel's Float solve of this curve
+  /// is as close to the exact progress as 8 steps from the quadratic guess, plus 1e-7,
+  /// on a dense grid: x = i / 1024 and x = 2^-j, 1 - 2^-j near the ends, where the
+  /// tangent may be vertical. The quadratic first guess is exact to second order, so well
+  /// conditioned curves need 2-4 steps (easeInEaseOut: see the test); the kernel runs the
+  /// same count on every lane, so no lane branches.
+  static func newtonSteps(
+    _ c: (Float, Float, Float, Float, Float, Float), exact: TimingCurve
+  ) -> (steps: Int, quadraticGuess: Bool) {
+    var xs: [Float] = (0...1024).map { Float($0) / 1024 }
+    for j in 1...24 {
+      let e = Float(sign: .plus, exponent: -j, significand: 1)
+      xs.append(e)
+      xs.append(1 - e)
+    }
+    // Exact progress, scaled as in the kernel tests: where |dy/dx| is large, Float rounding
+    // of x alone moves y, whatever the solver does.
+    let exactValues = xs.map { exact.value(at: Double($0)) }
+    let scales = xs.map { max(1, abs(exact.slope(at: Double($0))) / 5) }
+    func worst(_ steps: Int, _ guess: Bool) -> Double {
+      var w = 0.0
+      for (i, x) in xs.enumerated() {
+        let y = Kernel.bezierProgress(x, c.0, c.1, c.2, c.3, c.4, c.5, steps: steps, quadraticGuess: guess)
+        w = max(w, abs(Double(y) - exactValues[i]) / scales[i])
+      }
+      return w
+    }
+    // The guess costs about two steps (a square root, a divide and selects).
+    let target = worst(Kernel.bezierSteps, true) + 1e-7
+    for cost in 1...(Kernel.bezierSteps + 2) {
+      if cost <= Kernel.bezierSteps, worst(cost, false) <= target { return (cost, false) }
+      if cost > 2, worst(cost - 2, true) <= target { return (cost - 2, true) }
+    }
+    return (Kernel.bezierSteps, true)
   }
 
   var isSpring: Bool { if case .bezier = self { return false } else { return true } }

@@ -108,22 +108,75 @@ struct LaneMatrix<L: FloatLanes> {
   }
 }
 
-/// Per-lane state produced by evaluating one group.
+/// Per-lane state produced by evaluating one group (no optionals: a fold's halves are
+/// evaluated and stored separately, so this small value is all that moves per group).
 @usableFromInline
 struct LaneResult<L: FloatLanes> {
   @usableFromInline var matrix: LaneMatrix<L>
   @usableFromInline var opacity: L
   @usableFromInline var shadow: L
-  @usableFromInline var foldTop: LaneMatrix<L>?
-  @usableFromInline var foldBottom: LaneMatrix<L>?
-  @usableFromInline var foldShadow: L
   @inlinable init(matrix: LaneMatrix<L>, opacity: L, shadow: L) {
     self.matrix = matrix
     self.opacity = opacity
     self.shadow = shadow
-    foldTop = nil
-    foldBottom = nil
-    foldShadow = L(repeating: 0)
+  }
+}
+
+/// Channel values of one lane group.
+@usableFromInline
+struct LaneChannels<L: FloatLanes> {
+  @usableFromInline var opacity = L(repeating: 1), shadow = L(repeating: 0)
+  @usableFromInline var tx = L(repeating: 0), ty = L(repeating: 0), tz = L(repeating: 0)
+  @usableFromInline var rx = L(repeating: 0), ry = L(repeating: 0), rz = L(repeating: 0)
+  @usableFromInline var s = L(repeating: 1), sx = L(repeating: 1), sy = L(repeating: 1)
+  @usableFromInline var cachedPart = -1
+  @usableFromInline var cached = L(repeating: 0)
+  @inlinable init() {}
+}
+
+/// The affine result of a planar group: [a b 0 0; c d 0 0; 0 0 1 0; tx ty 0 1], opacities.
+@usableFromInline
+struct LanePlanar<L: FloatLanes> {
+  @usableFromInline var a, b, c, d, tx, ty: L
+  @usableFromInline var opacity = L(repeating: 1), shadow = L(repeating: 0)
+  @inlinable init(a: L, b: L, c: L, d: L, tx: L, ty: L) {
+    (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
+  }
+}
+
+/// A planar recipe's 2D matrix path as plain Floats read once per run (no array access
+/// or bounds check per group): start values and deltas of (tx, ty, sx, sy, angle, m11,
+/// m12, m21, m22).
+@usableFromInline
+struct PlanarConstants {
+  @usableFromInline var part: Int?
+  /// Start values (f) and deltas (d) of tx, ty, sx, sy, angle, m11, m12, m21, m22.
+  @usableFromInline var ftx: Float = 0, fty: Float = 0, fsx: Float = 0, fsy: Float = 0, fan: Float = 0
+  @usableFromInline var f11: Float = 0, f12: Float = 0, f21: Float = 0, f22: Float = 0
+  @usableFromInline var dtx: Float = 0, dty: Float = 0, dsx: Float = 0, dsy: Float = 0, dan: Float = 0
+  @usableFromInline var d11: Float = 0, d12: Float = 0, d21: Float = 0, d22: Float = 0
+  @inlinable init(_ r: CompiledRecipe) {
+    part = nil
+    if case .twoD(let p, let a, let b) = r.matrix {
+      part = p
+      (ftx, fty, fsx, fsy, fan) = (a[0], a[1], a[2], a[3], a[4])
+      (f11, f12, f21, f22) = (a[5], a[6], a[7], a[8])
+      (dtx, dty, dsx, dsy, dan) = (b[0] - a[0], b[1] - a[1], b[2] - a[2], b[3] - a[3], b[4] - a[4])
+      (d11, d12, d21, d22) = (b[5] - a[5], b[6] - a[6], b[7] - a[7], b[8] - a[8])
+    }
+  }
+}
+
+/// A fold's two halves and their shadow opacity, per lane.
+@usableFromInline
+struct LaneFold<L: FloatLanes> {
+  @usableFromInline var top: LaneMatrix<L>
+  @usableFromInline var bottom: LaneMatrix<L>
+  @usableFromInline var shadow: L
+  @inlinable init(top: LaneMatrix<L>, bottom: LaneMatrix<L>, shadow: L) {
+    self.top = top
+    self.bottom = bottom
+    self.shadow = shadow
   }
 }
 
@@ -134,25 +187,16 @@ extension Kernel {
   /// because the x control points lie in [0, 1], so the bracket is valid.
   @inlinable @inline(__always)
   static func bezierProgress<L: FloatLanes>(
-    _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float
+    _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float,
+    steps: Int = bezierSteps, quadraticGuess: Bool = true
   ) -> L {
-    // First guess from the quadratic expansion at the nearer end, exact as s -> 0 or 1,
-    // where x'(s) may vanish (x1 = 0 or x2 = 1) and plain Newton from s = x crawls:
-    // near 0, x ~ cx s + bx s^2; near 1, 1 - x ~ d u + e u^2 with u = 1 - s,
-    // d = x'(1) = 3ax + 2bx + cx, e = -(3ax + bx). Solved in the cancellation-free form
-    // r = 2 c / (b + sqrt(b^2 + 4 a c)).
-    let back = L.ge(x, L(repeating: 0.5))
-    let xr = x.replacing(with: 1 - x, where: back)
-    let qa = L(repeating: bx).replacing(with: L(repeating: -(3 * ax + bx)), where: back)
-    let qb = L(repeating: cx).replacing(with: L(repeating: 3 * ax + 2 * bx + cx), where: back)
-    let disc = L.maximum(qb * qb + qa * xr * 4, L(repeating: 0))
-    let r = (xr * 2) / (qb + L.sqrt(disc))
-    var s = L.clamp(r.replacing(with: 1 - r, where: back), 0, 1)
-    // 0/0 (degenerate curves) fails every comparison: start from x there.
-    s = x.replacing(with: s, where: L.and(L.ge(s, L(repeating: 0)), L.ge(L(repeating: 1), s)))
+    // Well-conditioned curves converge from s = x in as few steps as the quadratic guess
+    // needs plus its own cost (a square root and a divide); the compiler picks per curve.
+    var s = x
+    if quadraticGuess { s = quadraticFirstGuess(x, ax, bx, cx) }
     var lo = L(repeating: 0), hi = L(repeating: 1)
     let ax3 = ax * 3, bx2 = bx * 2
-    for _ in 0..<bezierSteps {
+    for _ in 0..<steps {
       let fx = ((s * ax + bx) * s + cx) * s - x
       let below = L.lt(fx, L(repeating: 0))
       lo = lo.replacing(with: s, where: below)
@@ -173,9 +217,30 @@ extension Kernel {
       .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
   }
 
-  /// Newton/bisection steps of `bezierProgress`: 8 keep the kernel within 2e-6 of the exact
-  /// progress on the presets and 1e-5 on random curves with near-vertical ends (measured
-  /// by KernelDifferentialTests.bezierSolveBound).
+  /// The quadratic first guess of `bezierProgress`, in [0, 1].
+  @inlinable @inline(__always)
+  static func quadraticFirstGuess<L: FloatLanes>(_ x: L, _ ax: Float, _ bx: Float, _ cx: Float) -> L {
+    // First guess from the quadratic expansion at the nearer end, exact as s -> 0 or 1,
+    // where x'(s) may vanish (x1 = 0 or x2 = 1) and plain Newton from s = x crawls:
+    // near 0, x ~ cx s + bx s^2; near 1, 1 - x ~ d u + e u^2 with u = 1 - s,
+    // d = x'(1) = 3ax + 2bx + cx, e = -(3ax + bx). Solved in the cancellation-free form
+    // r = 2 c / (b + sqrt(b^2 + 4 a c)).
+    let back = L.ge(x, L(repeating: 0.5))
+    let xr = x.replacing(with: 1 - x, where: back)
+    let qa = L(repeating: bx).replacing(with: L(repeating: -(3 * ax + bx)), where: back)
+    let qb = L(repeating: cx).replacing(with: L(repeating: 3 * ax + 2 * bx + cx), where: back)
+    let disc = L.maximum(qb * qb + qa * xr * 4, L(repeating: 0))
+    let r = (xr * 2) / (qb + L.sqrt(disc))
+    var s = L.clamp(r.replacing(with: 1 - r, where: back), 0, 1)
+    // 0/0 (degenerate curves) fails every comparison: start from x there.
+    s = x.replacing(with: s, where: L.and(L.ge(s, L(repeating: 0)), L.ge(L(repeating: 1), s)))
+    return s
+  }
+
+  /// Most Newton/bisection steps of `bezierProgress`: 8 keep the kernel within 2e-6 of the
+  /// exact progress on the presets and 1e-5 on random curves with near-vertical ends
+  /// (measured by KernelDifferentialTests.bezierSolveBound). Each compiled curve runs the
+  /// fewest steps that do as well (`CompiledCurve.newtonSteps`).
   @usableFromInline static var bezierSteps: Int { 8 }
 
   /// Progress of one timed part per lane at frame time `t` (relative to the batch origin).
@@ -215,8 +280,9 @@ extension Kernel {
     }
     var p: L
     switch part.curve {
-    case .bezier(let ax, let bx, let cx, let ay, let by, let cy):
-      p = bezierProgress(L.clamp(local * (1 / dur), 0, 1), ax, bx, cx, ay, by, cy)
+    case .bezier(let ax, let bx, let cx, let ay, let by, let cy, let steps, let guess):
+      p = bezierProgress(
+        L.clamp(local * (1 / dur), 0, 1), ax, bx, cx, ay, by, cy, steps: steps, quadraticGuess: guess)
     case .underdamped(let a, let wd, let b):
       let e = L.exp(local * -a)
       let sc = L.sincos(local * wd)
@@ -242,40 +308,103 @@ extension Kernel {
     return p.replacing(with: L(repeating: 1), where: inactive)
   }
 
+  /// Every channel's value for one lane group (model values where nothing animates), and
+  /// the last part's progress, which the matrix animation reuses when it shares the part.
+  @inlinable @inline(__always)
+  static func channelValues<L: FloatLanes>(
+    _ r: CompiledRecipe, t: Float, start: L, height: L, tableWidth: L
+  ) -> LaneChannels<L> {
+    var c = LaneChannels<L>()
+    for ch in r.channels {
+      if ch.part != c.cachedPart {
+        c.cached = partProgress(r.parts[ch.part], r, start: start, t: t)
+        c.cachedPart = ch.part
+      }
+      let from = height * ch.from.y + tableWidth * ch.from.z + ch.from.x
+      let to = height * ch.to.y + tableWidth * ch.to.z + ch.to.x
+      let v = from + (to - from) * c.cached
+      switch ch.channel {
+      case .opacity: c.opacity = v
+      case .shadowOpacity: c.shadow = v
+      case .translationX: c.tx = v
+      case .translationY: c.ty = v
+      case .translationZ: c.tz = v
+      case .rotationX: c.rx = v
+      case .rotationY: c.ry = v
+      case .rotationZ: c.rz = v
+      case .scale: c.s = v
+      case .scaleX: c.sx = v
+      case .scaleY: c.sy = v
+      }
+    }
+    return c
+  }
+
+  /// Evaluates one lane group of a planar recipe (`CompiledRecipe.isPlanar`: no rotation
+  /// about x or y, no z translation, no perspective, a 2D matrix path if any): only the six
+  /// entries of the affine matrix [a b 0 0; c d 0 0; 0 0 1 0; tx ty 0 1] are computed,
+  /// with the same formulas as `evaluateGroup` restricted to them. Fewer live vectors than
+  /// the general 4x4 (6 instead of 16), so nothing spills.
+  @inlinable @inline(__always)
+  static func evaluatePlanarGroup<L: FloatLanes>(
+    _ r: CompiledRecipe, _ k: PlanarConstants, t: Float, start: L, width: L, height: L, tableWidth: L
+  ) -> LanePlanar<L> {
+    let v = channelValues(r, t: t, start: start, height: height, tableWidth: tableWidth)
+    let one = L(repeating: 1), z = L(repeating: 0)
+    var m = LanePlanar<L>(a: one, b: z, c: z, d: one, tx: z, ty: z)
+    if r.hasChannelTransform {
+      let ex = v.s * v.sx, ey = v.s * v.sy
+      let cz = L.sincos(v.rz)
+      // S * Rz rows [ex cz, ex sz], [-ey sz, ey cz]; translation first or last.
+      m.a = ex * cz.cos
+      m.b = ex * cz.sin
+      m.c = -(ey * cz.sin)
+      m.d = ey * cz.cos
+      if r.translateFirst {
+        m.tx = v.tx * m.a + v.ty * m.c
+        m.ty = v.tx * m.b + v.ty * m.d
+      } else {
+        m.tx = v.tx
+        m.ty = v.ty
+      }
+    }
+    if let part = k.part {
+      let p = part == v.cachedPart ? v.cached : partProgress(r.parts[part], r, start: start, t: t)
+      let dsx = p * k.dsx + k.fsx, dsy = p * k.dsy + k.fsy, angle = p * k.dan + k.fan
+      let r11 = p * k.d11 + k.f11, r12 = p * k.d12 + k.f12, r21 = p * k.d21 + k.f21, r22 = p * k.d22 + k.f22
+      let cs = L.sincos(angle)
+      // Scale * Rotation * Remainder.
+      let a2 = dsx * (cs.cos * r11 + cs.sin * r21), b2 = dsx * (cs.cos * r12 + cs.sin * r22)
+      let c2 = dsy * (cs.cos * r21 - cs.sin * r11), d2 = dsy * (cs.cos * r22 - cs.sin * r12)
+      let tx2 = p * k.dtx + k.ftx, ty2 = p * k.dty + k.fty
+      if r.hasChannelTransform {
+        // channels * matrix (2D affine product, row vectors).
+        m = LanePlanar(
+          a: m.a * a2 + m.b * c2, b: m.a * b2 + m.b * d2,
+          c: m.c * a2 + m.d * c2, d: m.c * b2 + m.d * d2,
+          tx: m.tx * a2 + m.ty * c2 + tx2, ty: m.tx * b2 + m.ty * d2 + ty2)
+      } else {
+        m = LanePlanar(a: a2, b: b2, c: c2, d: d2, tx: tx2, ty: ty2)
+      }
+    }
+    // About the anchor: Translate(-anchor) * M * Translate(+anchor).
+    let ax = width * r.anchor.x, ay = height * r.anchor.y
+    m.tx = m.tx - ax * m.a - ay * m.c + ax
+    m.ty = m.ty - ax * m.b - ay * m.d + ay
+    m.opacity = L.clamp(v.opacity, 0, 1)
+    m.shadow = L.clamp(v.shadow, 0, 1)
+    return m
+  }
+
   /// Evaluates one lane group of cells sharing recipe `r`.
   @inlinable @inline(__always)
   static func evaluateGroup<L: FloatLanes>(
     _ r: CompiledRecipe, t: Float, start: L, width: L, height: L, tableWidth: L, detailHeight: L
   ) -> LaneResult<L> {
-    // Channel values, model values where nothing animates.
-    var opacity = L(repeating: 1), shadow = L(repeating: 0)
-    var tx = L(repeating: 0), ty = L(repeating: 0), tz = L(repeating: 0)
-    var rx = L(repeating: 0), ry = L(repeating: 0), rz = L(repeating: 0)
-    var s = L(repeating: 1), sx = L(repeating: 1), sy = L(repeating: 1)
-    var cachedPart = -1
-    var cached = L(repeating: 0)
-    for ch in r.channels {
-      if ch.part != cachedPart {
-        cached = partProgress(r.parts[ch.part], r, start: start, t: t)
-        cachedPart = ch.part
-      }
-      let from = height * ch.from.y + tableWidth * ch.from.z + ch.from.x
-      let to = height * ch.to.y + tableWidth * ch.to.z + ch.to.x
-      let v = from + (to - from) * cached
-      switch ch.channel {
-      case .opacity: opacity = v
-      case .shadowOpacity: shadow = v
-      case .translationX: tx = v
-      case .translationY: ty = v
-      case .translationZ: tz = v
-      case .rotationX: rx = v
-      case .rotationY: ry = v
-      case .rotationZ: rz = v
-      case .scale: s = v
-      case .scaleX: sx = v
-      case .scaleY: sy = v
-      }
-    }
+    let v = channelValues(r, t: t, start: start, height: height, tableWidth: tableWidth)
+    let (opacity, shadow, tx, ty, tz) = (v.opacity, v.shadow, v.tx, v.ty, v.tz)
+    let (rx, ry, rz, s, sx, sy) = (v.rx, v.ry, v.rz, v.s, v.sx, v.sy)
+    let cachedPart = v.cachedPart, cached = v.cached
     let z = L(repeating: 0), one = L(repeating: 1)
     var m = LaneMatrix<L>(linear: (one, z, z, z, one, z, z, z, one), translation: (z, z, z))
     if r.hasChannelTransform {
@@ -393,36 +522,41 @@ extension Kernel {
     }
     if r.m34 != 0 { m.applyPerspective(r.m34) }
     m.applyAnchor(width * r.anchor.x, height * r.anchor.y)
-    var result = LaneResult(
-      matrix: m, opacity: L.clamp(opacity, 0, 1), shadow: L.clamp(shadow, 0, 1))
-    if let fold = r.fold {
-      let p = partProgress(r.parts[fold.part], r, start: start, t: t)
-      let openness = fold.opening ? p : 1 - p
-      let angle = (1 - openness) * (-Float.pi / 2)
-      let cs = L.sincos(angle)
-      let (sn, c) = (cs.sin, cs.cos)
-      let k = fold.m34
-      let hw = width * 0.5
-      let h = detailHeight * 0.5
-      let skw = sn * k * hw, ckw = c * k * hw
-      // Top half: T(-w/2, 0) * Rx(angle) * P * T(w/2, 0).
-      result.foldTop = LaneMatrix((
-        one, z, z, z,
-        skw, c, sn, sn * k,
-        ckw, -sn, c, c * k,
-        z, z, z, one
-      ))
-      // Bottom half: T(-w/2, -h) * Rx(-angle) * P * T(w/2, 2h cos/w); w = 1 + h sin k.
-      let w = h * sn * k + 1
-      let yHinge = (h * c * 2) / w
-      result.foldBottom = LaneMatrix((
-        one, z, z, z,
-        -skw, c - sn * k * yHinge, -sn, -(sn * k),
-        ckw, sn + c * k * yHinge, c, c * k,
-        h * skw, h * c, h * sn, w
-      ))
-      result.foldShadow = L.clamp(1 - openness, 0, 1)
-    }
-    return result
+    return LaneResult(matrix: m, opacity: L.clamp(opacity, 0, 1), shadow: L.clamp(shadow, 0, 1))
+  }
+
+  /// The fold halves of one lane group (recipes with a fold only).
+  @inlinable @inline(__always)
+  static func evaluateFold<L: FloatLanes>(
+    _ r: CompiledRecipe, _ fold: (part: Int, opening: Bool, m34: Float), t: Float, start: L, width: L,
+    detailHeight: L
+  ) -> LaneFold<L> {
+    let z = L(repeating: 0), one = L(repeating: 1)
+    let p = partProgress(r.parts[fold.part], r, start: start, t: t)
+    let openness = fold.opening ? p : 1 - p
+    let angle = (1 - openness) * (-Float.pi / 2)
+    let cs = L.sincos(angle)
+    let (sn, c) = (cs.sin, cs.cos)
+    let k = fold.m34
+    let hw = width * 0.5
+    let h = detailHeight * 0.5
+    let skw = sn * k * hw, ckw = c * k * hw
+    // Top half: T(-w/2, 0) * Rx(angle) * P * T(w/2, 0).
+    let top = LaneMatrix((
+      one, z, z, z,
+      skw, c, sn, sn * k,
+      ckw, -sn, c, c * k,
+      z, z, z, one
+    ))
+    // Bottom half: T(-w/2, -h) * Rx(-angle) * P * T(w/2, 2h cos/w); w = 1 + h sin k.
+    let w = h * sn * k + 1
+    let yHinge = (h * c * 2) / w
+    let bottom = LaneMatrix((
+      one, z, z, z,
+      -skw, c - sn * k * yHinge, -sn, -(sn * k),
+      ckw, sn + c * k * yHinge, c, c * k,
+      h * skw, h * c, h * sn, w
+    ))
+    return LaneFold(top: top, bottom: bottom, shadow: L.clamp(1 - openness, 0, 1))
   }
 }

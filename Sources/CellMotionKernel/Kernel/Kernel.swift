@@ -158,12 +158,34 @@ public enum Kernel {
   ) {
     let w = L.width
     var i = range.lowerBound
+    if r.isPlanar {
+      let k = PlanarConstants(r)
+      while i + w <= range.upperBound {
+        let wi = L.load(inputs.width + i), he = L.load(inputs.height + i)
+        let res = evaluatePlanarGroup(
+          r, k, t: t, start: L.load(inputs.start + i), width: wi, height: he,
+          tableWidth: L.load(inputs.tableWidth + i))
+        storePlanar(res, at: i, lanes: w, outputs: outputs, width: wi, height: he)
+        if let fold = r.fold {
+          let f = evaluateFold(
+            r, fold, t: t, start: L.load(inputs.start + i), width: wi, detailHeight: L.load(inputs.detailHeight + i))
+          storeFold(f, at: i, lanes: w, outputs: outputs)
+        }
+        i += w
+      }
+    }
     while i + w <= range.upperBound {
       let res = evaluateGroup(
         r, t: t, start: L.load(inputs.start + i), width: L.load(inputs.width + i),
         height: L.load(inputs.height + i), tableWidth: L.load(inputs.tableWidth + i),
         detailHeight: L.load(inputs.detailHeight + i))
       store(res, at: i, lanes: w, outputs: outputs, width: L.load(inputs.width + i), height: L.load(inputs.height + i))
+      if let fold = r.fold {
+        let f = evaluateFold(
+          r, fold, t: t, start: L.load(inputs.start + i), width: L.load(inputs.width + i),
+          detailHeight: L.load(inputs.detailHeight + i))
+        storeFold(f, at: i, lanes: w, outputs: outputs)
+      }
       i += w
     }
     let rest = range.upperBound - i
@@ -181,6 +203,10 @@ public enum Kernel {
       }
       let res = evaluateGroup(r, t: t, start: st, width: wi, height: he, tableWidth: tw, detailHeight: dh)
       store(res, at: i, lanes: rest, outputs: outputs, width: wi, height: he)
+      if let fold = r.fold {
+        storeFold(
+          evaluateFold(r, fold, t: t, start: st, width: wi, detailHeight: dh), at: i, lanes: rest, outputs: outputs)
+      }
     }
   }
 
@@ -198,13 +224,6 @@ public enum Kernel {
         outputs.opacity[i + k] = res.opacity[lane: k]
         outputs.shadow[i + k] = res.shadow[lane: k]
       }
-    }
-    if let top = res.foldTop, let bottom = res.foldBottom, let ft = outputs.foldTop, let fb = outputs.foldBottom,
-      let fs = outputs.foldShadow
-    {
-      storeMatrices(top, to: ft + 16 * i, lanes: lanes)
-      storeMatrices(bottom, to: fb + 16 * i, lanes: lanes)
-      for k in 0..<lanes { fs[i + k] = res.foldShadow[lane: k] }
     }
     if let co = outputs.corners {
       let m = res.matrix.m
@@ -232,9 +251,65 @@ public enum Kernel {
     }
   }
 
+  /// Writes `lanes` cells of a planar group: SIMD8 through `storePlanar8`, otherwise as a
+  /// general matrix.
+  @inlinable @inline(__always)
+  static func storePlanar<L: FloatLanes>(
+    _ res: LanePlanar<L>, at i: Int, lanes: Int, outputs: KernelOutputs, width: L, height: L
+  ) {
+    if L.self == SIMD8<Float>.self && lanes == 8 && outputs.corners == nil {
+      storePlanar8(unsafeBitCast(res, to: LanePlanar<SIMD8<Float>>.self), to: outputs.matrices + 16 * i)
+      res.opacity.store(to: outputs.opacity + i)
+      res.shadow.store(to: outputs.shadow + i)
+      return
+    }
+    let z = L(repeating: 0), one = L(repeating: 1)
+    let m = LaneMatrix<L>(linear: (res.a, res.b, z, res.c, res.d, z, z, z, one), translation: (res.tx, res.ty, z))
+    store(LaneResult(matrix: m, opacity: res.opacity, shadow: res.shadow), at: i, lanes: lanes, outputs: outputs,
+      width: width, height: height)
+  }
+
+  /// Planar SoA -> AoS for 8 cells: rows (a b 0 0), (c d 0 0), (0 0 1 0), (tx ty 0 1) per
+  /// cell from pairs interleaved by unpack low/high, 16-byte stores.
+  @inlinable @inline(__always)
+  static func storePlanar8(_ m: LanePlanar<SIMD8<Float>>, to p: UnsafeMutablePointer<Float>) {
+    let raw = UnsafeMutableRawPointer(p)
+    @inline(__always)
+    func rows(_ x: SIMD4<Float>, _ y: SIMD4<Float>, _ z: Float, _ w: Float, _ offset: Int) {
+      let lo = SIMD4(x[0], y[0], x[1], y[1]), hi = SIMD4(x[2], y[2], x[3], y[3])
+      raw.storeBytes(of: SIMD4(lo[0], lo[1], z, w), toByteOffset: offset, as: SIMD4<Float>.self)
+      raw.storeBytes(of: SIMD4(lo[2], lo[3], z, w), toByteOffset: offset + 64, as: SIMD4<Float>.self)
+      raw.storeBytes(of: SIMD4(hi[0], hi[1], z, w), toByteOffset: offset + 128, as: SIMD4<Float>.self)
+      raw.storeBytes(of: SIMD4(hi[2], hi[3], z, w), toByteOffset: offset + 192, as: SIMD4<Float>.self)
+    }
+    rows(m.a.lowHalf, m.b.lowHalf, 0, 0, 0)
+    rows(m.a.highHalf, m.b.highHalf, 0, 0, 256)
+    rows(m.c.lowHalf, m.d.lowHalf, 0, 0, 16)
+    rows(m.c.highHalf, m.d.highHalf, 0, 0, 272)
+    rows(m.tx.lowHalf, m.ty.lowHalf, 0, 1, 48)
+    rows(m.tx.highHalf, m.ty.highHalf, 0, 1, 304)
+    let row2 = SIMD4<Float>(0, 0, 1, 0)
+    for k in 0..<8 { raw.storeBytes(of: row2, toByteOffset: 64 * k + 32, as: SIMD4<Float>.self) }
+  }
+
+  /// Writes `lanes` cells of a group's fold halves (the output has fold buffers: checked
+  /// by `evaluate` before any recipe with a fold runs).
+  @inlinable @inline(__always)
+  static func storeFold<L: FloatLanes>(_ f: LaneFold<L>, at i: Int, lanes: Int, outputs: KernelOutputs) {
+    guard let ft = outputs.foldTop, let fb = outputs.foldBottom, let fs = outputs.foldShadow else { return }
+    storeMatrices(f.top, to: ft + 16 * i, lanes: lanes)
+    storeMatrices(f.bottom, to: fb + 16 * i, lanes: lanes)
+    for k in 0..<lanes { fs[i + k] = f.shadow[lane: k] }
+  }
+
   /// SoA -> AoS: 16 lane vectors to `lanes` consecutive 64-byte matrices.
   @inlinable @inline(__always)
   static func storeMatrices<L: FloatLanes>(_ mat: LaneMatrix<L>, to p: UnsafeMutablePointer<Float>, lanes: Int) {
+    if L.self == SIMD8<Float>.self && lanes == 8 {
+      // Resolved at specialisation: a whole SIMD8 group goes through in-register transposes.
+      storeMatrices8(unsafeBitCast(mat, to: LaneMatrix<SIMD8<Float>>.self), to: p)
+      return
+    }
     let m = mat.m
     for k in 0..<lanes {
       let q = p + 16 * k
@@ -255,6 +330,37 @@ public enum Kernel {
       q[14] = m.14[lane: k]
       q[15] = m.15[lane: k]
     }
+  }
+}
+
+extension Kernel {
+  /// SoA -> AoS for 8 cells: each quarter of the matrices (entries 4r ..< 4r + 4, one
+  /// CATransform3D row) is two 4 x 4 transposes on SIMD4 halves (unpack low/high, then
+  /// move low/high pairs: the classic SSE transpose, which LLVM emits as vunpcklps,
+  /// vunpckhps, vmovlhps, vmovhlps), then 16-byte stores: 64 shuffles and 32 stores per
+  /// 8 cells instead of 128 lane extractions and scalar stores.
+  @inlinable @inline(__always)
+  static func storeMatrices8(_ mat: LaneMatrix<SIMD8<Float>>, to p: UnsafeMutablePointer<Float>) {
+    let raw = UnsafeMutableRawPointer(p)
+    @inline(__always)
+    func transpose4(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>, _ offset: Int) {
+      let t0 = SIMD4(a[0], b[0], a[1], b[1]), t1 = SIMD4(a[2], b[2], a[3], b[3])
+      let t2 = SIMD4(c[0], d[0], c[1], d[1]), t3 = SIMD4(c[2], d[2], c[3], d[3])
+      raw.storeBytes(of: SIMD4(t0[0], t0[1], t2[0], t2[1]), toByteOffset: offset, as: SIMD4<Float>.self)
+      raw.storeBytes(of: SIMD4(t0[2], t0[3], t2[2], t2[3]), toByteOffset: offset + 64, as: SIMD4<Float>.self)
+      raw.storeBytes(of: SIMD4(t1[0], t1[1], t3[0], t3[1]), toByteOffset: offset + 128, as: SIMD4<Float>.self)
+      raw.storeBytes(of: SIMD4(t1[2], t1[3], t3[2], t3[3]), toByteOffset: offset + 192, as: SIMD4<Float>.self)
+    }
+    @inline(__always)
+    func quarter(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>, _ d: SIMD8<Float>, _ row: Int) {
+      transpose4(a.lowHalf, b.lowHalf, c.lowHalf, d.lowHalf, 16 * row)  // cells 0-3
+      transpose4(a.highHalf, b.highHalf, c.highHalf, d.highHalf, 256 + 16 * row)  // cells 4-7
+    }
+    let m = mat.m
+    quarter(m.0, m.1, m.2, m.3, 0)
+    quarter(m.4, m.5, m.6, m.7, 1)
+    quarter(m.8, m.9, m.10, m.11, 2)
+    quarter(m.12, m.13, m.14, m.15, 3)
   }
 }
 
