@@ -67,8 +67,11 @@ struct CellMotionBench: ParsableCommand {
 
     var scenarios = ScenarioCatalog.families(sizes: try parsedSizes())
     if let filter { scenarios = scenarios.filter { $0.name.contains(filter) } }
+    // The scroll session runs with the default set, or alone with --filter scroll.
+    let runScroll = runs == nil && (filter == nil || "scroll-session".contains(filter!))
     if list {
       for s in scenarios { print("\(s.name) N=\(s.cells)") }
+      if runScroll { print("scroll-session rows=1000000 rate=120 Hz") }
       return
     }
 
@@ -94,12 +97,18 @@ struct CellMotionBench: ParsableCommand {
       }
     }
 
+    var scroll: ScrollSessionResult? = nil
+    if runScroll {
+      scroll = try ScrollSession.run()
+      if !json { print(scroll!.summary) }
+    }
+
     var references: [String: String] = [:]
     for s in scenarios where s.isRatioReference { references[s.group] = s.variant }
     for s in scenarios where references[s.group] == nil { references[s.group] = s.variant }
     let document = BenchDocument(
       machine: machine, samplesPerScenario: policy.samples, results: results,
-      ratios: Report.ratios(results, references: references))
+      ratios: Report.ratios(results, references: references), scrollSession: scroll)
     if json {
       print(try Report.json(document))
     } else {

@@ -228,7 +228,9 @@ enum ScenarioCatalog {
   /// Every scenario family. `sizes == nil` means each family's own default sizes.
   /// Add a family here (one line) to have it measured, filtered, reported and compared.
   static func families(sizes: [Int]?) -> [Scenario] {
-    StageScenarios.all(sizes: sizes)
+    KernelScenarios.all(sizes: sizes)
       + TipInScenarios.all(sizes: sizes)
+      + StageScenarios.all(sizes: sizes)
+      + VectorMathScenarios.all(sizes: sizes)
   }
 }

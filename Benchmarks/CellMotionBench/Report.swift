@@ -18,6 +18,8 @@ struct BenchDocument: Codable {
   var samplesPerScenario: Int
   var results: [Measurement]
   var ratios: [Ratio]
+  /// The table scenario: a fling through 1,000,000 rows at 120 Hz with the tip-in recipe.
+  var scrollSession: ScrollSessionResult?
 }
 
 enum Report {

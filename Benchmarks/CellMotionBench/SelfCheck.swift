@@ -2,7 +2,9 @@
 // 1. _AllocCounter counts (a direct malloc, and a Swift array allocated by libswiftCore).
 // 2. The stages (both backends) match a Double reference and allocate nothing per call.
 // 3. The GLM baseline matches the tip-in channel math in Double (TipInReference).
+// 4. The Float reference matches ReferenceEvaluator on every preset (what its ratio means).
 
+import CellMotion
 import CellMotionKernel
 import _AllocCounter
 import _GLMBaseline
@@ -22,6 +24,7 @@ enum SelfCheck {
     ok = allocationCounter() && ok
     ok = stages() && ok
     ok = glmBaseline() && ok
+    ok = floatReference() && ok
     print(ok ? "all self-checks passed" : "SELF-CHECK FAILED")
     return ok
   }
@@ -182,5 +185,55 @@ enum SelfCheck {
       "GLM tip-in vs Swift Double (N=\(n), t=\(time) s)", passed,
       "max |error|: m11 m12 m21 m22 \(linear) (tol 1e-5), m41 m42 \(translation) pt (tol 1e-3), "
         + "other entries \(constant) (tol 1e-6), opacity \(alpha) (tol 1e-5)")
+  }
+
+  // MARK: 4. Float reference
+
+  static func floatReference() -> Bool {
+    var ok = true
+    let n = 1023
+    for recipe in Recipe.presets {
+      guard let (_, cells) = try? KernelScenarios.makeInputs(recipe, n),
+        let reference = try? FloatReference(recipe)
+      else { return report("Float reference \(recipe.name)", false, "could not build the inputs") }
+      var worstMatrix = 0.0, worstOpacity = 0.0
+      for time in [0.05, 0.3, 0.5, 0.9, 1.6] {
+        for i in 0..<n {
+          let f = reference.cell(
+            start: cells.start[i], row: cells.row[i], batchPosition: cells.batchPosition[i],
+            width: cells.width[i], height: cells.height[i], tableWidth: cells.tableWidth[i],
+            detailHeight: cells.detailHeight[i], time: Float(time))
+          let geometry = CellGeometry(
+            width: Double(cells.width[i]), height: Double(cells.height[i]),
+            tableWidth: Double(cells.tableWidth[i]), detailHeight: Double(cells.detailHeight[i]))
+          let d = ReferenceEvaluator.evaluate(
+            recipe, geometry: geometry, row: cells.row[i], batchPosition: cells.batchPosition[i],
+            startTime: Double(cells.start[i]), time: time)
+          // Entries normalised by the cell's size (translations are in points).
+          let scale = max(geometry.width, geometry.height)
+          for k in 0..<16 {
+            let e = abs(Double(f.matrix.m[k]) - d.transform[k / 4, k % 4])
+            worstMatrix = max(worstMatrix, k >= 12 ? e / scale : e)
+          }
+          worstOpacity = max(worstOpacity, abs(Double(f.opacity) - d.opacity))
+          if let ff = f.fold, let df = d.fold {
+            for k in 0..<16 {
+              let et = abs(Double(ff.top.m[k]) - df.top[k / 4, k % 4])
+              let eb = abs(Double(ff.bottom.m[k]) - df.bottom[k / 4, k % 4])
+              worstMatrix = max(worstMatrix, k >= 12 ? max(et, eb) / scale : max(et, eb))
+            }
+            worstOpacity = max(worstOpacity, abs(Double(ff.shadow) - df.topShadowOpacity))
+          } else if (f.fold == nil) != (d.fold == nil) {
+            worstMatrix = .infinity
+          }
+        }
+      }
+      // Float rounding of ~10 products and the 1e-6 Bezier stop: 2e-5 as for the kernel.
+      let passed = worstMatrix <= 2e-5 && worstOpacity <= 1e-5 && worstMatrix.isFinite
+      ok = report(
+        "Float reference vs ReferenceEvaluator, \(recipe.name)", passed,
+        "max |error| matrix \(worstMatrix) (normalised, tol 2e-5), opacity \(worstOpacity) (tol 1e-5)") && ok
+    }
+    return ok
   }
 }

@@ -1,0 +1,194 @@
+// Kernel scenarios: every preset through Kernel.evaluate at N = 100 ... 1,000,000 cells,
+// and, side by side in the same run, the same frame through slower formulations:
+//
+// | variant          | what runs                                                         |
+// |------------------|-------------------------------------------------------------------|
+// | simd8            | Kernel.evaluate, SIMD8<Float> lanes, one thread (ratio reference)  |
+// | simd4            | Kernel.evaluate, SIMD4<Float> lanes, one thread                    |
+// | kernel-float     | Kernel.evaluate on plain Float (the kernel's code, one lane)       |
+// | simd8-2threads   | Kernel.evaluate, SIMD8, 2 threads (concurrentPerform), N >= 16384  |
+// | reference-float  | FloatReference: the reference's algorithm per cell, in Float       |
+// | reference-double | ReferenceEvaluator (the semantics, Double), result rounded to Float |
+//
+// Inputs: cell i has row i, start time uniform in [0, 0.8] s, width 320...430 pt, height
+// 44...120 pt; the frame is at t = 0.5 s, so cells are before, during and after their
+// animation (the kernel has no per-lane branches, so the mix does not change its cost).
+//
+// Work per cell, counted by hand from Kernel+Lanes.swift (mul, add, sub, div, sqrt, min,
+// max count 1 each; an FMA counts 2; selects and compares count 0). Parts:
+//
+// | part                                         | flops |
+// |----------------------------------------------|-------|
+// | local time, clamp, scale to [0, 1]           | 5     |
+// | Bezier: quadratic first guess                | 12    |
+// | Bezier: 8 safeguarded Newton steps x 13      | 104   |
+// | Bezier: y polynomial                         | 6     |
+// | spring, underdamped: exp (13) + sincos (24) + 6 | 43 |
+// | channel lerp (from/to with height, width)    | 10    |
+// | sincos (per rotation)                        | 24    |
+// | channel matrix S*Rz (+ Rx Ry when present)   | 6 (+45) |
+// | 2D recompose (9 lerps + sincos + 12)         | 54    |
+// | product channels x matrix (4x4 general)      | 112   |
+// | perspective                                  | 8     |
+// | anchor                                       | 24    |
+// | fold halves (sincos + 30)                    | 54    |
+//
+// | preset        | parts                                                  | flops | bytes |
+// |---------------|--------------------------------------------------------|-------|-------|
+// | tipIn         | 1 Bezier (127) + opacity lerp + 2D recompose + anchor  | 215   | 72    |
+// | tipInChannels | 1 Bezier + 4 lerps + sincos + S*Rz + translate-first 9 | 230   | 72    |
+// | fade, fadeIn  | 1 Bezier + 1 lerp + anchor                             | 161   | 72    |
+// | fadeStagger   | as fade                                                | 161   | 72    |
+// | moveUpBounce  | spring + 1 lerp + anchor                               | 82    | 72    |
+// | moveUpFade    | 1 Bezier + 2 lerps + anchor                            | 171   | 72    |
+// | slideIn       | 1 Bezier + 1 lerp + anchor                             | 161   | 72    |
+// | foldOpen/Closed | 1 Bezier + anchor + fold halves                      | 205   | 204   |
+// | flipX, flipY  | 1 Bezier + lerp + sincos + Rx Ry Rz + persp + anchor   | 244   | 72    |
+//
+// Bytes written per cell: 64 (matrix) + 4 (opacity) + 4 (shadow opacity); fold recipes
+// add 2 x 64 (halves) + 4 (fold shadow).
+
+import CellMotion
+import CellMotionKernel
+
+enum KernelScenarios {
+  static let sizes = [100, 1_000, 10_000, 100_000, 1_000_000]
+  /// Sizes at which the slower formulations run beside SIMD8 for every preset; tip-in gets
+  /// them at every size up to `slowVariantCap`.
+  static let comparisonSize = 10_000
+  /// The Double and Float references cost ~0.1-1 us per cell: capped so the default run
+  /// stays under 2 minutes.
+  static let slowVariantCap = 100_000
+  static let time = 0.5
+
+  /// Hand counts from the table above, by preset name.
+  static func work(_ name: String) -> (flops: Int, bytes: Int) {
+    switch name {
+    case "tipIn": (215, 72)
+    case "tipInChannels": (230, 72)
+    case "fade", "fadeIn", "fadeStagger", "slideIn": (161, 72)
+    case "moveUpBounce": (82, 72)
+    case "moveUpFade": (171, 72)
+    case "foldOpen", "foldClosed": (205, 204)
+    case "flipX", "flipY": (244, 72)
+    default: (0, 72)
+    }
+  }
+
+  enum Variant: String, CaseIterable {
+    case simd8, simd4
+    case kernelFloat = "kernel-float"
+    case simd8TwoThreads = "simd8-2threads"
+    case referenceFloat = "reference-float"
+    case referenceDouble = "reference-double"
+  }
+
+  static func all(sizes: [Int]?) -> [Scenario] {
+    var result: [Scenario] = []
+    for recipe in Recipe.presets {
+      for n in sizes ?? Self.sizes {
+        for v in Variant.allCases where included(v, recipe: recipe.name, n: n, explicitSizes: sizes != nil) {
+          result.append(scenario(recipe, n, v))
+        }
+      }
+    }
+    return result
+  }
+
+  /// The default set: SIMD8 everywhere; the other variants at N = 10,000 for every preset
+  /// and at every size up to the cap for tip-in; two threads only where the kernel splits.
+  static func included(_ v: Variant, recipe: String, n: Int, explicitSizes: Bool) -> Bool {
+    switch v {
+    case .simd8: return true
+    case .simd8TwoThreads: return n >= KernelOptions().parallelThreshold && (recipe == "tipIn" || explicitSizes)
+    case .simd4, .kernelFloat:
+      return recipe == "tipIn" || n == comparisonSize || explicitSizes
+    case .referenceFloat, .referenceDouble:
+      return n <= slowVariantCap && (recipe == "tipIn" || n == comparisonSize || explicitSizes)
+    }
+  }
+
+  /// `n` cells of one recipe with the inputs described in the header: the batch, and the
+  /// same cells as the references take them (display start before stagger).
+  static func makeInputs(_ recipe: Recipe, _ n: Int) throws -> (batch: CellBatch, cells: FloatReference.Cells) {
+    var batch = try CellBatch(recipes: [recipe], capacity: n)
+    var cells = FloatReference.Cells(
+      start: [], row: [], batchPosition: [], width: [], height: [], tableWidth: [], detailHeight: [])
+    var rng = BenchRandom(seed: 11)
+    for i in 0..<n {
+      let start = rng.float(0, 0.8), width = rng.float(320, 430), height = rng.float(44, 120)
+      try batch.append(
+        recipe: 0, row: i, batchPosition: i % 16, startTime: Double(start),
+        geometry: CellGeometry(
+          width: Double(width), height: Double(height), tableWidth: Double(width), detailHeight: Double(height)))
+      cells.start.append(start)
+      cells.row.append(i)
+      cells.batchPosition.append(i % 16)
+      cells.width.append(width)
+      cells.height.append(height)
+      cells.tableWidth.append(width)
+      cells.detailHeight.append(height)
+    }
+    return (batch, cells)
+  }
+
+  static func scenario(_ recipe: Recipe, _ n: Int, _ v: Variant) -> Scenario {
+    let (flops, bytes) = work(recipe.name)
+    let note: String
+    switch v {
+    case .simd8: note = "Kernel.evaluate, SIMD8<Float>, 1 thread"
+    case .simd4: note = "Kernel.evaluate, SIMD4<Float>, 1 thread"
+    case .kernelFloat: note = "Kernel.evaluate on plain Float lanes (the kernel's code, scalar)"
+    case .simd8TwoThreads: note = "Kernel.evaluate, SIMD8<Float>, 2 threads"
+    case .referenceFloat: note = "the reference algorithm per cell in Float (FloatReference)"
+    case .referenceDouble: note = "ReferenceEvaluator in Double, stored as Float"
+    }
+    return Scenario(
+      group: recipe.name, variant: v.rawValue, cells: n, bytesWrittenPerCell: bytes, flopsPerCell: flops,
+      isRatioReference: v == .simd8, note: note
+    ) {
+      let (batch, cells) = try makeInputs(recipe, n)
+      switch v {
+      case .simd8, .simd4, .kernelFloat, .simd8TwoThreads:
+        let lanes: LaneWidth = v == .simd4 ? .simd4 : v == .kernelFloat ? .scalar : .simd8
+        let options = KernelOptions(lanes: lanes, threads: v == .simd8TwoThreads ? 2 : 1)
+        let box = OutputBox(try FrameOutput(capacity: n, includeFold: recipe.fold != nil))
+        try Kernel.evaluate(batch, at: time, into: &box.output, options: options)
+        return {
+          try! Kernel.evaluate(batch, at: time, into: &box.output, options: options)
+          blackHole(box.output.matrices.last)
+        }
+      case .referenceFloat:
+        let reference = try FloatReference(recipe)
+        let out = FloatBuffer(count: 16 * n), opacity = FloatBuffer(count: n)
+        return {
+          reference.evaluate(cells, time: Float(time), matrices: out.pointer, opacity: opacity.pointer)
+          blackHole(out.pointer.last)
+        }
+      case .referenceDouble:
+        let out = FloatBuffer(count: 16 * n), opacity = FloatBuffer(count: n)
+        let geometry = (0..<n).map {
+          CellGeometry(
+            width: Double(cells.width[$0]), height: Double(cells.height[$0]),
+            tableWidth: Double(cells.tableWidth[$0]), detailHeight: Double(cells.detailHeight[$0]))
+        }
+        return {
+          for i in 0..<n {
+            let s = ReferenceEvaluator.evaluate(
+              recipe, geometry: geometry[i], row: cells.row[i], batchPosition: cells.batchPosition[i],
+              startTime: Double(cells.start[i]), time: time)
+            for k in 0..<16 { out.pointer[16 * i + k] = Float(s.transform[k / 4, k % 4]) }
+            opacity.pointer[i] = Float(s.opacity)
+          }
+          blackHole(out.pointer.last)
+        }
+      }
+    }
+  }
+
+  /// Holds a FrameOutput the timed closure mutates in place (no copy, no allocation).
+  final class OutputBox {
+    var output: FrameOutput
+    init(_ output: FrameOutput) { self.output = output }
+  }
+}
