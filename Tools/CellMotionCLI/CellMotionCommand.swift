@@ -1,0 +1,66 @@
+// `cellmotion`: recipes and scroll scripts in, pictures and data out.
+//
+// Goals, in priority order:
+// 1. Honest output: every frame comes from the kernel through `TableAnimator`, every
+//    curve from `TimingCurve` / `Spring`, every recipe file from `Recipe`'s Codable form.
+// 2. Failure is loud and clean: one line `cellmotion: error: ...` on stderr, a non-zero
+//    exit code, and never a partial output file (temporary file + rename(2)).
+// 3. Defaults that work: every subcommand runs with no arguments.
+
+import ArgumentParser
+import CellMotion
+import Foundation
+
+/// The root command. `main()` is overridden so that every failure, including argument
+/// errors, prints exactly one line on stderr.
+@main
+struct CellMotionCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "cellmotion",
+    abstract: "Render, plot, simulate and inspect CellMotion table-cell animations.",
+    discussion: """
+      Recipes are preset names (\(Recipe.presetNames.joined(separator: ", "))) or JSON \
+      files in Recipe's Codable form (see `cellmotion recipe-template`). Times are \
+      seconds, lengths points, angles radians.
+      """,
+    subcommands: [
+      RenderCommand.self, CurveCommand.self, SimulateCommand.self, InspectCommand.self,
+      RecipeTemplateCommand.self,
+    ])
+
+  /// Parses the arguments and runs the chosen subcommand. Help and version requests exit 0
+  /// with their usual text on stdout; every error exits non-zero with one line on stderr.
+  static func main() {
+    let command: any ParsableCommand
+    do {
+      command = try parseAsRoot()
+    } catch {
+      // Help requests and clean exits keep ArgumentParser's own output.
+      if exitCode(for: error) == .success { exit(withError: error) }
+      fail(message(for: error), code: exitCode(for: error).rawValue)
+    }
+    do {
+      var mutable = command
+      try mutable.run()
+    } catch let error as CellMotionError {
+      fail(error.description, code: 1)
+    } catch let error as CLIError {
+      fail(error.message, code: 1)
+    } catch {
+      if exitCode(for: error) == .success { exit(withError: error) }
+      fail(message(for: error), code: max(1, exitCode(for: error).rawValue))
+    }
+  }
+
+  /// Prints `cellmotion: error: <message>` (folded onto one line) and exits with `code`.
+  static func fail(_ message: String, code: Int32) -> Never {
+    let oneLine = message.split(whereSeparator: \.isNewline)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
+      .joined(separator: "; ")
+    var text = oneLine
+    if text.lowercased().hasPrefix("error: ") { text.removeFirst(7) }
+    Console.writeError("cellmotion: error: \(text)\n")
+    Foundation.exit(code == 0 ? 1 : code)
+  }
+}

@@ -1,0 +1,168 @@
+// `cellmotion curve`: a timing curve or a spring as an SVG plot (value and velocity over
+// time, settling time marked) or as CSV (t,value,velocity).
+
+import ArgumentParser
+import CellMotion
+import Foundation
+
+struct CurveCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "curve",
+    abstract: "Plot a timing curve or a spring (SVG), or print its samples (CSV).",
+    discussion: """
+      CURVE is a timing function (linear, easeIn, easeOut, easeInEaseOut, default, ease, \
+      ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2)), a recipe preset \
+      (its first channel's curve and duration), or `spring`. Spring flags select a spring: \
+      UIKit style (--damping-ratio, --duration, --initial-velocity) or CASpringAnimation \
+      style (--mass, --stiffness, --damping, --initial-velocity). Default: the moveUpBounce \
+      preset's spring (UIKit damping ratio 0.4, duration 1 s, initial velocity 0.1). \
+      Value is progress (0 -> 1), velocity is progress per second.
+      """)
+
+  @Argument(help: "Timing function, recipe preset name, or `spring`.")
+  var curve: String?
+
+  @Option(help: "UIKit spring damping ratio (usingSpringWithDamping).")
+  var dampingRatio: Double?
+  @Option(help: "Duration, seconds: the Bezier's duration, or UIKit's spring duration (default 1).")
+  var duration: Double?
+  @Option(help: "Spring initial velocity: UIKit's initialSpringVelocity, or CASpringAnimation's initialVelocity (distances per second).")
+  var initialVelocity: Double?
+  @Option(help: "CASpringAnimation mass (default 1).")
+  var mass: Double?
+  @Option(help: "CASpringAnimation stiffness (default 100).")
+  var stiffness: Double?
+  @Option(help: "CASpringAnimation damping (default 10).")
+  var damping: Double?
+
+  @Option(help: "Output format: svg or csv.")
+  var format: CurveFormat = .svg
+  @Option(help: "Number of sample intervals.")
+  var samples: Int = 240
+  @Option(name: [.short, .long], help: "Output file (default: stdout).")
+  var output: String?
+
+  mutating func validate() throws {
+    guard samples >= 2, samples <= 1_000_000 else { throw ValidationError("--samples must be in 2...1000000, got \(samples)") }
+    let uiKit = dampingRatio != nil
+    let physical = mass != nil || stiffness != nil || damping != nil
+    if uiKit && physical {
+      throw ValidationError("use either --damping-ratio (UIKit) or --mass/--stiffness/--damping (CASpringAnimation), not both")
+    }
+    if (uiKit || physical), let c = curve, c != "spring" {
+      throw ValidationError("spring flags select a spring; drop the curve argument \"\(c)\" or write `spring`")
+    }
+  }
+
+  mutating func run() throws {
+    let plot = try CurveSource.resolve(self)
+    let text = format == .csv ? plot.csv(samples: samples) : CurvePlot.svg(plot, samples: samples)
+    try AtomicFile.writeOrPrint(text, to: output)
+  }
+}
+
+/// The curve plot's output format.
+enum CurveFormat: String, CaseIterable, ExpressibleByArgument {
+  case svg, csv
+}
+
+/// A resolved curve: what to sample and over how long.
+struct CurveSample {
+  /// Shown in the plot's title.
+  var title: String
+  var curve: AnimationCurve
+  /// The animation's duration, seconds (a Bezier's time scale; where a spring stops).
+  var duration: Double
+  /// The sampled span, seconds.
+  var span: Double
+  /// Time from which the value stays within 0.001 of 1, seconds.
+  var settling: Double
+
+  /// Progress at `t` seconds: the Bezier of t / duration, or the free spring (not cut at
+  /// the duration, so the plot shows the whole motion).
+  func value(_ t: Double) -> Double {
+    switch curve {
+    case .bezier(let c): c.value(at: min(1, max(0, t / duration)))
+    case .spring(let s): s.value(at: t)
+    }
+  }
+
+  /// Progress per second at `t` seconds.
+  func velocity(_ t: Double) -> Double {
+    switch curve {
+    case .bezier(let c): t < 0 || t > duration ? 0 : c.slope(at: t / duration) / duration
+    case .spring(let s): s.velocity(at: t)
+    }
+  }
+
+  /// `t,value,velocity` rows, `samples + 1` of them, after a header.
+  func csv(samples: Int) -> String {
+    var s = "t,value,velocity\n"
+    for i in 0...samples {
+      let t = span * Double(i) / Double(samples)
+      s += "\(num(t, 8)),\(num(value(t), 10)),\(num(velocity(t), 10))\n"
+    }
+    return s
+  }
+}
+
+enum CurveSource {
+  /// The default curve: the moveUpBounce preset's channel.
+  static let defaultName = "moveUpBounce"
+
+  static func resolve(_ c: CurveCommand) throws -> CurveSample {
+    if let v = c.duration, !(v.isFinite && v > 0) { throw CLIError("--duration must be a finite number > 0, got \(v)") }
+    if c.dampingRatio != nil || c.mass != nil || c.stiffness != nil || c.damping != nil || c.curve == "spring" {
+      let spring: Spring
+      let title: String
+      if let ratio = c.dampingRatio {
+        let d = c.duration ?? 1, v = c.initialVelocity ?? 0
+        spring = try Spring.uiKit(dampingRatio: ratio, duration: d, initialSpringVelocity: v)
+        title = "UIKit spring: damping ratio \(num(ratio)), duration \(num(d)) s, initial velocity \(num(v))"
+        return sample(title, .spring(spring), duration: d)
+      }
+      spring = try Spring(
+        mass: c.mass ?? 1, stiffness: c.stiffness ?? 100, damping: c.damping ?? 10, initialVelocity: c.initialVelocity ?? 0)
+      title = "spring: mass \(num(spring.mass)), stiffness \(num(spring.stiffness)), damping \(num(spring.damping)), initial velocity \(num(spring.initialVelocity))"
+      return sample(title, .spring(spring), duration: c.duration ?? spring.settlingDuration)
+    }
+    let name = c.curve ?? defaultName
+    if Recipe.presetNames.contains(name) {
+      let recipe = try Recipe.preset(named: name)
+      guard let part = parts(of: recipe).first else { throw CLIError("recipe \(name) animates nothing") }
+      let d = c.duration ?? part.duration
+      return sample("\(name): \(describe(part.curve))", part.curve, duration: d)
+    }
+    let bezier = try TimingCurve(parsing: name, location: "the curve argument")
+    return sample("\(bezier)", .bezier(bezier), duration: c.duration ?? 1)
+  }
+
+  /// The timed parts of a recipe (channels, matrix, fold) with their curves and durations.
+  static func parts(of r: Recipe) -> [(what: String, curve: AnimationCurve, duration: Double, delay: Double)] {
+    var out = r.channels.map { ($0.channel.rawValue, $0.curve, $0.duration, $0.delay) }
+    if let m = r.matrix { out.append(("matrix", m.curve, m.duration, m.delay)) }
+    if let f = r.fold { out.append(("fold", f.curve, f.duration, 0)) }
+    return out
+  }
+
+  /// A short description of a curve.
+  static func describe(_ curve: AnimationCurve) -> String {
+    switch curve {
+    case .bezier(let b): return "\(b)"
+    case .spring(let s):
+      return "spring m \(num(s.mass)), k \(num(s.stiffness, 5)), c \(num(s.damping, 5)), "
+        + "v0 \(num(s.initialVelocity)) (zeta \(num(s.dampingRatio, 4)), \(s.regime.rawValue))"
+    }
+  }
+
+  static func sample(_ title: String, _ curve: AnimationCurve, duration: Double) -> CurveSample {
+    switch curve {
+    case .bezier:
+      return CurveSample(title: title, curve: curve, duration: duration, span: duration * 1.15, settling: duration)
+    case .spring(let s):
+      let settle = s.settlingDuration
+      let span = min(60, max(duration, settle.isFinite ? settle : duration) * 1.15)
+      return CurveSample(title: title, curve: curve, duration: duration, span: span, settling: settle)
+    }
+  }
+}

@@ -1,0 +1,259 @@
+// `cellmotion inspect`: a recipe's compiled form (CompiledRecipe): channels and the timed
+// parts they share, curve constants, decomposed start and end transforms, durations,
+// stagger, active duration and settle times. `cellmotion recipe-template`: a starting
+// recipe file in Recipe's Codable form.
+
+import ArgumentParser
+import CellMotion
+import CellMotionKernel
+import Foundation
+
+struct InspectCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "inspect",
+    abstract: "Print a recipe's compiled form (text, or --json).",
+    discussion: """
+      Start and end transforms are evaluated by the scalar reference for one cell \
+      (--width x --height points, row 0) at its start and after its end; they map cell \
+      points to the cell's resting frame, the anchor sandwich and perspective included, \
+      and are decomposed as CSS Transforms Level 2 (translation, scale, skew, perspective, \
+      quaternion).
+      """)
+
+  @Argument(help: "A preset name or a recipe JSON file.")
+  var recipe: String = "tipIn"
+  @Flag(help: "Print JSON instead of text.")
+  var json = false
+  @Flag(help: "Print the recipe itself in its Codable JSON form (as recipe-template does) and stop.")
+  var emitJson = false
+  @Option(help: "Cell width, points.")
+  var width: Double = 375
+  @Option(help: "Cell height, points.")
+  var height: Double = 80
+  @Option(help: "Fold recipes: detail height, points.")
+  var detailHeight: Double = 160
+  @Option(help: "Rows listed under settle times.")
+  var rows: Int = 10
+  @Option(name: [.short, .long], help: "Output file (default: stdout).")
+  var output: String?
+
+  mutating func validate() throws {
+    for (name, v) in [("--width", width), ("--height", height), ("--detail-height", detailHeight)] where !(v.isFinite && v > 0) {
+      throw ValidationError("\(name) must be a finite number > 0, got \(v)")
+    }
+    guard rows >= 1, rows <= 10_000 else { throw ValidationError("--rows must be in 1...10000, got \(rows)") }
+  }
+
+  mutating func run() throws {
+    let recipe = try RecipeSource.load(self.recipe)
+    if emitJson { return try AtomicFile.writeOrPrint(RecipeSource.json(recipe), to: output) }
+    let compiled = try CompiledRecipe(recipe)
+    let report = Inspection(recipe: recipe, compiled: compiled, command: self).tree()
+    let text: String
+    if json {
+      let data = try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys])
+      text = String(decoding: data, as: UTF8.self) + "\n"
+    } else {
+      text = Inspection.text(report)
+    }
+    try AtomicFile.writeOrPrint(text, to: output)
+  }
+}
+
+/// The inspection as a JSON-compatible tree (the text form prints the same tree).
+struct Inspection {
+  let recipe: Recipe
+  let compiled: CompiledRecipe
+  let command: InspectCommand
+
+  func tree() -> [String: Any] {
+    let geometry = CellGeometry(width: command.width, height: command.height, tableWidth: command.width, detailHeight: command.detailHeight)
+    let start = ReferenceEvaluator.evaluate(recipe, geometry: geometry, time: 0)
+    let endTime = recipe.activeDuration.isFinite ? recipe.activeDuration + 1 : 1e9
+    let end = ReferenceEvaluator.evaluate(recipe, geometry: geometry, time: endTime)
+    var out: [String: Any] = [
+      "name": recipe.name,
+      "order": recipe.order.rawValue,
+      "anchor": [recipe.anchorX, recipe.anchorY],
+      "perspectiveDistance": recipe.perspectiveDistance.map { $0 as Any } ?? NSNull(),
+      "m34": Double(compiled.m34),
+      "timing": [
+        "speed": recipe.timing.speed, "repeatCount": recipe.timing.repeatCount,
+        "autoreverses": recipe.timing.autoreverses, "fillMode": recipe.timing.fillMode.rawValue,
+      ],
+      "stagger": ["step": recipe.stagger.step, "base": recipe.stagger.base.rawValue],
+      "activeDuration": finite(recipe.activeDuration),
+      "planar": compiled.isPlanar,
+      "channels": compiled.channels.map { c in
+        [
+          "channel": c.channel.rawValue, "part": c.part,
+          "from": ["constant": Double(c.from.x), "perCellHeight": Double(c.from.y), "perTableWidth": Double(c.from.z)],
+          "to": ["constant": Double(c.to.x), "perCellHeight": Double(c.to.y), "perTableWidth": Double(c.to.z)],
+        ] as [String: Any]
+      },
+      "parts": partTrees(),
+      "cell": ["width": command.width, "height": command.height],
+      "start": transformTree(start.transform, opacity: start.opacity),
+      "end": transformTree(end.transform, opacity: end.opacity),
+      "settleTimes": (0..<command.rows).map { row in
+        [
+          "row": row,
+          "seconds": finite(ReferenceEvaluator.staggerDelay(recipe.stagger, row: row, batchPosition: row) + settle()),
+        ] as [String: Any]
+      },
+    ]
+    if let m = recipe.matrix {
+      let interpolator = TransformInterpolator(from: m.from, to: m.to, mode: m.mode)
+      var matrix: [String: Any] = ["mode": m.mode.rawValue, "from": m.from.fieldOrder, "to": m.to.fieldOrder]
+      switch interpolator.path {
+      case .twoD(let a, let b):
+        matrix["path"] = "2D (CSS Transforms Level 1)"
+        matrix["decomposedFrom"] = decomposed2D(a)
+        matrix["decomposedTo"] = decomposed2D(b)
+      case .threeD(let a, let b):
+        matrix["path"] = "3D (CSS Transforms Level 2, Core Animation slerp)"
+        matrix["decomposedFrom"] = decomposed3D(a)
+        matrix["decomposedTo"] = decomposed3D(b)
+      case .componentwise: matrix["path"] = "componentwise"
+      case .discrete: matrix["path"] = "discrete (an end cannot be decomposed)"
+      }
+      out["matrix"] = matrix
+    }
+    if let f = recipe.fold, let s0 = start.fold, let s1 = end.fold {
+      out["fold"] = [
+        "direction": f.direction.rawValue, "duration": f.duration, "perspectiveDistance": f.perspectiveDistance,
+        "halfHeight": s0.halfHeight,
+        "start": ["top": transformTree(s0.top, opacity: nil), "bottom": transformTree(s0.bottom, opacity: nil), "shadowOpacity": s0.topShadowOpacity],
+        "end": ["top": transformTree(s1.top, opacity: nil), "bottom": transformTree(s1.bottom, opacity: nil), "shadowOpacity": s1.topShadowOpacity],
+      ] as [String: Any]
+    }
+    return out
+  }
+
+  /// Seconds from a cell's staggered start until its last part has settled: a spring part
+  /// settles at min(settling duration, duration) after its delay (UIKit removes the
+  /// animation at its duration), a Bezier at its duration; repeats and speed scale this.
+  func settle() -> Double {
+    var s = 0.0
+    for p in CurveSource.parts(of: recipe) {
+      var d = p.duration
+      if case .spring(let spring) = p.curve { d = min(spring.settlingDuration, p.duration) }
+      let repeated = p.duration == d ? recipe.timing.activeDuration(p.duration) : d / recipe.timing.speed
+      s = max(s, p.delay + repeated)
+    }
+    return s
+  }
+
+  func partTrees() -> [[String: Any]] {
+    let sources = CurveSource.parts(of: recipe)
+    return compiled.parts.enumerated().map { i, part in
+      var t: [String: Any] = [
+        "index": i, "duration": Double(part.duration), "delay": Double(part.delay), "endLocalTime": Double(part.endLocalTime),
+        "kernel": "\(part.curve)",
+        "usedBy": sources.filter { abs($0.duration - Double(part.duration)) < 1e-6 && abs($0.delay - Double(part.delay)) < 1e-6 && CompiledCurve($0.curve) == part.curve }.map(\.what),
+      ]
+      if let source = sources.first(where: { CompiledCurve($0.curve) == part.curve }) {
+        switch source.curve {
+        case .bezier(let b):
+          let p = b.polynomial
+          t["curve"] = [
+            "type": "bezier", "name": b.name.map { $0 as Any } ?? NSNull(), "controlPoints": [b.x1, b.y1, b.x2, b.y2],
+            "polynomial": ["ax": p.ax, "bx": p.bx, "cx": p.cx, "ay": p.ay, "by": p.by, "cy": p.cy],
+          ] as [String: Any]
+          t["settles"] = Double(part.delay + part.duration)
+        case .spring(let s):
+          let w0 = s.naturalFrequency, zeta = s.dampingRatio
+          t["curve"] = [
+            "type": "spring", "mass": s.mass, "stiffness": s.stiffness, "damping": s.damping,
+            "initialVelocity": s.initialVelocity, "omega0": w0, "zeta": zeta, "regime": s.regime.rawValue,
+            "omegaD": zeta < 1 ? w0 * (1 - zeta * zeta).squareRoot() : 0,
+            "settlingDuration": finite(s.settlingDuration),
+          ] as [String: Any]
+          t["settles"] = Double(part.delay) + min(s.settlingDuration, Double(part.duration))
+        }
+      }
+      return t
+    }
+  }
+
+  func transformTree(_ t: Transform3D, opacity: Double?) -> [String: Any] {
+    var out: [String: Any] = ["matrix": t.fieldOrder]
+    if let opacity { out["opacity"] = opacity }
+    if let d = Decomposed3D(t) { out["decomposed"] = decomposed3D(d) } else { out["decomposed"] = NSNull() }
+    return out
+  }
+
+  func decomposed3D(_ d: Decomposed3D) -> [String: Any] {
+    [
+      "translation": [d.translate.x, d.translate.y, d.translate.z], "scale": [d.scale.x, d.scale.y, d.scale.z],
+      "skew": [d.skew.x, d.skew.y, d.skew.z],
+      "perspective": [d.perspective.0, d.perspective.1, d.perspective.2, d.perspective.3],
+      "quaternion": [d.quaternion.x, d.quaternion.y, d.quaternion.z, d.quaternion.w],
+    ]
+  }
+
+  func decomposed2D(_ d: Decomposed2D) -> [String: Any] {
+    [
+      "translation": [d.translateX, d.translateY], "scale": [d.scaleX, d.scaleY], "angle": d.angle,
+      "matrix": [d.m11, d.m12, d.m21, d.m22],
+    ]
+  }
+
+  func finite(_ x: Double) -> Any { x.isFinite ? x : NSNull() }
+
+  // MARK: - Text
+
+  /// The tree as indented `key: value` lines (keys in a fixed reading order).
+  static func text(_ tree: [String: Any]) -> String {
+    let order = [
+      "name", "order", "anchor", "perspectiveDistance", "m34", "timing", "stagger", "activeDuration", "planar",
+      "channels", "parts", "matrix", "fold", "cell", "start", "end", "settleTimes",
+    ]
+    var s = "# seconds, points, radians; omega in rad/s; matrices in CATransform3D field order m11 ... m44\n"
+    for key in order + tree.keys.filter({ !order.contains($0) }).sorted() {
+      guard let v = tree[key] else { continue }
+      s += lines(key, v, indent: "")
+    }
+    return s
+  }
+
+  static func lines(_ key: String, _ v: Any, indent: String) -> String {
+    if let d = v as? [String: Any], d.count <= 4, d.values.allSatisfy({ !($0 is [String: Any]) && !($0 is [Any]) }) {
+      return "\(indent)\(key): " + d.keys.sorted().map { "\($0) \(scalar(d[$0] as Any))" }.joined(separator: ", ") + "\n"
+    }
+    if let d = v as? [String: Any] {
+      return "\(indent)\(key):\n" + d.keys.sorted().map { lines($0, d[$0] as Any, indent: indent + "  ") }.joined()
+    }
+    if let a = v as? [Any], a.contains(where: { $0 is [String: Any] }) {
+      return "\(indent)\(key):\n" + a.enumerated().map { lines("[\($0)]", $1, indent: indent + "  ") }.joined()
+    }
+    return "\(indent)\(key): \(scalar(v))\n"
+  }
+
+  static func scalar(_ v: Any) -> String {
+    switch v {
+    case let a as [Any]: return "(" + a.map(scalar).joined(separator: ", ") + ")"
+    case let b as Bool: return b ? "true" : "false"
+    case let d as Double: return num(d, 7)
+    case let i as Int: return String(i)
+    case let s as String: return s
+    case is NSNull: return "none"
+    default: return "\(v)"
+    }
+  }
+}
+
+struct RecipeTemplateCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "recipe-template",
+    abstract: "Print a preset as a recipe JSON file (Recipe's Codable form) to start from.")
+
+  @Argument(help: "A preset name (\(Recipe.presetNames.joined(separator: ", "))).")
+  var preset: String = "tipIn"
+  @Option(name: [.short, .long], help: "Output file (default: stdout).")
+  var output: String?
+
+  mutating func run() throws {
+    try AtomicFile.writeOrPrint(RecipeSource.json(try Recipe.preset(named: preset)), to: output)
+  }
+}

@@ -1,0 +1,127 @@
+// Shared plumbing: the CLI's error type, stdout/stderr writes, atomic file output, a
+// progress bar on stderr, and compact number formatting for SVG, HTML, CSV and JSON.
+
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A user-facing failure of the CLI (bad input, I/O); printed as one line.
+struct CLIError: Error, CustomStringConvertible {
+  /// The message, without the `cellmotion: error:` prefix.
+  var message: String
+  init(_ message: String) { self.message = message }
+  var description: String { message }
+}
+
+/// Writes to the standard streams without buffering surprises.
+enum Console {
+  /// Writes `text` to stdout.
+  static func write(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+  }
+  /// Writes `text` to stderr.
+  static func writeError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+  /// Whether stderr is a terminal.
+  static var stderrIsTTY: Bool { isatty(2) != 0 }
+}
+
+/// Writing an output file all at once: the bytes go to a temporary file in the same
+/// directory, which is then renamed over the destination (rename(2) is atomic within a
+/// file system), so a failure never leaves a partial file behind.
+enum AtomicFile {
+  /// Writes `text` to `path` atomically, creating the parent directory if needed.
+  static func write(_ text: String, to path: String) throws(CLIError) {
+    let url = URL(fileURLWithPath: path)
+    let dir = url.deletingLastPathComponent()
+    do {
+      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    } catch {
+      throw CLIError("cannot create directory \(dir.path): \(error.localizedDescription)")
+    }
+    let temp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    let created = FileManager.default.createFile(atPath: temp.path, contents: Data(text.utf8))
+    guard created else { throw CLIError("cannot write \(path) (temporary file \(temp.path) not created)") }
+    if rename(temp.path, url.path) != 0 {
+      let reason = String(cString: strerror(errno))
+      unlink(temp.path)
+      throw CLIError("cannot write \(path): \(reason)")
+    }
+  }
+
+  /// Writes to `path` atomically, or to stdout when `path` is nil or "-".
+  static func writeOrPrint(_ text: String, to path: String?) throws(CLIError) {
+    if let path, path != "-" { try write(text, to: path) } else { Console.write(text) }
+  }
+}
+
+/// A one-line progress bar on stderr (`\r`-redrawn), shown only when enabled (stderr is
+/// a terminal, or `--progress`); it never touches stdout.
+struct ProgressBar {
+  let label: String
+  let total: Int
+  let enabled: Bool
+  private var lastDrawn = -1
+
+  /// - Parameters:
+  ///   - force: draw even when stderr is not a terminal (`--progress`).
+  init(_ label: String, total: Int, force: Bool) {
+    self.label = label
+    self.total = max(total, 1)
+    self.enabled = force || Console.stderrIsTTY
+  }
+
+  /// Redraws when the shown percentage changes.
+  mutating func update(_ done: Int) {
+    guard enabled else { return }
+    let percent = min(100, done * 100 / total)
+    guard percent != lastDrawn else { return }
+    lastDrawn = percent
+    let width = 30
+    let filled = percent * width / 100
+    let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+    Console.writeError("\r\(label) [\(bar)] \(percent)% (\(min(done, total))/\(total))")
+  }
+
+  /// Ends the bar's line.
+  mutating func finish() {
+    guard enabled else { return }
+    update(total)
+    Console.writeError("\n")
+  }
+}
+
+/// Compact decimal text for numbers: up to `digits` significant digits, no exponent
+/// surprises for the magnitudes used here, "-0" written as "0".
+@inline(__always)
+func num(_ x: Double, _ digits: Int = 6) -> String {
+  guard x.isFinite else { return x.isNaN ? "NaN" : (x > 0 ? "Infinity" : "-Infinity") }
+  if x == 0 { return "0" }
+  if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
+  return String(format: "%.\(digits)g", x)
+}
+
+/// `num` for Float values (kernel output).
+@inline(__always)
+func num(_ x: Float, _ digits: Int = 6) -> String { num(Double(x), digits) }
+
+/// Escapes text for XML/HTML content and attribute values.
+func xmlEscape(_ s: String) -> String {
+  var out = ""
+  for c in s {
+    switch c {
+    case "&": out += "&amp;"
+    case "<": out += "&lt;"
+    case ">": out += "&gt;"
+    case "\"": out += "&quot;"
+    case "'": out += "&apos;"
+    default: out.append(c)
+    }
+  }
+  return out
+}

@@ -1,0 +1,197 @@
+// The table and scroll script shared by `render` and `simulate`: a table of N rows, a
+// scroll trajectory (none, constant velocity, fling), a display rule, and for fold
+// recipes the rows to expand; run through `TableAnimator` (the kernel) frame by frame.
+
+import ArgumentParser
+import CellMotion
+import CellMotionKernel
+import CellMotionTable
+
+/// How the table scrolls during the run.
+enum ScrollKind: String, CaseIterable, ExpressibleByArgument {
+  /// The table stays at offset 0.
+  case none
+  /// Constant velocity from `--scroll-start`, clamped to the content.
+  case constant
+  /// A UIScrollView-style fling released at `--scroll-start`.
+  case fling
+}
+
+/// Which displays animate (`DisplayRule`).
+enum RuleKind: String, CaseIterable, ExpressibleByArgument {
+  /// `.firstAppearanceOnly`.
+  case first
+  /// `.always`.
+  case always
+  /// `.firstScreenfulOnly`.
+  case screenful
+
+  var rule: DisplayRule {
+    switch self {
+    case .first: .firstAppearanceOnly
+    case .always: .always
+    case .screenful: .firstScreenfulOnly
+    }
+  }
+}
+
+/// Table, scroll and clock options (points, seconds).
+struct TableOptions: ParsableArguments {
+  @Option(help: "Number of rows in the table.")
+  var rows: Int = 20
+  @Option(help: "Row height, points.")
+  var rowHeight: Double = 80
+  @Option(help: "Table (and cell) width, points.")
+  var width: Double = 375
+  @Option(help: "Viewport height, points.")
+  var viewportHeight: Double = 667
+  @Option(help: "Scroll script: \(ScrollKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+  var scroll: ScrollKind = .none
+  @Option(help: "Scroll velocity, points per second (positive moves down the table); default 400 for constant, 3000 for fling.")
+  var velocity: Double?
+  @Option(help: "Time the scroll starts, seconds.")
+  var scrollStart: Double = 0.1
+  @Option(help: "Display rule: first (first appearance only), always, screenful (first screenful only).")
+  var rule: RuleKind = .first
+  @Option(help: "Frames per second.")
+  var fps: Double = 60
+  @Option(help: "Seconds to simulate (default: until scrolling and every animation has ended, at most 10 s).")
+  var duration: Double?
+  @Option(parsing: .upToNextOption, help: "Fold recipes: rows to expand.")
+  var expand: [Int] = [1]
+  @Option(help: "Fold recipes: detail height, points.")
+  var detailHeight: Double = 160
+
+  mutating func validate() throws {
+    guard rows > 0, rows <= 1_000_000 else { throw ValidationError("--rows must be in 1...1000000, got \(rows)") }
+    for (name, v) in [("--row-height", rowHeight), ("--width", width), ("--viewport-height", viewportHeight),
+                      ("--fps", fps), ("--detail-height", detailHeight)] where !(v.isFinite && v > 0) {
+      throw ValidationError("\(name) must be a finite number > 0, got \(v)")
+    }
+    guard fps <= 1000 else { throw ValidationError("--fps must be <= 1000, got \(fps)") }
+    if let d = duration, !(d.isFinite && d >= 0 && d <= 600) {
+      throw ValidationError("--duration must be in 0...600 seconds, got \(d)")
+    }
+    if let v = velocity, !v.isFinite { throw ValidationError("--velocity must be finite, got \(v)") }
+    guard scrollStart.isFinite, scrollStart >= 0 else { throw ValidationError("--scroll-start must be >= 0, got \(scrollStart)") }
+    for r in expand where r < 0 || r >= rows { throw ValidationError("--expand row \(r) is out of range 0..<\(rows)") }
+  }
+}
+
+/// One computed frame: the visible rows' matrices (16 Floats each, CATransform3D field
+/// order = CSS matrix3d argument order, cell points -> viewport points), opacities, the
+/// cells' collapsed heights (points) and any folding detail halves.
+struct TableFrame {
+  /// Seconds.
+  var time: Double
+  var rows: Range<Int>
+  var matrices: [Float]
+  var opacity: [Float]
+  /// Collapsed cell heights, points (the detail of an expanded row is drawn by its halves).
+  var cellHeights: [Double]
+  var folds: [FoldedDetail]
+  /// Expanded rows whose fold has finished: the flat, open detail's viewport y (points);
+  /// it is `TableRun.options.detailHeight` tall.
+  var openDetails: [(row: Int, top: Double)] = []
+}
+
+/// A finished run of the table script.
+struct TableRun {
+  var recipe: Recipe
+  var options: TableOptions
+  var frames: [TableFrame]
+  /// Each fold half's height, points (half the detail height).
+  var halfHeight: Double { options.detailHeight / 2 }
+}
+
+enum TableScript {
+  /// Hard limit of the automatic duration, seconds.
+  static let automaticLimit = 10.0
+
+  /// Runs `recipe` on the table described by `options`, reporting progress per frame.
+  /// - Parameter forceProgress: draw the progress bar even when stderr is not a terminal.
+  static func run(_ recipe: Recipe, _ o: TableOptions, forceProgress: Bool) throws -> TableRun {
+    let layout = try TableLayout(rowCount: o.rows, rowHeight: o.rowHeight)
+    let limits = try layout.scrollRange(viewportHeight: o.viewportHeight)
+    let scroll: ScrollTrajectory
+    switch o.scroll {
+    case .none: scroll = try .stationary(at: 0)
+    case .constant:
+      scroll = try .constantVelocity(from: 0, velocity: o.velocity ?? 400, startTime: o.scrollStart, limits: limits)
+    case .fling:
+      scroll = try .fling(from: 0, velocity: o.velocity ?? 3000, startTime: o.scrollStart, limits: limits)
+    }
+    let folds = recipe.fold != nil
+    var toggles: [(time: Double, row: Int)] = []
+    var expansion: ExpansionState?
+    if let spec = recipe.fold {
+      expansion = try ExpansionState(rowCount: o.rows, detailHeights: .uniform(o.detailHeight), foldDuration: spec.duration)
+      let open = 0.1
+      toggles = o.expand.map { (open, $0) }
+      // A closing recipe is shown as the tutorial uses it: open first, then close.
+      // (The fold runs after the row's height change; see ExpansionState.)
+      let opened = open + (expansion?.heightDuration ?? 0) + spec.duration
+      if spec.direction == .close { toggles += o.expand.map { (opened + 0.3, $0) } }
+    }
+    let simulation = try TableSimulation(
+      layout: layout, viewportHeight: o.viewportHeight, scroll: scroll, rule: o.rule.rule, expansion: expansion)
+    let recipes = folds ? TableRecipes(first: Recipe(name: "none"), fold: recipe) : TableRecipes(first: recipe)
+    var animator = try TableAnimator(simulation: simulation, recipes: recipes, cellWidth: o.width, tableWidth: o.width)
+
+    // Automatic end: scrolling over, no animation or fold running, no toggle pending.
+    let staggerRows = recipe.stagger.base == .row ? Double(o.rows) : o.viewportHeight / o.rowHeight + 1
+    let estimate = (scroll.endTime.isFinite ? scroll.endTime : 0) + recipe.stagger.step * staggerRows
+      + recipe.activeDuration + (toggles.last?.time ?? 0) + 0.5
+    let end = o.duration ?? min(automaticLimit, estimate)
+    let frameCount = Int((end * o.fps).rounded(.down)) + 1
+    var progress = ProgressBar("simulating", total: frameCount, force: forceProgress)
+
+    // Toggled folds and heights run for their durations after the last toggle.
+    let lastChange = (toggles.last?.time ?? 0) + (recipe.fold.map { $0.duration + (expansion?.heightDuration ?? 0) } ?? 0)
+    var frames: [TableFrame] = []
+    var pending = toggles[...]
+    for n in 0..<frameCount {
+      let t = Double(n) / o.fps
+      while let next = pending.first, next.time <= t {
+        try animator.toggle(row: next.row, at: t)
+        pending.removeFirst()
+      }
+      try animator.step(to: t)
+      let f = animator.frame
+      let heights = try f.rows.map { row throws(CellMotionError) in try animator.simulation.layout.rowHeight(row) }
+      var open: [(row: Int, top: Double)] = []
+      if let expansion = animator.simulation.expansion {
+        for (i, row) in f.rows.enumerated() where expansion.isExpanded(row) && !f.folds.contains(where: { $0.row == row }) {
+          if Double(f.heights[i]) - heights[i] >= o.detailHeight - 0.01 {
+            open.append((row, f.events.rowPositions[i] + heights[i]))
+          }
+        }
+      }
+      frames.append(
+        TableFrame(
+          time: t, rows: f.rows, matrices: f.matrices, opacity: f.opacity, cellHeights: heights, folds: f.folds,
+          openDetails: open))
+      progress.update(n + 1)
+      let settled = t >= scroll.endTime && t >= lastChange && !f.animating.contains(true) && f.folds.isEmpty && pending.isEmpty
+      if o.duration == nil, settled, t > 0, n > 0 { break }
+    }
+    progress.finish()
+    return TableRun(recipe: recipe, options: o, frames: frames)
+  }
+}
+
+/// Projects a cell-space point (points, z = 0) through a 4x4 in CATransform3D field order
+/// (row vector times matrix), dividing by w; nil when the point is behind the eye.
+@inline(__always)
+func project(_ m: some RandomAccessCollection<Float>, _ x: Double, _ y: Double) -> (x: Double, y: Double)? {
+  let i = m.startIndex
+  func e(_ k: Int) -> Double { Double(m[m.index(i, offsetBy: k)]) }
+  let w = x * e(3) + y * e(7) + e(15)
+  guard w > 1e-6 else { return nil }
+  return ((x * e(0) + y * e(4) + e(12)) / w, (x * e(1) + y * e(5) + e(13)) / w)
+}
+
+extension Transform3D {
+  /// The 16 entries as Floats in field order.
+  var floats: [Float] { fieldOrder.map(Float.init) }
+}

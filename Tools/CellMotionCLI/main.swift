@@ -1,1 +1,0 @@
-print("cellmotion: placeholder")

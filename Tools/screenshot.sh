@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds the cellmotion CLI, renders the tip-in card and the bounce spring, and writes
+# three PNGs into Tools/images/:
+#   tipin-contact-sheet.png  the SVG contact sheet of `cellmotion render` (rsvg-convert,
+#                            or headless Chromium when rsvg-convert is missing)
+#   bounce-spring-curve.png  `cellmotion curve` (the moveUpBounce spring)
+#   html-player-t0.2.png     the HTML player opened in headless Chromium at #t=0.2
+# Needs Debian's `chromium` (and optionally `librsvg2-bin`); installs them with apt-get
+# when missing and running as root.
+#
+# Usage: Tools/screenshot.sh [--scratch-path DIR]   (from anywhere; default scratch .build)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+scratch="$root/.build"
+if [[ "${1:-}" == "--scratch-path" ]]; then scratch="$2"; fi
+images="$root/Tools/images"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+if ! command -v chromium >/dev/null; then
+  if [[ $(id -u) -eq 0 ]]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium librsvg2-bin >/dev/null
+  else
+    echo "screenshot.sh: chromium is missing (apt-get install chromium librsvg2-bin)" >&2
+    exit 1
+  fi
+fi
+
+cd "$root"
+swift build --scratch-path "$scratch" --product cellmotion >&2
+cli="$scratch/debug/cellmotion"
+mkdir -p "$images"
+
+# 1. The tip-in contact sheet (12 thumbnails over 0.4 s; the first ones tilted and faded).
+"$cli" render tipIn --output "$work" --basename tipin
+shot_svg() {  # <svg> <png> <width> <height>
+  if command -v rsvg-convert >/dev/null; then
+    rsvg-convert --background-color=white -o "$2" "$1"
+  else
+    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+      --screenshot="$2" --window-size="$3,$4" "file://$1" 2>/dev/null
+  fi
+}
+size() { sed -n 's/.*<svg[^>]* width="\([0-9.]*\)" height="\([0-9.]*\)".*/\1 \2/p' "$1" | head -1; }
+read -r w h < <(size "$work/tipin.svg")
+shot_svg "$work/tipin.svg" "$images/tipin-contact-sheet.png" "${w%.*}" "${h%.*}"
+
+# 2. The moveUpBounce spring: value and velocity, settling time marked.
+"$cli" curve moveUpBounce --output "$work/bounce.svg"
+read -r w h < <(size "$work/bounce.svg")
+shot_svg "$work/bounce.svg" "$images/bounce-spring-curve.png" "${w%.*}" "${h%.*}"
+
+# 3. The HTML player paused at t = 0.2 s (mid-animation: cells tilted and faded).
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=2000 \
+  --screenshot="$images/html-player-t0.2.png" --window-size=420,760 "file://$work/tipin.html#t=0.2" 2>/dev/null
+
+ls -l "$images"/*.png
