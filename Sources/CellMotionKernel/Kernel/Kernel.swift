@@ -156,38 +156,9 @@ public enum Kernel {
   static func evaluateRun<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, _ range: Range<Int>, t: Float, inputs: KernelInputs, outputs: KernelOutputs
   ) {
-    let w = L.width
     var i = range.lowerBound
-    if r.isPlanar {
-      let k = PlanarConstants(r)
-      while i + w <= range.upperBound {
-        let wi = L.load(inputs.width + i), he = L.load(inputs.height + i)
-        let res = evaluatePlanarGroup(
-          r, k, t: t, start: L.load(inputs.start + i), width: wi, height: he,
-          tableWidth: L.load(inputs.tableWidth + i))
-        storePlanar(res, at: i, lanes: w, outputs: outputs, width: wi, height: he)
-        if let fold = r.fold {
-          let f = evaluateFold(
-            r, fold, t: t, start: L.load(inputs.start + i), width: wi, detailHeight: L.load(inputs.detailHeight + i))
-          storeFold(f, at: i, lanes: w, outputs: outputs)
-        }
-        i += w
-      }
-    }
-    while i + w <= range.upperBound {
-      let res = evaluateGroup(
-        r, t: t, start: L.load(inputs.start + i), width: L.load(inputs.width + i),
-        height: L.load(inputs.height + i), tableWidth: L.load(inputs.tableWidth + i),
-        detailHeight: L.load(inputs.detailHeight + i))
-      store(res, at: i, lanes: w, outputs: outputs, width: L.load(inputs.width + i), height: L.load(inputs.height + i))
-      if let fold = r.fold {
-        let f = evaluateFold(
-          r, fold, t: t, start: L.load(inputs.start + i), width: L.load(inputs.width + i),
-          detailHeight: L.load(inputs.detailHeight + i))
-        storeFold(f, at: i, lanes: w, outputs: outputs)
-      }
-      i += w
-    }
+    if r.isPlanar { i = evaluatePlanarRun(L.self, r, range, t: t, inputs: inputs, outputs: outputs) }
+    i = evaluateGeneralRun(L.self, r, i..<range.upperBound, t: t, inputs: inputs, outputs: outputs)
     let rest = range.upperBound - i
     if rest > 0 {
       // Pad with the first valid lane's inputs so padded lanes compute finite values.
@@ -208,6 +179,60 @@ public enum Kernel {
           evaluateFold(r, fold, t: t, start: st, width: wi, detailHeight: dh), at: i, lanes: rest, outputs: outputs)
       }
     }
+  }
+
+  /// The whole lane groups of a planar run (the tail is left to `evaluateRun`'s general
+  /// path); returns the index of the first cell not evaluated. A function of its own so
+  /// that the optimiser inlines the group into a small loop (inside the large
+  /// `evaluateRun` it kept the group out of line and passed SIMD8 vectors through memory:
+  /// callgrind counted 114 instructions per tip-in cell).
+  @inlinable
+  static func evaluatePlanarRun<L: FloatLanes>(
+    _: L.Type, _ r: CompiledRecipe, _ range: Range<Int>, t: Float, inputs: KernelInputs, outputs: KernelOutputs
+  ) -> Int {
+    let w = L.width
+    var i = range.lowerBound
+    let k = PlanarConstants(r)
+    while i + w <= range.upperBound {
+      let wi = L.load(inputs.width + i), he = L.load(inputs.height + i)
+      let res = evaluatePlanarGroup(
+        r, k, t: t, start: L.load(inputs.start + i), width: wi, height: he,
+        tableWidth: L.load(inputs.tableWidth + i))
+      storePlanar(res, at: i, lanes: w, outputs: outputs, width: wi, height: he)
+      if let fold = r.fold {
+        let f = evaluateFold(
+          r, fold, t: t, start: L.load(inputs.start + i), width: wi, detailHeight: L.load(inputs.detailHeight + i))
+        storeFold(f, at: i, lanes: w, outputs: outputs)
+      }
+      i += w
+    }
+    return i
+  }
+
+  /// The whole lane groups of a run on the general 4x4 path; returns the index of the
+  /// first cell not evaluated (a function of its own for the same reason as
+  /// `evaluatePlanarRun`).
+  @inlinable
+  static func evaluateGeneralRun<L: FloatLanes>(
+    _: L.Type, _ r: CompiledRecipe, _ range: Range<Int>, t: Float, inputs: KernelInputs, outputs: KernelOutputs
+  ) -> Int {
+    let w = L.width
+    var i = range.lowerBound
+    while i + w <= range.upperBound {
+      let res = evaluateGroup(
+        r, t: t, start: L.load(inputs.start + i), width: L.load(inputs.width + i),
+        height: L.load(inputs.height + i), tableWidth: L.load(inputs.tableWidth + i),
+        detailHeight: L.load(inputs.detailHeight + i))
+      store(res, at: i, lanes: w, outputs: outputs, width: L.load(inputs.width + i), height: L.load(inputs.height + i))
+      if let fold = r.fold {
+        let f = evaluateFold(
+          r, fold, t: t, start: L.load(inputs.start + i), width: L.load(inputs.width + i),
+          detailHeight: L.load(inputs.detailHeight + i))
+        storeFold(f, at: i, lanes: w, outputs: outputs)
+      }
+      i += w
+    }
+    return i
   }
 
   /// Writes `lanes` cells of a group result from SoA lanes to the AoS outputs.
@@ -258,7 +283,11 @@ public enum Kernel {
     _ res: LanePlanar<L>, at i: Int, lanes: Int, outputs: KernelOutputs, width: L, height: L
   ) {
     if L.self == SIMD8<Float>.self && lanes == 8 && outputs.corners == nil {
-      storePlanar8(unsafeBitCast(res, to: LanePlanar<SIMD8<Float>>.self), to: outputs.matrices + 16 * i)
+      let r8 = unsafeBitCast(res, to: LanePlanar<SIMD8<Float>>.self)
+      var soa = (r8.a, r8.b, r8.c, r8.d, r8.tx, r8.ty)
+      withUnsafePointer(to: &soa) { q in
+        q.withMemoryRebound(to: Float.self, capacity: 48) { storePlanar8($0, to: outputs.matrices + 16 * i) }
+      }
       res.opacity.store(to: outputs.opacity + i)
       res.shadow.store(to: outputs.shadow + i)
       return
@@ -269,25 +298,35 @@ public enum Kernel {
       width: width, height: height)
   }
 
-  /// Planar SoA -> AoS for 8 cells: rows (a b 0 0), (c d 0 0), (0 0 1 0), (tx ty 0 1) per
-  /// cell from pairs interleaved by unpack low/high, 16-byte stores.
-  @inlinable @inline(__always)
-  static func storePlanar8(_ m: LanePlanar<SIMD8<Float>>, to p: UnsafeMutablePointer<Float>) {
+  /// Planar SoA -> AoS for 8 cells: the six lane vectors (a, b, c, d, tx, ty; 48 Floats
+  /// at `soa`) become rows (a b 0 0), (c d 0 0), (0 0 1 0), (tx ty 0 1) of 8 matrices.
+  ///
+  /// Never inlined, on purpose: inlined, the optimiser's SLP vectoriser merged the shuffles
+  /// with the arithmetic that produced the lanes into ~300 instructions of inserts and
+  /// spills per 8 cells (callgrind); on its own the body is unpack low/high pairs and
+  /// 16-byte stores, and the call costs a few instructions per 8 cells.
+  @usableFromInline @inline(never)
+  static func storePlanar8(_ soa: UnsafePointer<Float>, to p: UnsafeMutablePointer<Float>) {
+    let v = UnsafeRawPointer(soa)
     let raw = UnsafeMutableRawPointer(p)
+    let zw0 = SIMD4<Float>(0, 0, 0, 0), zw1 = SIMD4<Float>(0, 0, 0, 1)
     @inline(__always)
-    func rows(_ x: SIMD4<Float>, _ y: SIMD4<Float>, _ z: Float, _ w: Float, _ offset: Int) {
-      let lo = SIMD4(x[0], y[0], x[1], y[1]), hi = SIMD4(x[2], y[2], x[3], y[3])
-      raw.storeBytes(of: SIMD4(lo[0], lo[1], z, w), toByteOffset: offset, as: SIMD4<Float>.self)
-      raw.storeBytes(of: SIMD4(lo[2], lo[3], z, w), toByteOffset: offset + 64, as: SIMD4<Float>.self)
-      raw.storeBytes(of: SIMD4(hi[0], hi[1], z, w), toByteOffset: offset + 128, as: SIMD4<Float>.self)
-      raw.storeBytes(of: SIMD4(hi[2], hi[3], z, w), toByteOffset: offset + 192, as: SIMD4<Float>.self)
+    func pairs(_ first: Int, _ zw: SIMD4<Float>, _ row: Int) {
+      let x = v.loadUnaligned(fromByteOffset: 32 * first, as: SIMD8<Float>.self)
+      let y = v.loadUnaligned(fromByteOffset: 32 * first + 32, as: SIMD8<Float>.self)
+      for h in 0..<2 {
+        let xs = h == 0 ? x.lowHalf : x.highHalf, ys = h == 0 ? y.lowHalf : y.highHalf
+        let lo = SIMD4(xs[0], ys[0], xs[1], ys[1]), hi = SIMD4(xs[2], ys[2], xs[3], ys[3])
+        let base = 256 * h + 16 * row
+        raw.storeBytes(of: SIMD4(lo[0], lo[1], zw[2], zw[3]), toByteOffset: base, as: SIMD4<Float>.self)
+        raw.storeBytes(of: SIMD4(lo[2], lo[3], zw[2], zw[3]), toByteOffset: base + 64, as: SIMD4<Float>.self)
+        raw.storeBytes(of: SIMD4(hi[0], hi[1], zw[2], zw[3]), toByteOffset: base + 128, as: SIMD4<Float>.self)
+        raw.storeBytes(of: SIMD4(hi[2], hi[3], zw[2], zw[3]), toByteOffset: base + 192, as: SIMD4<Float>.self)
+      }
     }
-    rows(m.a.lowHalf, m.b.lowHalf, 0, 0, 0)
-    rows(m.a.highHalf, m.b.highHalf, 0, 0, 256)
-    rows(m.c.lowHalf, m.d.lowHalf, 0, 0, 16)
-    rows(m.c.highHalf, m.d.highHalf, 0, 0, 272)
-    rows(m.tx.lowHalf, m.ty.lowHalf, 0, 1, 48)
-    rows(m.tx.highHalf, m.ty.highHalf, 0, 1, 304)
+    pairs(0, zw0, 0)
+    pairs(2, zw0, 1)
+    pairs(4, zw1, 3)
     let row2 = SIMD4<Float>(0, 0, 1, 0)
     for k in 0..<8 { raw.storeBytes(of: row2, toByteOffset: 64 * k + 32, as: SIMD4<Float>.self) }
   }
