@@ -250,29 +250,36 @@ public enum Kernel {
         outputs.shadow[i + k] = res.shadow[lane: k]
       }
     }
-    if let co = outputs.corners {
-      let m = res.matrix.m
-      // Corners (0,0), (w,0), (0,h), (w,h): p * M, divided by w.
-      let x0 = m.12, y0 = m.13, w0 = m.15
-      let xw = width * m.0, yw = width * m.1, ww = width * m.3
-      let xh = height * m.4, yh = height * m.5, wh = height * m.7
-      let c = (
-        x0 / w0, y0 / w0,
-        (x0 + xw) / (w0 + ww), (y0 + yw) / (w0 + ww),
-        (x0 + xh) / (w0 + wh), (y0 + yh) / (w0 + wh),
-        (x0 + xw + xh) / (w0 + ww + wh), (y0 + yw + yh) / (w0 + ww + wh)
-      )
-      for k in 0..<lanes {
-        let p = co + 8 * (i + k)
-        p[0] = c.0[lane: k]
-        p[1] = c.1[lane: k]
-        p[2] = c.2[lane: k]
-        p[3] = c.3[lane: k]
-        p[4] = c.4[lane: k]
-        p[5] = c.5[lane: k]
-        p[6] = c.6[lane: k]
-        p[7] = c.7[lane: k]
-      }
+    if let co = outputs.corners { storeCorners(res.matrix, at: i, lanes: lanes, to: co, width: width, height: height) }
+  }
+
+  /// The four projected corners (0,0), (w,0), (0,h), (w,h) of `lanes` cells: p * M,
+  /// divided by w; 8 Floats per cell. Out of line: optional output, kept away from the
+  /// hot loops' register allocation.
+  @usableFromInline @inline(never)
+  static func storeCorners<L: FloatLanes>(
+    _ matrix: LaneMatrix<L>, at i: Int, lanes: Int, to co: UnsafeMutablePointer<Float>, width: L, height: L
+  ) {
+    let m = matrix.m
+    let x0 = m.12, y0 = m.13, w0 = m.15
+    let xw = width * m.0, yw = width * m.1, ww = width * m.3
+    let xh = height * m.4, yh = height * m.5, wh = height * m.7
+    let c = (
+      x0 / w0, y0 / w0,
+      (x0 + xw) / (w0 + ww), (y0 + yw) / (w0 + ww),
+      (x0 + xh) / (w0 + wh), (y0 + yh) / (w0 + wh),
+      (x0 + xw + xh) / (w0 + ww + wh), (y0 + yw + yh) / (w0 + ww + wh)
+    )
+    for k in 0..<lanes {
+      let p = co + 8 * (i + k)
+      p[0] = c.0[lane: k]
+      p[1] = c.1[lane: k]
+      p[2] = c.2[lane: k]
+      p[3] = c.3[lane: k]
+      p[4] = c.4[lane: k]
+      p[5] = c.5[lane: k]
+      p[6] = c.6[lane: k]
+      p[7] = c.7[lane: k]
     }
   }
 
@@ -282,7 +289,7 @@ public enum Kernel {
   static func storePlanar<L: FloatLanes>(
     _ res: LanePlanar<L>, at i: Int, lanes: Int, outputs: KernelOutputs, width: L, height: L
   ) {
-    if L.self == SIMD8<Float>.self && lanes == 8 && outputs.corners == nil {
+    if L.self == SIMD8<Float>.self && lanes == 8 {
       let r8 = unsafeBitCast(res, to: LanePlanar<SIMD8<Float>>.self)
       var soa = (r8.a, r8.b, r8.c, r8.d, r8.tx, r8.ty)
       withUnsafePointer(to: &soa) { q in
@@ -290,6 +297,11 @@ public enum Kernel {
       }
       res.opacity.store(to: outputs.opacity + i)
       res.shadow.store(to: outputs.shadow + i)
+      if let co = outputs.corners {
+        let z = L(repeating: 0), one = L(repeating: 1)
+        let m = LaneMatrix<L>(linear: (res.a, res.b, z, res.c, res.d, z, z, z, one), translation: (res.tx, res.ty, z))
+        storeCorners(m, at: i, lanes: lanes, to: co, width: width, height: height)
+      }
       return
     }
     let z = L(repeating: 0), one = L(repeating: 1)
@@ -345,8 +357,12 @@ public enum Kernel {
   @inlinable @inline(__always)
   static func storeMatrices<L: FloatLanes>(_ mat: LaneMatrix<L>, to p: UnsafeMutablePointer<Float>, lanes: Int) {
     if L.self == SIMD8<Float>.self && lanes == 8 {
-      // Resolved at specialisation: a whole SIMD8 group goes through in-register transposes.
-      storeMatrices8(unsafeBitCast(mat, to: LaneMatrix<SIMD8<Float>>.self), to: p)
+      // Resolved at specialisation: a whole SIMD8 group goes through the out-of-line
+      // transpose (see `storePlanar8` for why out of line).
+      var soa = unsafeBitCast(mat, to: LaneMatrix<SIMD8<Float>>.self).m
+      withUnsafePointer(to: &soa) { q in
+        q.withMemoryRebound(to: Float.self, capacity: 128) { storeMatrices8($0, to: p) }
+      }
       return
     }
     let m = mat.m
@@ -373,13 +389,14 @@ public enum Kernel {
 }
 
 extension Kernel {
-  /// SoA -> AoS for 8 cells: each quarter of the matrices (entries 4r ..< 4r + 4, one
+  /// SoA -> AoS for 8 cells: 16 lane vectors (128 Floats at `soa`, entry e of cell k at
+  /// 8 e + k) to 8 consecutive 64-byte matrices. Each quarter (entries 4r ..< 4r + 4, one
   /// CATransform3D row) is two 4 x 4 transposes on SIMD4 halves (unpack low/high, then
-  /// move low/high pairs: the classic SSE transpose, which LLVM emits as vunpcklps,
-  /// vunpckhps, vmovlhps, vmovhlps), then 16-byte stores: 64 shuffles and 32 stores per
-  /// 8 cells instead of 128 lane extractions and scalar stores.
-  @inlinable @inline(__always)
-  static func storeMatrices8(_ mat: LaneMatrix<SIMD8<Float>>, to p: UnsafeMutablePointer<Float>) {
+  /// move low/high pairs), then 16-byte stores. Out of line for the reason given at
+  /// `storePlanar8`.
+  @usableFromInline @inline(never)
+  static func storeMatrices8(_ soa: UnsafePointer<Float>, to p: UnsafeMutablePointer<Float>) {
+    let v = UnsafeRawPointer(soa)
     let raw = UnsafeMutableRawPointer(p)
     @inline(__always)
     func transpose4(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>, _ offset: Int) {
@@ -390,16 +407,14 @@ extension Kernel {
       raw.storeBytes(of: SIMD4(t1[0], t1[1], t3[0], t3[1]), toByteOffset: offset + 128, as: SIMD4<Float>.self)
       raw.storeBytes(of: SIMD4(t1[2], t1[3], t3[2], t3[3]), toByteOffset: offset + 192, as: SIMD4<Float>.self)
     }
-    @inline(__always)
-    func quarter(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>, _ d: SIMD8<Float>, _ row: Int) {
+    for row in 0..<4 {
+      @inline(__always) func lane(_ e: Int) -> SIMD8<Float> {
+        v.loadUnaligned(fromByteOffset: 32 * (4 * row + e), as: SIMD8<Float>.self)
+      }
+      let a = lane(0), b = lane(1), c = lane(2), d = lane(3)
       transpose4(a.lowHalf, b.lowHalf, c.lowHalf, d.lowHalf, 16 * row)  // cells 0-3
       transpose4(a.highHalf, b.highHalf, c.highHalf, d.highHalf, 256 + 16 * row)  // cells 4-7
     }
-    let m = mat.m
-    quarter(m.0, m.1, m.2, m.3, 0)
-    quarter(m.4, m.5, m.6, m.7, 1)
-    quarter(m.8, m.9, m.10, m.11, 2)
-    quarter(m.12, m.13, m.14, m.15, 3)
   }
 }
 
