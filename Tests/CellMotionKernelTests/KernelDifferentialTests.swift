@@ -313,9 +313,10 @@ struct KernelBehaviourTests {
     }
     var one = try FrameOutput(capacity: n, includeCorners: true)
     var many = try FrameOutput(capacity: n, includeCorners: true)
-    for time in [0.3, 1.1, 2.2] {
+    // 2 threads: the persistent pair worker; 4: concurrentPerform chunks.
+    for (time, threads) in [(0.3, 4), (1.1, 4), (2.2, 4), (0.3, 2), (1.1, 2), (2.2, 2)] {
       try Kernel.evaluate(batch, at: time, into: &one, options: KernelOptions(threads: 1))
-      try Kernel.evaluate(batch, at: time, into: &many, options: KernelOptions(threads: 4, parallelThreshold: 0))
+      try Kernel.evaluate(batch, at: time, into: &many, options: KernelOptions(threads: threads, parallelThreshold: 0))
       #expect(one.matrices == many.matrices)
       #expect(one.opacity == many.opacity)
       #expect(one.foldTop == many.foldTop && one.foldBottom == many.foldBottom)

@@ -97,6 +97,16 @@ public enum Kernel {
                                 evaluateRange(
                                   0..<n, recipes: recipes, recipeIndex: index, t: t, inputs: inputs, outputs: outputs,
                                   lanes: options.lanes)
+                              } else if threads == 2, PairWorker.shared.tryStart(
+                                0..<n, recipes: recipes, recipeIndex: index, t: t, inputs: inputs, outputs: outputs,
+                                lanes: options.lanes)
+                              {
+                                // Two threads: the calling thread takes the first half, the
+                                // persistent worker the second (no allocation per frame).
+                                evaluateRange(
+                                  0..<PairWorker.split(n), recipes: recipes, recipeIndex: index, t: t, inputs: inputs,
+                                  outputs: outputs, lanes: options.lanes)
+                                PairWorker.shared.finish()
                               } else {
                                 // Chunks aligned to 8 cells; each cell's arithmetic is the same
                                 // whatever chunk it falls in, so results are bit-identical.
@@ -415,6 +425,77 @@ extension Kernel {
       transpose4(a.lowHalf, b.lowHalf, c.lowHalf, d.lowHalf, 16 * row)  // cells 0-3
       transpose4(a.highHalf, b.highHalf, c.highHalf, d.highHalf, 256 + 16 * row)  // cells 4-7
     }
+  }
+}
+
+/// A persistent second thread for two-way splits. `DispatchQueue.concurrentPerform`
+/// allocates on every call (3 allocations per frame, measured by the benchmark's
+/// allocation counter); this worker is started once and handed each job through plain
+/// stored properties and two semaphores, so a steady-state frame allocates nothing.
+/// One job at a time: a caller that finds it busy (another thread evaluating) falls back
+/// to `concurrentPerform`.
+final class PairWorker: @unchecked Sendable {
+  static let shared = PairWorker()
+
+  /// The cell where the worker's half starts: the middle, rounded up to a multiple of 8
+  /// (lane groups are the same in any split, so results stay bit-identical).
+  static func split(_ n: Int) -> Int { min(n, (n / 2 + 7) & ~7) }
+
+  private let lock = NSLock()
+  private let go = DispatchSemaphore(value: 0)
+  private let done = DispatchSemaphore(value: 0)
+  // The job; written by the caller before `go.signal()`, read by the worker after
+  // `go.wait()` (the semaphore orders the accesses).
+  private var range = 0..<0
+  private var recipes: [CompiledRecipe] = []
+  private var recipeIndex: UnsafePointer<Int32>? = nil
+  private var t: Float = 0
+  private var inputs: KernelInputs? = nil
+  private var outputs: KernelOutputs? = nil
+  private var lanes = LaneWidth.simd8
+
+  private init() {
+    let thread = Thread { [unowned self] in self.run() }
+    thread.name = "CellMotionKernel.PairWorker"
+    thread.start()
+  }
+
+  private func run() {
+    while true {
+      go.wait()
+      if let recipeIndex, let inputs, let outputs {
+        Kernel.evaluateRange(
+          range, recipes: recipes, recipeIndex: recipeIndex, t: t, inputs: inputs, outputs: outputs, lanes: lanes)
+      }
+      done.signal()
+    }
+  }
+
+  /// Hands the second half of `all` to the worker; false (nothing started) if it is busy.
+  func tryStart(
+    _ all: Range<Int>, recipes: [CompiledRecipe], recipeIndex: UnsafePointer<Int32>, t: Float,
+    inputs: KernelInputs, outputs: KernelOutputs, lanes: LaneWidth
+  ) -> Bool {
+    guard lock.try() else { return false }
+    range = Self.split(all.upperBound)..<all.upperBound
+    self.recipes = recipes
+    self.recipeIndex = recipeIndex
+    self.t = t
+    self.inputs = inputs
+    self.outputs = outputs
+    self.lanes = lanes
+    go.signal()
+    return true
+  }
+
+  /// Waits for the worker's half and releases the worker.
+  func finish() {
+    done.wait()
+    recipes = []
+    recipeIndex = nil
+    inputs = nil
+    outputs = nil
+    lock.unlock()
   }
 }
 
