@@ -110,6 +110,18 @@ public struct TableAnimator: Sendable {
     output = try FrameOutput(capacity: capacity, includeFold: false)
     foldOutput = try FrameOutput(capacity: 64, includeFold: true)
     frame.matrices.reserveCapacity(16 * capacity)
+    // Every per-frame array at its working size up front, so a frame that shows more rows
+    // than any before does not grow one (the scroll session counted one such allocation
+    // in 450 frames).
+    frame.opacity.reserveCapacity(capacity)
+    frame.heights.reserveCapacity(capacity)
+    frame.animating.reserveCapacity(capacity)
+    frame.folds.reserveCapacity(64)
+    frame.events.rowPositions.reserveCapacity(capacity)
+    frame.events.rowHeights.reserveCapacity(capacity)
+    frame.events.display.willDisplay.reserveCapacity(capacity)
+    frame.events.display.didEndDisplaying.reserveCapacity(capacity)
+    frame.events.display.animationStarts.reserveCapacity(capacity)
   }
 
   /// Advances to `time` (seconds, not before the previous step) and computes the frame.
