@@ -52,23 +52,13 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
   ///
   /// - Throws: `CellMotionError.indexOutOfRange` unless `0 <= row <= rowCount`.
   /// - Complexity: O(log k) for k animated rows.
-  public func rowOffset(_ row: Int) throws(CellMotionError) -> Double {
-    guard row >= 0, row <= rowCount else {
-      throw .indexOutOfRange(field: "row", index: row, count: rowCount + 1)
-    }
-    return _top(row)
-  }
+  public func rowOffset(_ row: Int) throws(CellMotionError) -> Double { try _checkedTop(row) }
 
   /// The height of `row` in points, including its delta.
   ///
   /// - Throws: `CellMotionError.indexOutOfRange` unless `0 <= row < rowCount`.
   /// - Complexity: O(log k) for k animated rows.
-  public func rowHeight(_ row: Int) throws(CellMotionError) -> Double {
-    guard row >= 0, row < rowCount else {
-      throw .indexOutOfRange(field: "row", index: row, count: rowCount)
-    }
-    return _height(row)
-  }
+  public func rowHeight(_ row: Int) throws(CellMotionError) -> Double { try _checkedHeight(row) }
 
   /// The visible rows, with the semantics of `TableLayout.visibleRange` applied to the
   /// animated geometry.
@@ -78,9 +68,7 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
   public func visibleRange(scrollOffset: Double, viewportHeight: Double, overscan: Double = 0)
     throws(CellMotionError) -> Range<Int>
   {
-    let band = try _visibleBand(
-      scrollOffset: scrollOffset, viewportHeight: viewportHeight, overscan: overscan)
-    return _visibleRows(lower: band.lower, upper: band.upper)
+    try _visibleRange(scrollOffset: scrollOffset, viewportHeight: viewportHeight, overscan: overscan)
   }
 
   /// The same geometry as a plain `TableLayout` with per-row heights, prefix sums

@@ -14,6 +14,8 @@ protocol _RowGeometry {
   /// Top edge of row `i` in points for `i` in `0...rowCount`; `_top(rowCount)` is the
   /// content height. Unchecked.
   func _top(_ i: Int) -> Double
+  /// Height of row `i` in points for `i` in `0..<rowCount`. Unchecked.
+  func _height(_ i: Int) -> Double
 }
 
 /// First index in `0..<count` for which `predicate` holds, or `count` if none. The
@@ -32,6 +34,31 @@ func _partitionPoint(_ count: Int, _ predicate: (Int) -> Bool) -> Int {
 }
 
 extension _RowGeometry {
+  /// `_top(row)` after checking `0 <= row <= rowCount` (the public `rowOffset`).
+  func _checkedTop(_ row: Int) throws(CellMotionError) -> Double {
+    guard row >= 0, row <= rowCount else {
+      throw .indexOutOfRange(field: "row", index: row, count: rowCount + 1)
+    }
+    return _top(row)
+  }
+
+  /// `_height(row)` after checking `0 <= row < rowCount` (the public `rowHeight`).
+  func _checkedHeight(_ row: Int) throws(CellMotionError) -> Double {
+    guard row >= 0, row < rowCount else {
+      throw .indexOutOfRange(field: "row", index: row, count: rowCount)
+    }
+    return _height(row)
+  }
+
+  /// The public `visibleRange`: the query validated into a band, then `_visibleRows`.
+  func _visibleRange(scrollOffset: Double, viewportHeight: Double, overscan: Double)
+    throws(CellMotionError) -> Range<Int>
+  {
+    let band = try _visibleBand(
+      scrollOffset: scrollOffset, viewportHeight: viewportHeight, overscan: overscan)
+    return _visibleRows(lower: band.lower, upper: band.upper)
+  }
+
   /// The rows visible in the half-open band `[lower, upper)` of content coordinates.
   ///
   /// Row `i` with top `a` and bottom `b` is visible iff `a < upper` and (`b > lower` or

@@ -101,23 +101,13 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   ///
   /// - Throws: `CellMotionError.indexOutOfRange` unless `0 <= row <= rowCount`.
   /// - Complexity: O(1).
-  public func rowOffset(_ row: Int) throws(CellMotionError) -> Double {
-    guard row >= 0, row <= rowCount else {
-      throw .indexOutOfRange(field: "row", index: row, count: rowCount + 1)
-    }
-    return _top(row)
-  }
+  public func rowOffset(_ row: Int) throws(CellMotionError) -> Double { try _checkedTop(row) }
 
   /// The height of `row` in points.
   ///
   /// - Throws: `CellMotionError.indexOutOfRange` unless `0 <= row < rowCount`.
   /// - Complexity: O(1).
-  public func rowHeight(_ row: Int) throws(CellMotionError) -> Double {
-    guard row >= 0, row < rowCount else {
-      throw .indexOutOfRange(field: "row", index: row, count: rowCount)
-    }
-    return _height(row)
-  }
+  public func rowHeight(_ row: Int) throws(CellMotionError) -> Double { try _checkedHeight(row) }
 
   /// The rows that intersect the viewport `[scrollOffset - overscan,
   /// scrollOffset + viewportHeight + overscan)`, in content points.
@@ -140,9 +130,7 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   public func visibleRange(scrollOffset: Double, viewportHeight: Double, overscan: Double = 0)
     throws(CellMotionError) -> Range<Int>
   {
-    let band = try _visibleBand(
-      scrollOffset: scrollOffset, viewportHeight: viewportHeight, overscan: overscan)
-    return _visibleRows(lower: band.lower, upper: band.upper)
+    try _visibleRange(scrollOffset: scrollOffset, viewportHeight: viewportHeight, overscan: overscan)
   }
 
   /// The scroll offsets that keep the viewport inside the content, in points:
