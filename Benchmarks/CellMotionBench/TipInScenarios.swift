@@ -38,15 +38,13 @@ enum TipInScenarios {
   /// SoA inputs shared by every tip-in variant: start times (s), widths, heights (pt).
   final class Inputs {
     let startTime, width, height: FloatBuffer
-    init(count n: Int, seed: UInt64 = 11) {
+    init(count n: Int) {
       startTime = FloatBuffer(count: n)
       width = FloatBuffer(count: n)
       height = FloatBuffer(count: n)
-      var rng = BenchRandom(seed: seed)
-      for i in 0..<n {  // the draw order of KernelScenarios.makeInputs
-        startTime.pointer[i] = rng.float(0, 0.8)
-        width.pointer[i] = rng.float(320, 430)
-        height.pointer[i] = rng.float(44, 120)
+      var rng = BenchRandom(seed: KernelScenarios.inputSeed)
+      for i in 0..<n {
+        (startTime.pointer[i], width.pointer[i], height.pointer[i]) = KernelScenarios.cellInput(&rng)
       }
     }
   }
