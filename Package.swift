@@ -25,11 +25,14 @@ let package = Package(
     /// recipes and the scalar reference evaluator. The oracle for everything else.
     .target(name: "CellMotion"),
     /// The hot core: SoA batches evaluated in SIMD4/SIMD8 lanes, optional BLAS stages.
-    .target(name: "CellMotionKernel", dependencies: ["CellMotion", "CBLAS"]),
+    .target(name: "CellMotionKernel", dependencies: ["CellMotion", "CBLAS", "_CellMotionShims"]),
     /// Headless table-view simulation driving the kernel frame by frame.
     .target(name: "CellMotionTable", dependencies: ["CellMotion", "CellMotionKernel"]),
 
     // MARK: - Implementation details
+    /// A C multiply-add that LLVM may fuse (one FMA with -target-cpu znver3, a multiply
+    /// and an add without): Swift's own operators never contract.
+    .target(name: "_CellMotionShims"),
     /// cblas.h from Debian's libblas-dev; links libblas.so (OpenBLAS via alternatives).
     .systemLibrary(
       name: "CBLAS", path: "Sources/CBLAS",

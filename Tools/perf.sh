@@ -5,7 +5,7 @@
 # Usage: Tools/perf.sh <scenario-filter> [more cellmotion-bench arguments]
 #   e.g. Tools/perf.sh compose/simd --sizes 100000
 # Environment: PERF_FREQ (default 999), PERF_TOP (lines shown, default 40),
-#   EXTRA_SWIFTC (e.g. "-Xswiftc -DCELLMOTION_FMA").
+#   EXTRA_SWIFTC (extra arguments for swift build).
 set -euo pipefail
 
 if [[ $# -lt 1 ]]; then

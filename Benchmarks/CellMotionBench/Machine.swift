@@ -23,7 +23,8 @@ struct MachinePeaks: Codable {
   /// otherwise `addingProduct` is one `fmaf` call per lane and the "peak" is tiny.
   var fmaPeakNote: String
   var blas: BLASLibrary
-  /// Whether the stage loops were built with `-DCELLMOTION_FMA`.
+  /// Whether the kernel and stage multiply-adds are fused (`MatrixStages.usesFusedMultiplyAdd`:
+  /// true when built for a target with FMA, e.g. `-Xswiftc -target-cpu -Xswiftc znver3`).
   var stagesUseFusedMultiplyAdd: Bool
 }
 

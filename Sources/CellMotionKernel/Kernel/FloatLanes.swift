@@ -8,6 +8,7 @@
 
 import CellMotion
 import Foundation
+import _CellMotionShims
 
 /// A vector of Float lanes with the operations the kernel needs.
 public protocol FloatLanes: Sendable {
@@ -34,6 +35,9 @@ public protocol FloatLanes: Sendable {
   static func * (a: Self, b: Float) -> Self
   static func - (a: Float, b: Self) -> Self
   static func / (a: Float, b: Self) -> Self
+  /// a * b + c per lane: one FMA instruction where the target has FMA (-target-cpu
+  /// znver3), a multiply and an add otherwise (`_CellMotionShims`); never a libm call.
+  static func muladd(_ a: Self, _ b: Self, _ c: Self) -> Self
   static func lt(_ a: Self, _ b: Self) -> Mask
   static func ge(_ a: Self, _ b: Self) -> Mask
   static func and(_ a: Mask, _ b: Mask) -> Mask
@@ -52,11 +56,22 @@ public protocol FloatLanes: Sendable {
   static func exp(_ x: Self) -> Self
   /// (sin x, cos x) (VectorMath accuracy).
   static func sincos(_ x: Self) -> (sin: Self, cos: Self)
+  /// (sin x, cos x) for |x| <= pi/4 only (VectorMath.sincosSmall: no argument reduction).
+  static func sincosSmall(_ x: Self) -> (sin: Self, cos: Self)
 }
 
 extension FloatLanes {
   @inlinable @inline(__always)
   static func splat(_ v: Float) -> Self { Self(repeating: v) }
+  /// a * b + c with a scalar factor and addend (see `muladd(_:_:_:)`).
+  @inlinable @inline(__always)
+  static func muladd(_ a: Self, _ b: Float, _ c: Float) -> Self { muladd(a, Self(repeating: b), Self(repeating: c)) }
+  /// a * b + c with a scalar factor (see `muladd(_:_:_:)`).
+  @inlinable @inline(__always)
+  static func muladd(_ a: Self, _ b: Float, _ c: Self) -> Self { muladd(a, Self(repeating: b), c) }
+  /// a * b + c with a scalar addend (see `muladd(_:_:_:)`).
+  @inlinable @inline(__always)
+  static func muladd(_ a: Self, _ b: Self, _ c: Float) -> Self { muladd(a, b, Self(repeating: c)) }
   @inlinable @inline(__always)
   static func clamp(_ x: Self, _ lo: Float, _ hi: Float) -> Self {
     minimum(maximum(x, Self(repeating: lo)), Self(repeating: hi))
@@ -79,6 +94,8 @@ extension SIMD8: FloatLanes where Scalar == Float {
     get { self[i] }
     set { self[i] = newValue }
   }
+  @inlinable @inline(__always)
+  public static func muladd(_ a: Self, _ b: Self, _ c: Self) -> Self { cm_muladd8(a, b, c) }
   @inlinable @inline(__always)
   public static func lt(_ a: Self, _ b: Self) -> Mask { a .< b }
   @inlinable @inline(__always)
@@ -105,6 +122,8 @@ extension SIMD8: FloatLanes where Scalar == Float {
   public static func sqrt(_ x: Self) -> Self { VectorMath.sqrt(x) }
   @inlinable @inline(__always)
   public static func sincos(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincos(x) }
+  @inlinable @inline(__always)
+  public static func sincosSmall(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincosSmall(x) }
 }
 
 extension SIMD4: FloatLanes where Scalar == Float {
@@ -123,6 +142,8 @@ extension SIMD4: FloatLanes where Scalar == Float {
     get { self[i] }
     set { self[i] = newValue }
   }
+  @inlinable @inline(__always)
+  public static func muladd(_ a: Self, _ b: Self, _ c: Self) -> Self { cm_muladd4(a, b, c) }
   @inlinable @inline(__always)
   public static func lt(_ a: Self, _ b: Self) -> Mask { a .< b }
   @inlinable @inline(__always)
@@ -147,6 +168,8 @@ extension SIMD4: FloatLanes where Scalar == Float {
   public static func sqrt(_ x: Self) -> Self { VectorMath.sqrt(x) }
   @inlinable @inline(__always)
   public static func sincos(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincos(x) }
+  @inlinable @inline(__always)
+  public static func sincosSmall(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincosSmall(x) }
 }
 
 /// One lane: the kernel's arithmetic on plain Float (the scalar-Float baseline; libm's
@@ -165,6 +188,8 @@ extension Float: FloatLanes {
     get { self }
     set { self = newValue }
   }
+  @inlinable @inline(__always)
+  public static func muladd(_ a: Float, _ b: Float, _ c: Float) -> Float { cm_muladd1(a, b, c) }
   @inlinable @inline(__always)
   public static func lt(_ a: Float, _ b: Float) -> Bool { a < b }
   @inlinable @inline(__always)
@@ -187,4 +212,6 @@ extension Float: FloatLanes {
   public static func sqrt(_ x: Float) -> Float { x.squareRoot() }
   @inlinable @inline(__always)
   public static func sincos(_ x: Float) -> (sin: Float, cos: Float) { (Foundation.sin(x), Foundation.cos(x)) }
+  @inlinable @inline(__always)
+  public static func sincosSmall(_ x: Float) -> (sin: Float, cos: Float) { (Foundation.sin(x), Foundation.cos(x)) }
 }

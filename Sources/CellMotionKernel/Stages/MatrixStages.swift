@@ -13,12 +13,13 @@
 // column-major storage of the column-vector matrix M^T, i.e. what Metal's and simd's
 // `float4x4` expects for `M * float4(p, 1)`: a renderer can memcpy it.
 //
-// Fused multiply-add: the loops use `a * b + c` by default (DESIGN: `addingProduct`
-// without an FMA target flag becomes one `fmaf` call per lane). Building with
-// `-Xswiftc -DCELLMOTION_FMA` (together with `-target-cpu znver3`) switches them to
-// `addingProduct`, i.e. `vfmadd`; see `MatrixStages.usesFusedMultiplyAdd`.
+// Fused multiply-add: the loops use `_stageMadd`, the C shim `cm_muladd8` (see
+// `_CellMotionShims`): one `vfmadd` with `-target-cpu znver3`, a multiply and an add
+// without (never `addingProduct`, which becomes one `fmaf` call per lane without an FMA
+// target); see `MatrixStages.usesFusedMultiplyAdd`.
 
 import CellMotion
+import _CellMotionShims
 
 /// Which implementation a matrix stage uses. Both give the same results within Float
 /// rounding (the summation order differs); see each stage for its formulation.
@@ -49,15 +50,17 @@ public enum MatrixStages {
   /// and 32 x count floats must fit in `Int` (the BLAS projection scratch).
   public static let maximumCount = Int(Int32.max) / 32
 
-  /// Whether the SIMD loops were compiled with fused multiply-add
-  /// (`-Xswiftc -DCELLMOTION_FMA`); false means separate multiply and add.
-  public static var usesFusedMultiplyAdd: Bool {
-    #if CELLMOTION_FMA
-      return true
-    #else
-      return false
-    #endif
-  }
+  /// Whether this build's multiply-adds (`cm_muladd8` in the stages and the kernel) are
+  /// fused, i.e. the target has FMA (`-Xswiftc -target-cpu -Xswiftc znver3`); false means
+  /// a separate multiply and add. Measured, because Swift cannot test target features at
+  /// compile time: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 fused and 0 when the product is
+  /// rounded first.
+  public static var usesFusedMultiplyAdd: Bool { _fusedProbe(1 + 0x1p-12, -(1 + 0x1p-11)) != 0 }
+
+  /// a * a + c through the shim, unoptimised so the compiler cannot fold it (LLVM folds a
+  /// constant multiply-add as fused, whatever the target).
+  @_optimize(none) @inline(never)
+  static func _fusedProbe(_ a: Float, _ c: Float) -> Float { cm_muladd1(a, a, c) }
 
   // MARK: - Validation shared by the stages
 
@@ -93,24 +96,16 @@ public enum MatrixStages {
 
 // MARK: - Lane helpers
 
-/// `a * b + c` lane-wise; fused (one rounding) when built with `-DCELLMOTION_FMA`.
+/// `a * b + c` lane-wise; fused (one rounding) where the target has FMA.
 @inlinable @inline(__always)
 func _stageMadd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> {
-  #if CELLMOTION_FMA
-    return c.addingProduct(a, b)
-  #else
-    return a * b + c
-  #endif
+  cm_muladd8(a, b, c)
 }
 
-/// `a * b + c` lane-wise; fused (one rounding) when built with `-DCELLMOTION_FMA`.
+/// `a * b + c` lane-wise; fused (one rounding) where the target has FMA.
 @inlinable @inline(__always)
 func _stageMadd(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>) -> SIMD4<Float> {
-  #if CELLMOTION_FMA
-    return c.addingProduct(a, b)
-  #else
-    return a * b + c
-  #endif
+  cm_muladd4(a, b, c)
 }
 
 /// Lane `k` of each 128-bit half broadcast over that half:

@@ -23,6 +23,13 @@ extension VectorMath {
     return (r.sin.lowHalf, r.cos.lowHalf)
   }
 
+  /// `sincosSmall` of SIMD8, on 4 lanes (|x| <= pi/4; same error bound).
+  @inlinable @inline(__always)
+  public static func sincosSmall(_ x: SIMD4<Float>) -> (sin: SIMD4<Float>, cos: SIMD4<Float>) {
+    let r = sincosSmall(widened(x))
+    return (r.sin.lowHalf, r.cos.lowHalf)
+  }
+
   /// `sin` of SIMD8, on 4 lanes.
   @inlinable @inline(__always)
   public static func sin(_ x: SIMD4<Float>) -> SIMD4<Float> { sin(widened(x)).lowHalf }

@@ -1,7 +1,16 @@
 // VectorMath on SIMD8<Float> (one AVX ymm register with -target-cpu znver3).
 // The SIMD4 overloads (VectorMath+SIMD4.swift) run these on a widened vector.
+// Polynomials and reductions use `_madd` (a * b + c, one FMA with -target-cpu znver3).
+
+import _CellMotionShims
 
 extension VectorMath {
+  /// a * b + c per lane (`cm_muladd8`: fused where the target has FMA).
+  @inlinable @inline(__always)
+  internal static func _madd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> {
+    cm_muladd8(a, b, c)
+  }
+
   // MARK: - sqrt
 
   /// Newton square root for x in {0} and [FLT_MIN, FLT_MAX] (no denormals, negatives or
@@ -82,18 +91,18 @@ extension VectorMath {
     v = v.replacing(with: lower, where: underflow)
 
     let magic = SIMD8<Float>(repeating: C.roundMagic)
-    let shifted = v * C.log2e + magic
+    let shifted = _madd(v, .init(repeating: C.log2e), magic)
     let n = shifted - magic
-    var r = v - n * C.ln2Hi
-    r = r - n * C.ln2Lo
+    var r = _madd(n, .init(repeating: -C.ln2Hi), v)
+    r = _madd(n, .init(repeating: -C.ln2Lo), r)
 
-    var p = r * C.exp0 + C.exp1
-    p = p * r + C.exp2
-    p = p * r + C.exp3
-    p = p * r + C.exp4
-    p = p * r + C.exp5
+    var p = _madd(r, .init(repeating: C.exp0), .init(repeating: C.exp1))
+    p = _madd(p, r, .init(repeating: C.exp2))
+    p = _madd(p, r, .init(repeating: C.exp3))
+    p = _madd(p, r, .init(repeating: C.exp4))
+    p = _madd(p, r, .init(repeating: C.exp5))
     let r2 = r * r
-    let er = (p * r2 + r) + 1
+    let er = _madd(p, r2, r) + 1
 
     // 2^n: the low bits of `shifted` hold n (two's complement), and (0x4B40_0000 << 23)
     // wraps to 0, so (bits + 127) << 23 is the biased exponent of 2^n for n in
@@ -135,20 +144,20 @@ extension VectorMath {
   public static func sincos(_ x: SIMD8<Float>) -> (sin: SIMD8<Float>, cos: SIMD8<Float>) {
     typealias C = VectorMathConstants
     let magic = SIMD8<Float>(repeating: C.roundMagic)
-    let shifted = x * C.twoOverPi + magic
+    let shifted = _madd(x, .init(repeating: C.twoOverPi), magic)
     let q = shifted - magic
-    var r = x - q * C.halfPi1
-    r = r - q * C.halfPi2
-    r = r - q * C.halfPi3
+    var r = _madd(q, .init(repeating: -C.halfPi1), x)
+    r = _madd(q, .init(repeating: -C.halfPi2), r)
+    r = _madd(q, .init(repeating: -C.halfPi3), r)
     let z = r * r
 
-    var s = z * C.sin3 + C.sin2
-    s = s * z + C.sin1
-    s = (s * z) * r + r
+    var s = _madd(z, .init(repeating: C.sin3), .init(repeating: C.sin2))
+    s = _madd(s, z, .init(repeating: C.sin1))
+    s = _madd(s * z, r, r)
 
-    var c = z * C.cos3 + C.cos2
-    c = c * z + C.cos1
-    c = c * (z * z) - z * 0.5 + 1
+    var c = _madd(z, .init(repeating: C.cos3), .init(repeating: C.cos2))
+    c = _madd(c, z, .init(repeating: C.cos1))
+    c = _madd(c, z * z, z * -0.5) + 1
 
     // Quadrant q mod 4 sits in the low bits of `shifted`: odd q swaps sin and cos;
     // sin is negated in quadrants 2, 3 and cos in quadrants 1, 2.
@@ -168,6 +177,29 @@ extension VectorMath {
       sin: unsafeBitCast(sinBits, to: SIMD8<Float>.self),
       cos: unsafeBitCast(cosBits, to: SIMD8<Float>.self)
     )
+  }
+
+  /// The sine and cosine of each lane for |x| <= pi/4 (radians): `sincos(_:)` without
+  /// the argument reduction and quadrant selection (its polynomials are minimax on
+  /// exactly this interval), for callers that have bounded the argument, such as the
+  /// kernel for a rotation whose whole animated range lies in [-pi/4, pi/4].
+  ///
+  /// Measured maximum error against Double-precision `Glibc.sin`/`cos` on |x| <= pi/4:
+  /// the same as `sincos(_:)` there (5.8e-8 absolute, 0.97 ulp). Outside the interval the
+  /// result is not meaningful.
+  ///
+  /// Equivalent to `sincos(x)` for |x| <= pi/4.
+  @inlinable @inline(__always)
+  public static func sincosSmall(_ x: SIMD8<Float>) -> (sin: SIMD8<Float>, cos: SIMD8<Float>) {
+    typealias C = VectorMathConstants
+    let z = x * x
+    var s = _madd(z, .init(repeating: C.sin3), .init(repeating: C.sin2))
+    s = _madd(s, z, .init(repeating: C.sin1))
+    s = _madd(s * z, x, x)
+    var c = _madd(z, .init(repeating: C.cos3), .init(repeating: C.cos2))
+    c = _madd(c, z, .init(repeating: C.cos1))
+    c = _madd(c, z * z, z * -0.5) + 1
+    return (s, c)
   }
 
   /// The sine of each lane (radians). Same arithmetic and bounds as `sincos(_:)`:

@@ -3,9 +3,12 @@
 //
 // The lane-width files (VectorMath+SIMD8.swift, VectorMath+SIMD4.swift) contain the same
 // arithmetic, operation for operation, so both widths give bit-identical results for the
-// same input (tested). Everything is written as separate `a * b + c` (never
-// `addingProduct`, which becomes one `fmaf` library call per lane without an FMA target
-// flag), so results are also identical with and without `-target-cpu znver3`.
+// same input (tested). Polynomials and argument reductions use `_madd` (the C shim
+// `cm_muladd8`, never `addingProduct`, which becomes one `fmaf` library call per lane
+// without an FMA target flag): one FMA instruction with `-target-cpu znver3`, a multiply
+// and an add without. The two builds differ only in the rounding of those products; the
+// error bounds below hold for both (VectorMathTests runs in CI without the flag and was
+// run with it, release, before these bounds were written).
 //
 // Coefficients below are published minimax coefficients (facts, cited per constant);
 // the code is original. They are `@inlinable` computed properties rather than stored
