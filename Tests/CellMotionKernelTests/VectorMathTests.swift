@@ -149,6 +149,35 @@ struct VectorMathTests {
     #expect(r.sin.worstULP <= 1.0 && r.cos.worstULP <= 1.0)
   }
 
+  /// sincosSmall skips the reduction: on |x| <= pi/4 it must keep sincos's bound (checked
+  /// against Glibc, not against sincos) and, since the reduction is exact there (q = 0),
+  /// give sincos's result bit for bit; SIMD4 must match SIMD8 lane for lane.
+  @Test func sinCosSmallPrimaryRange() {
+    let quarter = Float(Double.pi / 4)
+    let xs =
+      grid(-quarter, quarter, count: 100_001) + random(-Double.pi / 4, Double.pi / 4, count: 50_000, seed: 0x5A)
+      + [0, -0.0, quarter, -quarter, .leastNormalMagnitude, 1e-20]
+    let sines = evaluate(xs, nil, { a, _ in VectorMath.sincosSmall(a).sin }, { a, _ in VectorMath.sincosSmall(a).sin })
+    let cosines = evaluate(xs, nil, { a, _ in VectorMath.sincosSmall(a).cos }, { a, _ in VectorMath.sincosSmall(a).cos })
+    let fullSines = evaluate(xs, nil, { a, _ in VectorMath.sin(a) }, { a, _ in VectorMath.sin(a) })
+    let fullCosines = evaluate(xs, nil, { a, _ in VectorMath.cos(a) }, { a, _ in VectorMath.cos(a) })
+    var sinReport = AccuracyReport("sincosSmall sin, |x| <= pi/4", absoluteTolerance: 7e-8)
+    var cosReport = AccuracyReport("sincosSmall cos, |x| <= pi/4", absoluteTolerance: 7e-8)
+    var differFromFull = 0
+    for (i, x) in xs.enumerated() {
+      sinReport.record(sines[i], Foundation.sin(Double(x)), "x=\(x)")
+      cosReport.record(cosines[i], Foundation.cos(Double(x)), "x=\(x)")
+      if sines[i].bitPattern != fullSines[i].bitPattern || cosines[i].bitPattern != fullCosines[i].bitPattern {
+        differFromFull += 1
+      }
+    }
+    print(sinReport)
+    print(cosReport)
+    #expect(sinReport.absolute.passed && sinReport.nonFinite == 0 && sinReport.worstULP <= 1, "\(sinReport)")
+    #expect(cosReport.absolute.passed && cosReport.nonFinite == 0 && cosReport.worstULP <= 1, "\(cosReport)")
+    #expect(differFromFull == 0, "sincosSmall differs from sincos in \(differFromFull) of \(xs.count) inputs")
+  }
+
   @Test func sinCosAnimationRange() {
     let xs = grid(-100, 100, count: 200_001) + random(-100, 100, count: 100_000, seed: 0x51)
     _ = trigReport("|x| <= 100", xs, tolerance: 1e-7)
