@@ -229,6 +229,117 @@ struct KernelDifferentialTests {
     #expect(c.fold.passed, "\(c.fold)")
   }
 
+  /// Many distinct parts shrink the kernel's block (`CompiledRecipe.blockCells`) down to
+  /// 8 cells; blocks, tails and the part-progress rows must still line up.
+  @Test("Recipes with many timed parts (small blocks) match", arguments: [1, 20, 60, CompiledRecipe.maxParts])
+  func manyParts(parts: Int) throws {
+    var g = SeededGenerator(seed: 0xB10C + UInt64(parts))
+    var channels: [ChannelAnimation] = []
+    let kinds: [Channel] = [.opacity, .translationX, .translationY, .rotationZ, .scale, .shadowOpacity]
+    for k in 0..<parts {
+      let kind = kinds[k % kinds.count]
+      let (from, to): (ChannelValue, ChannelValue) =
+        kind == .opacity || kind == .shadowOpacity
+        ? (ChannelValue(g.uniform(0...1)), ChannelValue(g.uniform(0...1)))
+        : kind == .scale ? (ChannelValue(g.uniform(0.5...1.5)), ChannelValue(1))
+        : kind == .rotationZ ? (ChannelValue(g.uniform(-3...3)), ChannelValue(0))
+        : (ChannelValue(g.uniform(-40...40), perCellHeight: g.uniform(-1...1)), ChannelValue(0))
+      // A distinct delay per channel: every channel is its own part.
+      channels.append(
+        ChannelAnimation(
+          kind, from: from, to: to, curve: try randomCurve(&g), duration: g.uniform(0.2...1), delay: Double(k) * 1e-3))
+    }
+    let recipe = Recipe(name: "parts\(parts)", channels: channels)
+    let compiled = try CompiledRecipe(recipe)
+    #expect(compiled.parts.count == parts)
+    #expect(compiled.blockCells >= 8 && compiled.blockCells % 8 == 0)
+    #expect(compiled.blockCells * (parts + 16) <= Kernel.scratchFloats)
+    print("\(parts) parts: \(compiled.blockCells) cells per block")
+    var c = Comparison("parts\(parts)")
+    for lanes in LaneWidth.allCases {
+      for n in [0, 1, 7, 9, 17, 1023] {
+        try compare(recipes: [recipe], count: n, time: g.uniform(-0.2...1.5), lanes: lanes, g: &g, into: &c)
+      }
+    }
+    print(c.transform)
+    print(c.opacity)
+    #expect(c.transform.passed, "\(c.transform)")
+    #expect(c.opacity.passed, "\(c.opacity)")
+  }
+
+  /// The kernel takes the reduction-free sine and cosine only when the angle's whole range
+  /// (`CompiledCurve.progressBounds`) stays in [-pi/4, pi/4]: the bounds must contain every
+  /// progress the curve produces, and the flag must be set for tip-in (so the differential
+  /// tests above exercise that path) and cleared for wide rotations.
+  @Test("Progress bounds contain the curve; the small-angle path is chosen only when safe")
+  func progressBoundsAndSmallAngle() throws {
+    var g = SeededGenerator(seed: 0xB0_0D)
+    var outside = 0, samples = 0
+    for _ in 0..<400 {
+      let curve = try randomCurve(&g)
+      let bounds = CompiledCurve(curve).progressBounds
+      #expect(bounds.lo <= 0 && bounds.hi >= 1)
+      let duration = 1.0
+      for i in 0...2000 {
+        let p = curve.progress(localTime: duration * Double(i) / 2000, duration: duration)
+        samples += 1
+        if p < bounds.lo || p > bounds.hi {
+          outside += 1
+          Issue.record("\(curve): progress \(p) outside \(bounds)")
+        }
+      }
+    }
+    print("progress bounds: \(outside) of \(samples) sampled values outside")
+    #expect(outside == 0)
+    let tip = try CompiledRecipe(.tipIn)
+    #expect(tip.planarConstants?.smallAngle == true)
+    // A z rotation with m33 exactly 1 (affine, so the 2D path; `Transform3D.rotation`'s
+    // t z^2 + c need not round to 1).
+    func rotationZ(_ angle: Double) -> Transform3D {
+      var m = Transform3D.identity
+      (m.m11, m.m12, m.m21, m.m22) = (cos(angle), sin(angle), -sin(angle), cos(angle))
+      return m
+    }
+    let wide = Recipe(
+      name: "wide", matrix: MatrixAnimation(from: rotationZ(2.5), to: .identity, curve: .bezier(.easeOut), duration: 1))
+    let wideCompiled = try CompiledRecipe(wide)
+    #expect(wideCompiled.isPlanar)
+    #expect(wideCompiled.planarConstants?.smallAngle == false)
+    // 0.7 rad is inside pi/4, but a spring with damping ratio 0.2 overshoots by 53 %.
+    let eased = Recipe(
+      name: "eased", matrix: MatrixAnimation(from: .identity, to: rotationZ(0.7), curve: .bezier(.easeOut), duration: 1))
+    #expect(try CompiledRecipe(eased).planarConstants?.smallAngle == true)
+    let spring = Recipe(
+      name: "springy",
+      matrix: MatrixAnimation(
+        from: .identity, to: rotationZ(0.7),
+        curve: .spring(try Spring.uiKit(dampingRatio: 0.2, duration: 1, initialSpringVelocity: 0)), duration: 1))
+    #expect(try CompiledRecipe(spring).planarConstants?.smallAngle == false)
+    // Both paths against the reference.
+    var c = Comparison("small/large angle")
+    for lanes in LaneWidth.allCases {
+      for time in [-0.1, 0.1, 0.3, 0.55, 0.8, 1.2] {
+        try compare(recipes: [wide, eased, spring, .tipIn], count: 1023, time: time, lanes: lanes, g: &g, into: &c)
+      }
+    }
+    print(c.transform)
+    #expect(c.transform.passed, "\(c.transform)")
+  }
+
+  @Test("More timed parts than the kernel's scratch holds is a typed error")
+  func tooManyParts() throws {
+    let channels = (0...CompiledRecipe.maxParts).map { k in
+      ChannelAnimation(.opacity, from: ChannelValue(0), to: ChannelValue(1), curve: .bezier(.linear), duration: 1, delay: Double(k) * 1e-3)
+    }
+    let recipe = Recipe(name: "tooMany", channels: channels)
+    #expect(
+      throws: CellMotionError.outOfRange(
+        field: "tooMany: distinct (curve, duration, delay) parts", value: Double(CompiledRecipe.maxParts + 1),
+        expected: "<= \(CompiledRecipe.maxParts)")
+    ) { try CompiledRecipe(recipe) }
+    #expect(throws: CellMotionError.self) { try CellBatch(recipes: [recipe]) }
+  }
+
   @Test("Undecomposable end (scale 0): discrete fallback matches")
   func discrete() throws {
     var g = SeededGenerator(seed: 3)
@@ -260,18 +371,13 @@ struct KernelDifferentialTests {
       "Bezier progress on random curves (seed \(g.seed)), kernel Float vs exact / max(1, |slope|/5)", tolerance: 2e-6)
     func sweep(_ curves: [TimingCurve], _ tracker: inout ErrorTracker, slopeScaled: Bool) {
       for curve in curves {
-        // The constants and step count the kernel compiles for this curve.
-        guard
-          case .bezier(let ax, let bx, let cx, let ay, let by, let cy, let steps, let guess) = CompiledCurve(
-            .bezier(curve))
-        else {
-          Issue.record("not compiled as a Bezier")
-          return
-        }
+        // The solve the kernel compiles for this curve (Newton or fitted inverse), run as the
+        // kernel runs it, at local time x of a 1 s animation.
+        let compiled = CompiledCurve(.bezier(curve))
         for i in stride(from: 0, through: 4096, by: 8) {
           var x = SIMD8<Float>()
           for k in 0..<8 { x[k] = Float(i + k) / 4103 }
-          let y = Kernel.bezierProgress(x, ax, bx, cx, ay, by, cy, steps: steps, quadraticGuess: guess)
+          let y = Kernel.curveProgress(compiled, local: x, duration: 1)
           for k in 0..<8 {
             // Compare at the Float input actually used, so only the solve is measured.
             let xd = Double(x[k])
@@ -284,9 +390,14 @@ struct KernelDifferentialTests {
     // Step counts the compiler picks: presets are well conditioned (the first guess is
     // exact to second order), so a few steps do what 8 do.
     for curve in presets {
-      guard case .bezier(_, _, _, _, _, _, let steps, let guess) = CompiledCurve(.bezier(curve)) else { continue }
-      print("Newton steps for \(curve): \(steps) from \(guess ? "the quadratic guess" : "s = x")")
-      #expect(steps >= 1 && steps <= Kernel.bezierSteps)
+      switch CompiledCurve(.bezier(curve)) {
+      case .bezier(_, _, _, _, _, _, let steps, let guess):
+        print("\(curve): \(steps) Newton steps from \(guess ? "the quadratic guess" : "s = x")")
+        #expect(steps >= 1 && steps <= Kernel.bezierSteps)
+      case .fittedBezier(_, _, _, _, _, _, let fit, let steps):
+        print("\(curve): fitted inverse of degree \(fit.degree), \(steps) corrections")
+      default: Issue.record("\(curve) not compiled as a Bezier")
+      }
     }
     sweep(presets, &onPresets, slopeScaled: false)
     sweep(random, &onRandom, slopeScaled: true)
@@ -294,6 +405,80 @@ struct KernelDifferentialTests {
     print(onRandom)
     #expect(onPresets.passed, "\(onPresets)")
     #expect(onRandom.passed, "\(onRandom)")
+  }
+
+  /// The fitted inverse (`CompiledCurve.fittedBezier`) against independent truth: the
+  /// Double inverse `TimingCurve.parameter(forX:)` for the fit itself, and the exact
+  /// progress on 100,000 random x (not the grid the compiler checked) for the kernel's
+  /// Float solve. Chosen for easeInEaseOut (tip-in); never for a curve with a vertical or
+  /// flat end in x (easeIn, easeOut: x'(s) = 0 at an end, so the inverse is not smooth).
+  @Test("Fitted Bezier inverse: interpolates the exact inverse; chosen only where smooth; within 2e-6 between grid points")
+  func fittedInverse() throws {
+    // Interpolation: P equals the exact inverse at the degree + 1 Chebyshev points, and
+    // the error elsewhere shrinks as the degree grows (a smooth inverse).
+    let curve = TimingCurve.easeInEaseOut
+    var previous = Double.infinity
+    for degree in [4, 6, 8, 10] {
+      let fit = InverseFit(curve, degree: degree)
+      func p(_ x: Double) -> Double {
+        var v = 0.0
+        for k in stride(from: degree, through: 0, by: -1) { v = v * (2 * x - 1) + Double(fit.p[k]) }
+        return v
+      }
+      var atNodes = 0.0, elsewhere = 0.0
+      for k in 0...degree {
+        let x = (1 + cos(Double.pi * (Double(k) + 0.5) / Double(degree + 1))) / 2
+        atNodes = max(atNodes, abs(p(x) - curve.parameter(forX: x)))
+      }
+      for i in 0...2000 {
+        let x = Double(i) / 2000
+        elsewhere = max(elsewhere, abs(p(x) - curve.parameter(forX: x)))
+      }
+      print("InverseFit degree \(degree): \(atNodes) at the nodes, \(elsewhere) on [0, 1]")
+      #expect(atNodes < 1e-6, "degree \(degree): \(atNodes) at the nodes")
+      #expect(elsewhere < previous, "degree \(degree): \(elsewhere) not below \(previous)")
+      previous = elsewhere
+      // dP/dx against a central difference of P.
+      var derivative = 0.0
+      for i in 1..<100 {
+        let x = Double(i) / 100, h = 1e-4
+        var d = 0.0
+        for k in stride(from: degree - 1, through: 0, by: -1) { d = d * (2 * x - 1) + Double(fit.dp[k]) }
+        derivative = max(derivative, abs(d - (p(x + h) - p(x - h)) / (2 * h)))
+      }
+      #expect(derivative < 1e-3, "degree \(degree): dP/dx off by \(derivative)")
+    }
+    // Which curves get it.
+    guard case .fittedBezier = CompiledCurve(.bezier(.easeInEaseOut)) else {
+      Issue.record("easeInEaseOut not compiled with a fitted inverse")
+      return
+    }
+    for flatEnd in [TimingCurve.easeIn, .easeOut, .linear] {
+      if case .fittedBezier = CompiledCurve(.bezier(flatEnd)) { Issue.record("\(flatEnd) got a fitted inverse") }
+    }
+    // Accuracy off the grid, for every random curve that gets a fitted inverse.
+    var g = SeededGenerator(seed: 0xF17)
+    var tracker = ErrorTracker("fitted-inverse progress, 100,000 random x per curve, kernel Float vs exact", tolerance: 2e-6)
+    var fittedCurves = 0
+    for _ in 0..<60 {
+      let c = try TimingCurve(x1: g.uniform(0.1...0.9), y1: g.uniform(-0.5...1.5), x2: g.uniform(0.1...0.9), y2: g.uniform(-0.5...1.5))
+      let compiled = CompiledCurve(.bezier(c))
+      guard case .fittedBezier = compiled else { continue }
+      fittedCurves += 1
+      for _ in 0..<(100_000 / 8) {
+        var x = SIMD8<Float>()
+        for k in 0..<8 { x[k] = Float(g.uniform(0...1)) }
+        let y = Kernel.curveProgress(compiled, local: x, duration: 1)
+        for k in 0..<8 {
+          let scale = max(1, abs(c.slope(at: Double(x[k]))) / 5)
+          tracker.record(Double(y[k]) / scale, c.value(at: Double(x[k])) / scale, "\(c) x=\(x[k])")
+        }
+      }
+    }
+    print("\(fittedCurves) of 60 random curves compiled with a fitted inverse")
+    print(tracker)
+    #expect(fittedCurves > 0)
+    #expect(tracker.passed, "\(tracker)")
   }
 }
 

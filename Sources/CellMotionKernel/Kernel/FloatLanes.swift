@@ -58,6 +58,11 @@ public protocol FloatLanes: Sendable {
   static func sincos(_ x: Self) -> (sin: Self, cos: Self)
   /// (sin x, cos x) for |x| <= pi/4 only (VectorMath.sincosSmall: no argument reduction).
   static func sincosSmall(_ x: Self) -> (sin: Self, cos: Self)
+  /// Stores (a_k, b_k) for every lane k as 2 x width Floats at p: in lane order, except
+  /// where `pairsUnpacked` (SIMD8: the order of two in-lane unpacks, lanes 0 1 4 5 2 3 6 7).
+  static func storePairs(_ a: Self, _ b: Self, to p: UnsafeMutablePointer<Float>)
+  /// Whether `storePairs` writes lanes 0 1 4 5 2 3 6 7 (`cm_pair_slot8`) rather than in order.
+  static var pairsUnpacked: Bool { get }
 }
 
 extension FloatLanes {
@@ -124,6 +129,9 @@ extension SIMD8: FloatLanes where Scalar == Float {
   public static func sincos(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincos(x) }
   @inlinable @inline(__always)
   public static func sincosSmall(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincosSmall(x) }
+  @inlinable @inline(__always)
+  public static func storePairs(_ a: Self, _ b: Self, to p: UnsafeMutablePointer<Float>) { cm_store_pairs8(a, b, p) }
+  @inlinable public static var pairsUnpacked: Bool { true }
 }
 
 extension SIMD4: FloatLanes where Scalar == Float {
@@ -170,6 +178,9 @@ extension SIMD4: FloatLanes where Scalar == Float {
   public static func sincos(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincos(x) }
   @inlinable @inline(__always)
   public static func sincosSmall(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincosSmall(x) }
+  @inlinable @inline(__always)
+  public static func storePairs(_ a: Self, _ b: Self, to p: UnsafeMutablePointer<Float>) { cm_store_pairs4(a, b, p) }
+  @inlinable public static var pairsUnpacked: Bool { false }
 }
 
 /// One lane: the kernel's arithmetic on plain Float (the scalar-Float baseline; libm's
@@ -214,4 +225,10 @@ extension Float: FloatLanes {
   public static func sincos(_ x: Float) -> (sin: Float, cos: Float) { (Foundation.sin(x), Foundation.cos(x)) }
   @inlinable @inline(__always)
   public static func sincosSmall(_ x: Float) -> (sin: Float, cos: Float) { (Foundation.sin(x), Foundation.cos(x)) }
+  @inlinable @inline(__always)
+  public static func storePairs(_ a: Float, _ b: Float, to p: UnsafeMutablePointer<Float>) {
+    p[0] = a
+    p[1] = b
+  }
+  @inlinable public static var pairsUnpacked: Bool { false }
 }

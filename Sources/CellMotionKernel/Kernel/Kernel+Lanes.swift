@@ -70,10 +70,10 @@ struct LaneMatrix<L: FloatLanes> {
     let a = m, c = b.m
     @inline(__always) func row(_ x: L, _ y: L, _ z: L, _ w: L) -> (L, L, L, L) {
       (
-        x * c.0 + y * c.4 + z * c.8 + w * c.12,
-        x * c.1 + y * c.5 + z * c.9 + w * c.13,
-        x * c.2 + y * c.6 + z * c.10 + w * c.14,
-        x * c.3 + y * c.7 + z * c.11 + w * c.15
+        L.muladd(x, c.0, L.muladd(y, c.4, L.muladd(z, c.8, w * c.12))),
+        L.muladd(x, c.1, L.muladd(y, c.5, L.muladd(z, c.9, w * c.13))),
+        L.muladd(x, c.2, L.muladd(y, c.6, L.muladd(z, c.10, w * c.14))),
+        L.muladd(x, c.3, L.muladd(y, c.7, L.muladd(z, c.11, w * c.15)))
       )
     }
     let r0 = row(a.0, a.1, a.2, a.3), r1 = row(a.4, a.5, a.6, a.7)
@@ -108,37 +108,19 @@ struct LaneMatrix<L: FloatLanes> {
   }
 }
 
-/// Per-lane state produced by evaluating one group (no optionals: a fold's halves are
-/// evaluated and stored separately, so this small value is all that moves per group).
-@usableFromInline
-struct LaneResult<L: FloatLanes> {
-  @usableFromInline var matrix: LaneMatrix<L>
-  @usableFromInline var opacity: L
-  @usableFromInline var shadow: L
-  @inlinable init(matrix: LaneMatrix<L>, opacity: L, shadow: L) {
-    self.matrix = matrix
-    self.opacity = opacity
-    self.shadow = shadow
-  }
-}
-
-/// Channel values of one lane group.
+/// Transform channel values of one lane group (opacities have a stage of their own).
 @usableFromInline
 struct LaneChannels<L: FloatLanes> {
-  @usableFromInline var opacity = L(repeating: 1), shadow = L(repeating: 0)
   @usableFromInline var tx = L(repeating: 0), ty = L(repeating: 0), tz = L(repeating: 0)
   @usableFromInline var rx = L(repeating: 0), ry = L(repeating: 0), rz = L(repeating: 0)
   @usableFromInline var s = L(repeating: 1), sx = L(repeating: 1), sy = L(repeating: 1)
-  @usableFromInline var cachedPart = -1
-  @usableFromInline var cached = L(repeating: 0)
   @inlinable init() {}
 }
 
-/// The affine result of a planar group: [a b 0 0; c d 0 0; 0 0 1 0; tx ty 0 1], opacities.
+/// The affine result of a planar group: [a b 0 0; c d 0 0; 0 0 1 0; tx ty 0 1].
 @usableFromInline
 struct LanePlanar<L: FloatLanes> {
   @usableFromInline var a, b, c, d, tx, ty: L
-  @usableFromInline var opacity = L(repeating: 1), shadow = L(repeating: 0)
   @inlinable init(a: L, b: L, c: L, d: L, tx: L, ty: L) {
     (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
   }
@@ -148,14 +130,36 @@ struct LanePlanar<L: FloatLanes> {
 /// or bounds check per group): start values and deltas of (tx, ty, sx, sy, angle, m11,
 /// m12, m21, m22).
 @usableFromInline
-struct PlanarConstants {
+struct PlanarConstants: Sendable {
   @usableFromInline var part: Int?
   /// Start values (f) and deltas (d) of tx, ty, sx, sy, angle, m11, m12, m21, m22.
   @usableFromInline var ftx: Float = 0, fty: Float = 0, fsx: Float = 0, fsy: Float = 0, fan: Float = 0
   @usableFromInline var f11: Float = 0, f12: Float = 0, f21: Float = 0, f22: Float = 0
   @usableFromInline var dtx: Float = 0, dty: Float = 0, dsx: Float = 0, dsy: Float = 0, dan: Float = 0
   @usableFromInline var d11: Float = 0, d12: Float = 0, d21: Float = 0, d22: Float = 0
-  @inlinable init(_ r: CompiledRecipe) {
+  /// Whether the decomposition's remaining 2x2 (m11 m12 m21 m22) is not the identity at
+  /// both ends (a skew); without one, Scale * Rotation is all there is.
+  @usableFromInline var hasRemainder = false
+  /// Whether the matrix path's angle, and the winning rotation-about-z channel, stay within
+  /// [-pi/4, pi/4] for every progress the curves can produce (`progressBounds`), so the
+  /// group can use `sincosSmall` (no argument reduction).
+  @usableFromInline var smallAngle = false
+  @usableFromInline var smallRotationZ = false
+  /// Whether the matrix path's scale is 1 on both axes at every time (fsx = fsy = 1,
+  /// dsx = dsy = 0): S * R is R (tip-in).
+  @usableFromInline var unitScale = false
+  init(_ r: CompiledRecipe) {
+    func small(_ from: Float, _ delta: Float, _ part: Int) -> Bool {
+      let b = r.parts[part].curve.progressBounds
+      let ends = [Double(from) + Double(delta) * b.lo, Double(from) + Double(delta) * b.hi]
+      return ends.allSatisfy { abs($0) <= Double.pi / 4 }
+    }
+    if let rz = r.transformChannels.last(where: { $0.channel == .rotationZ }) {
+      let d = rz.to - rz.from
+      smallRotationZ = rz.from.y == 0 && rz.from.z == 0 && d.y == 0 && d.z == 0 && small(rz.from.x, d.x, rz.part)
+    } else {
+      smallRotationZ = true
+    }
     part = nil
     if case .twoD(let p, let a, let b) = r.matrix {
       part = p
@@ -163,8 +167,68 @@ struct PlanarConstants {
       (f11, f12, f21, f22) = (a[5], a[6], a[7], a[8])
       (dtx, dty, dsx, dsy, dan) = (b[0] - a[0], b[1] - a[1], b[2] - a[2], b[3] - a[3], b[4] - a[4])
       (d11, d12, d21, d22) = (b[5] - a[5], b[6] - a[6], b[7] - a[7], b[8] - a[8])
+      hasRemainder = (f11, f12, f21, f22) != (1, 0, 0, 1) || (d11, d12, d21, d22) != (0, 0, 0, 0)
+      smallAngle = small(fan, dan, p)
+      unitScale = (fsx, fsy, dsx, dsy) == (1, 1, 0, 0)
     }
   }
+}
+
+/// Which planar path a block takes, known to the compiler: each flag is a constant in a
+/// specialised kernel (the group loop is then straight-line code with no per-group tests,
+/// phi moves or spills), or nil to read it from the recipe at run time (`AnyPlanar`).
+/// `Kernel.evaluatePlanarRun` picks the shape once per block.
+@usableFromInline protocol PlanarShape {
+  /// Whether channels move the transform (`CompiledRecipe.hasChannelTransform`).
+  static var channels: Bool? { get }
+  /// Whether a whole-matrix animation applies (`PlanarConstants.part != nil`).
+  static var matrix: Bool? { get }
+  /// Whether fold halves or corners are written (`groupExtras`).
+  static var extras: Bool? { get }
+  static var smallAngle: Bool? { get }
+  static var remainder: Bool? { get }
+  static var unitScale: Bool? { get }
+  static var smallRotationZ: Bool? { get }
+  static var translateFirst: Bool? { get }
+}
+@usableFromInline protocol StaticFlag { static var value: Bool { get } }
+@usableFromInline enum Yes: StaticFlag { @inlinable static var value: Bool { true } }
+@usableFromInline enum No: StaticFlag { @inlinable static var value: Bool { false } }
+
+/// Every flag read at run time: recipes with channels and a matrix, fold or corners.
+@usableFromInline enum AnyPlanar: PlanarShape {
+  @inlinable static var channels: Bool? { nil }
+  @inlinable static var matrix: Bool? { nil }
+  @inlinable static var extras: Bool? { nil }
+  @inlinable static var smallAngle: Bool? { nil }
+  @inlinable static var remainder: Bool? { nil }
+  @inlinable static var unitScale: Bool? { nil }
+  @inlinable static var smallRotationZ: Bool? { nil }
+  @inlinable static var translateFirst: Bool? { nil }
+}
+
+/// A whole-matrix animation only (tip-in), no extras.
+@usableFromInline enum MatrixPlanar<SmallAngle: StaticFlag, Remainder: StaticFlag, UnitScale: StaticFlag>: PlanarShape {
+  @inlinable static var channels: Bool? { false }
+  @inlinable static var matrix: Bool? { true }
+  @inlinable static var extras: Bool? { false }
+  @inlinable static var smallAngle: Bool? { SmallAngle.value }
+  @inlinable static var remainder: Bool? { Remainder.value }
+  @inlinable static var unitScale: Bool? { UnitScale.value }
+  @inlinable static var smallRotationZ: Bool? { nil }
+  @inlinable static var translateFirst: Bool? { nil }
+}
+
+/// Channels only (slide-in, move-up, the channel form of tip-in), no extras.
+@usableFromInline enum ChannelPlanar<SmallRotationZ: StaticFlag, TranslateFirst: StaticFlag>: PlanarShape {
+  @inlinable static var channels: Bool? { true }
+  @inlinable static var matrix: Bool? { false }
+  @inlinable static var extras: Bool? { false }
+  @inlinable static var smallAngle: Bool? { nil }
+  @inlinable static var remainder: Bool? { nil }
+  @inlinable static var unitScale: Bool? { nil }
+  @inlinable static var smallRotationZ: Bool? { SmallRotationZ.value }
+  @inlinable static var translateFirst: Bool? { TranslateFirst.value }
 }
 
 /// A fold's two halves and their shadow opacity, per lane.
@@ -178,6 +242,63 @@ struct LaneFold<L: FloatLanes> {
     self.bottom = bottom
     self.shadow = shadow
   }
+}
+
+/// How `Kernel.bezierStage` solves a curve: a fixed step count and first guess known to
+/// the compiler (the loop unrolls), or the compiled curve's own (`RuntimeSolve`).
+@usableFromInline protocol BezierSolve {
+  /// true: the fitted inverse (`CompiledCurve.fittedBezier`); false: Newton; nil: the curve's.
+  static var fitted: Bool? { get }
+  static var steps: Int? { get }
+  static var quadraticGuess: Bool? { get }
+  /// Degree of the fitted inverse.
+  static var degree: Int? { get }
+}
+@usableFromInline protocol StepCount { static var value: Int { get } }
+@usableFromInline protocol FirstGuess { static var quadratic: Bool { get } }
+@usableFromInline enum Steps1: StepCount { @inlinable static var value: Int { 1 } }
+@usableFromInline enum Steps2: StepCount { @inlinable static var value: Int { 2 } }
+@usableFromInline enum Steps3: StepCount { @inlinable static var value: Int { 3 } }
+@usableFromInline enum NoGuess: FirstGuess { @inlinable static var quadratic: Bool { false } }
+@usableFromInline enum Guess: FirstGuess { @inlinable static var quadratic: Bool { true } }
+@usableFromInline enum Steps4: StepCount { @inlinable static var value: Int { 4 } }
+@usableFromInline enum Steps5: StepCount { @inlinable static var value: Int { 5 } }
+@usableFromInline enum Steps6: StepCount { @inlinable static var value: Int { 6 } }
+@usableFromInline enum Steps7: StepCount { @inlinable static var value: Int { 7 } }
+@usableFromInline enum Steps8: StepCount { @inlinable static var value: Int { 8 } }
+@usableFromInline enum NewtonSolve<N: StepCount, G: FirstGuess>: BezierSolve {
+  @inlinable static var fitted: Bool? { false }
+  @inlinable static var steps: Int? { N.value }
+  @inlinable static var quadraticGuess: Bool? { G.quadratic }
+  @inlinable static var degree: Int? { 0 }
+}
+/// A fitted inverse of degree `D` with `N` corrections.
+@usableFromInline enum FittedSolve<D: StepCount, N: StepCount>: BezierSolve {
+  @inlinable static var fitted: Bool? { true }
+  @inlinable static var steps: Int? { N.value }
+  @inlinable static var quadraticGuess: Bool? { false }
+  @inlinable static var degree: Int? { D.value }
+}
+@usableFromInline enum RuntimeSolve: BezierSolve {
+  @inlinable static var fitted: Bool? { nil }
+  @inlinable static var steps: Int? { nil }
+  @inlinable static var quadraticGuess: Bool? { nil }
+  @inlinable static var degree: Int? { nil }
+}
+
+/// Stage 1's output for one block: the progress of part k (`CompiledRecipe.parts`) for the
+/// block's cell i at `base[k * stride + i]`.
+@usableFromInline
+struct StagedProgress: @unchecked Sendable {
+  @usableFromInline let base: UnsafePointer<Float>
+  @usableFromInline let stride: Int
+  @inlinable init(base: UnsafePointer<Float>, stride: Int) {
+    self.base = base
+    self.stride = stride
+  }
+  /// The lane group of part `part` at the block's cell `i`.
+  @inlinable @inline(__always)
+  func callAsFunction<L: FloatLanes>(_ part: Int, _ i: Int) -> L { L.load(base + part * stride + i) }
 }
 
 extension Kernel {
@@ -196,12 +317,13 @@ extension Kernel {
     if quadraticGuess { s = quadraticFirstGuess(x, ax, bx, cx) }
     var lo = L(repeating: 0), hi = L(repeating: 1)
     let ax3 = ax * 3, bx2 = bx * 2
+    let negX = L(repeating: 0) - x
     for _ in 0..<steps {
-      let fx = ((s * ax + bx) * s + cx) * s - x
+      let fx = L.muladd(L.muladd(L.muladd(s, ax, bx), s, cx), s, negX)
       let below = L.lt(fx, L(repeating: 0))
       lo = lo.replacing(with: s, where: below)
       hi = s.replacing(with: hi, where: below)
-      let d = (s * ax3 + bx2) * s + cx
+      let d = L.muladd(L.muladd(s, ax3, bx2), s, cx)
       let newton = s - fx / d
       let mid = (lo + hi) * 0.5
       // Keep Newton inside the bracket, ends included (a converged step lands on one);
@@ -209,12 +331,61 @@ extension Kernel {
       let inside = L.and(L.ge(newton, lo), L.ge(hi, newton))
       s = mid.replacing(with: newton, where: inside)
     }
-    let y = ((s * ay + by) * s + cy) * s
+    let y = L.muladd(L.muladd(s, ay, by), s, cy) * s
     // The ends are exact (0 -> 0, 1 -> 1), as in the reference; the Float polynomial at
     // s = 1 is not exactly 1, and x'(1) = 0 for curves with x2 = 1 stalls Newton there.
     let end = L.ge(x, L(repeating: 1))
     return y.replacing(with: L(repeating: 1), where: end)
       .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
+  }
+
+  /// Progress of a Bezier through its fitted inverse (`CompiledCurve.fittedBezier`): s0 =
+  /// P(x), then `steps` corrections s -= (x(s) - x) P'(x), then y(s). (No clamp of s0: P
+  /// stays within its fit error of [0, 1] for x in [0, 1], and the compiler checked the
+  /// result near both ends.)
+  /// Multiply-adds only: no divide, no select until the exact ends. `p` and `dp` are
+  /// `InverseFit.p` and `.dp`.
+  @inlinable @inline(__always)
+  static func fittedBezierProgress<L: FloatLanes>(
+    _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float,
+    p: SIMD16<Float>, dp: SIMD16<Float>, degree: Int, steps: Int
+  ) -> L {
+    let t = L.muladd(x, 2, -1), t2 = t * t, t4 = t2 * t2
+    var s = estrin(p, degree: degree, t, t2, t4)
+    let negD = L(repeating: 0) - estrin(dp, degree: degree - 1, t, t2, t4)
+    let negX = L(repeating: 0) - x
+    for _ in 0..<steps {
+      let fx = L.muladd(L.muladd(L.muladd(s, ax, bx), s, cx), s, negX)
+      s = L.muladd(fx, negD, s)
+    }
+    let y = L.muladd(L.muladd(s, ay, by), s, cy) * s
+    // The ends exact, as in `bezierProgress`.
+    return y.replacing(with: L(repeating: 1), where: L.ge(x, L(repeating: 1)))
+      .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
+  }
+
+  /// The polynomial with coefficients `c` (lowest first, degree <= 15) at t, by Estrin's
+  /// scheme: pairs c_2j + c_2j+1 t, then pairs of those with t^2, t^4, t^8. The same
+  /// multiply-add count as Horner's rule, but a dependency chain of about log2(degree)
+  /// steps instead of `degree` (the solve is latency-bound). `degree` is a constant in
+  /// the specialised kernels, so every test here folds away.
+  @inlinable @inline(__always)
+  static func estrin<L: FloatLanes>(_ c: SIMD16<Float>, degree d: Int, _ t: L, _ t2: L, _ t4: L) -> L {
+    @inline(__always) func q(_ j: Int) -> L {
+      2 * j + 1 <= d ? L.muladd(t, L(repeating: c[2 * j + 1]), L(repeating: c[2 * j])) : L(repeating: c[2 * j])
+    }
+    @inline(__always) func r(_ j: Int) -> L { 4 * j + 2 <= d ? L.muladd(t2, q(2 * j + 1), q(2 * j)) : q(2 * j) }
+    @inline(__always) func u(_ j: Int) -> L { 8 * j + 4 <= d ? L.muladd(t4, r(2 * j + 1), r(2 * j)) : r(2 * j) }
+    return d >= 8 ? L.muladd(t4 * t4, u(1), u(0)) : u(0)
+  }
+
+  /// `fittedBezierProgress` with the fit's own degree.
+  @inlinable
+  static func fittedBezierProgress<L: FloatLanes>(
+    _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float, _ fit: InverseFit,
+    degree: Int? = nil, steps: Int
+  ) -> L {
+    fittedBezierProgress(x, ax, bx, cx, ay, by, cy, p: fit.p, dp: fit.dp, degree: degree ?? fit.degree, steps: steps)
   }
 
   /// The quadratic first guess of `bezierProgress`, in [0, 1].
@@ -243,24 +414,26 @@ extension Kernel {
   /// fewest steps that do as well (`CompiledCurve.newtonSteps`).
   @usableFromInline static var bezierSteps: Int { 8 }
 
-  /// Progress of one timed part per lane at frame time `t` (relative to the batch origin).
+  /// Local time of one timed part per lane at frame time `t` (relative to the batch
+  /// origin), in seconds within [0, duration], and the lanes where the part is inactive
+  /// (no fill: the model value shows, as progress 1).
   @inlinable @inline(__always)
-  static func partProgress<L: FloatLanes>(
+  static func partLocalTime<L: FloatLanes>(
     _ part: CompiledPart, _ r: CompiledRecipe, start: L, t: Float
-  ) -> L {
+  ) -> (local: L, inactive: L.Mask) {
     let dur = part.duration
     var ta = (L(repeating: t) - start) - part.delay
     var local: L
     var inactive: L.Mask
     if r.simpleTiming {
       local = L.clamp(ta, 0, dur)
-      inactive = L.lt(ta, L(repeating: 0))
-      if r.fillsBackwards { inactive = L.lt(ta, L(repeating: -Float.infinity)) }
-      if !r.fillsForwards {
-        // After the end without forward fill the model value (= to) shows: same as p = 1
-        // for a non-reversing single iteration, but keep it explicit.
-        inactive = L.or(inactive, L.ge(ta, L(repeating: dur)))
-      }
+      // Inactive before the start unless filling backwards, and from the end on unless
+      // filling forwards (the model value, = to, shows: same as p = 1 for a single
+      // non-reversing iteration, but kept explicit). Thresholds, not branches on the flags,
+      // so the mask stays in a register.
+      let before: Float = r.fillsBackwards ? -.infinity : 0
+      let after: Float = r.fillsForwards ? .infinity : dur
+      inactive = L.or(L.lt(ta, L(repeating: before)), L.ge(ta, L(repeating: after)))
     } else {
       ta = ta * r.speed
       let active = dur * max(r.repeatCount, 1) * (r.autoreverses ? 2 : 1)
@@ -278,11 +451,29 @@ extension Kernel {
       if !r.fillsBackwards { inactive = L.or(inactive, before) }
       if !r.fillsForwards { inactive = L.or(inactive, after) }
     }
+    return (local, inactive)
+  }
+
+  /// Progress of one timed part per lane at frame time `t` (relative to the batch origin).
+  @inlinable @inline(__always)
+  static func partProgress<L: FloatLanes>(
+    _ part: CompiledPart, _ r: CompiledRecipe, start: L, t: Float
+  ) -> L {
+    let (local, inactive) = partLocalTime(part, r, start: start, t: t)
+    return curveProgress(part.curve, local: local, duration: part.duration)
+      .replacing(with: L(repeating: 1), where: inactive)
+  }
+
+  /// Progress of `curve` at local time `local` (seconds in [0, duration]) per lane.
+  @inlinable @inline(__always)
+  static func curveProgress<L: FloatLanes>(_ curve: CompiledCurve, local: L, duration dur: Float) -> L {
     var p: L
-    switch part.curve {
+    switch curve {
     case .bezier(let ax, let bx, let cx, let ay, let by, let cy, let steps, let guess):
       p = bezierProgress(
         L.clamp(local * (1 / dur), 0, 1), ax, bx, cx, ay, by, cy, steps: steps, quadraticGuess: guess)
+    case .fittedBezier(let ax, let bx, let cx, let ay, let by, let cy, let fit, let steps):
+      p = fittedBezierProgress(L.clamp(local * (1 / dur), 0, 1), ax, bx, cx, ay, by, cy, fit, steps: steps)
     case .underdamped(let a, let wd, let b):
       let e = L.exp(local * -a)
       let sc = L.sincos(local * wd)
@@ -305,27 +496,182 @@ extension Kernel {
       p = 1 - ((e1 + e2) * 0.5 + local * c * sinhc)
       p = p.replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: dur)))
     }
-    return p.replacing(with: L(repeating: 1), where: inactive)
+    return p
   }
 
-  /// Every channel's value for one lane group (model values where nothing animates), and
-  /// the last part's progress, which the matrix animation reuses when it shares the part.
+  /// Stage 1 of a block: the progress of `part` for `count` cells starting at `start`,
+  /// written to `out` in whole lane groups (the last group padded with its first lane's
+  /// input, so `out` needs room for `count` rounded up to `L.width`). The curve is chosen
+  /// once, outside the loop, so each curve runs as its own small loop whose iterations
+  /// the processor overlaps (the Bezier solve is a chain of dependent steps).
+  @inlinable @inline(__always)
+  static func progressStage<L: FloatLanes>(
+    _: L.Type, _ part: CompiledPart, _ r: CompiledRecipe, t: Float, start: UnsafePointer<Float>, count: Int,
+    into out: UnsafeMutablePointer<Float>
+  ) {
+    switch part.curve {
+    case .bezier(_, _, _, _, _, _, let steps, let guess):
+      // The common solves as types, so their loops specialise to straight-line code (a
+      // literal argument to an inlined function was not enough: the optimiser kept the
+      // stage out of line with the step count as a run-time value).
+      switch (steps, guess) {
+      case (1, false): bezierStage(L.self, NewtonSolve<Steps1, NoGuess>.self, part, r, t: t, start: start, count: count, into: out)
+      case (2, false): bezierStage(L.self, NewtonSolve<Steps2, NoGuess>.self, part, r, t: t, start: start, count: count, into: out)
+      case (3, false): bezierStage(L.self, NewtonSolve<Steps3, NoGuess>.self, part, r, t: t, start: start, count: count, into: out)
+      case (1, true): bezierStage(L.self, NewtonSolve<Steps1, Guess>.self, part, r, t: t, start: start, count: count, into: out)
+      case (2, true): bezierStage(L.self, NewtonSolve<Steps2, Guess>.self, part, r, t: t, start: start, count: count, into: out)
+      default: bezierStage(L.self, RuntimeSolve.self, part, r, t: t, start: start, count: count, into: out)
+      }
+    case .fittedBezier(_, _, _, _, _, _, let fit, let steps):
+      switch (fit.degree, steps) {
+      case (5, 1): bezierStage(L.self, FittedSolve<Steps5, Steps1>.self, part, r, t: t, start: start, count: count, into: out)
+      case (6, 1): bezierStage(L.self, FittedSolve<Steps6, Steps1>.self, part, r, t: t, start: start, count: count, into: out)
+      case (7, 1): bezierStage(L.self, FittedSolve<Steps7, Steps1>.self, part, r, t: t, start: start, count: count, into: out)
+      case (8, 1): bezierStage(L.self, FittedSolve<Steps8, Steps1>.self, part, r, t: t, start: start, count: count, into: out)
+      case (5, 2): bezierStage(L.self, FittedSolve<Steps5, Steps2>.self, part, r, t: t, start: start, count: count, into: out)
+      case (8, 2): bezierStage(L.self, FittedSolve<Steps8, Steps2>.self, part, r, t: t, start: start, count: count, into: out)
+      default: bezierStage(L.self, RuntimeSolve.self, part, r, t: t, start: start, count: count, into: out)
+      }
+    case .underdamped, .critical, .overdamped:
+      var i = 0
+      while i < count {
+        partProgress(part, r, start: loadGroup(start + i, count - i) as L, t: t).store(to: out + i)
+        i += L.width
+      }
+    }
+  }
+
+  /// The Bezier loop of `progressStage`; `S` fixes the solve (`BezierSolve`).
+  @inlinable
+  static func bezierStage<L: FloatLanes, S: BezierSolve>(
+    _: L.Type, _: S.Type, _ part: CompiledPart, _ r: CompiledRecipe, t: Float, start: UnsafePointer<Float>,
+    count: Int, into out: UnsafeMutablePointer<Float>
+  ) {
+    // Constants only (`let`): the local function below must not capture a variable, which
+    // would put it in a heap box on every call.
+    let ax: Float, bx: Float, cx: Float, ay: Float, by: Float, cy: Float
+    let runtimeFitted: Bool, runtimeSteps: Int, runtimeGuess: Bool, runtimeDegree: Int
+    let p: SIMD16<Float>, dp: SIMD16<Float>
+    switch part.curve {
+    case .bezier(let a0, let a1, let a2, let a3, let a4, let a5, let st, let g):
+      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
+      (runtimeFitted, runtimeSteps, runtimeGuess, runtimeDegree, p, dp) = (false, st, g, 0, .zero, .zero)
+    case .fittedBezier(let a0, let a1, let a2, let a3, let a4, let a5, let fit, let st):
+      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
+      (runtimeFitted, runtimeSteps, runtimeGuess, runtimeDegree, p, dp) = (true, st, false, fit.degree, fit.p, fit.dp)
+    default: return
+    }
+    let fitted = S.fitted ?? runtimeFitted, steps = S.steps ?? runtimeSteps
+    let guess = S.quadraticGuess ?? runtimeGuess, degree = S.degree ?? runtimeDegree
+    @inline(__always) func solve(_ x: L) -> L {
+      fitted
+        ? fittedBezierProgress(x, ax, bx, cx, ay, by, cy, p: p, dp: dp, degree: degree, steps: steps)
+        : bezierProgress(x, ax, bx, cx, ay, by, cy, steps: steps, quadraticGuess: guess)
+    }
+    let dur = part.duration, inv = 1 / dur
+    if r.simpleTiming {
+      // `partLocalTime`'s simple case with every recipe constant in a local first (read
+      // through `r` they were reloaded and re-tested per group), and the inactive lanes
+      // as two selects at the end (no mask kept alive across the solve).
+      let t0 = t - part.delay
+      let before: Float = r.fillsBackwards ? -.infinity : 0
+      let after: Float = r.fillsForwards ? .infinity : dur
+      var i = 0
+      while i < count {
+        let st: L = loadGroup(start + i, count &- i)
+        let ta = L(repeating: t0) - st
+        // x = (t0 - start) / dur as one multiply-add (off the solve's critical path: the
+        // selects below use ta).
+        let x = L.clamp(L.muladd(st, -inv, t0 * inv), 0, 1)
+        solve(x)
+          .replacing(with: L(repeating: 1), where: L.lt(ta, L(repeating: before)))
+          .replacing(with: L(repeating: 1), where: L.ge(ta, L(repeating: after)))
+          .store(to: out + i)
+        i &+= L.width
+      }
+      return
+    }
+    var i = 0
+    while i < count {
+      let (local, inactive) = partLocalTime(part, r, start: loadGroup(start + i, count - i) as L, t: t)
+      solve(L.clamp(local * inv, 0, 1)).replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
+      i += L.width
+    }
+  }
+
+  /// The opacity (or shadow opacity) stage of a block: the winning channel's value clamped
+  /// to [0, 1], or `modelValue` where the recipe does not animate it, written straight to
+  /// `out` for the block's `count` cells (a last partial group stores only its valid
+  /// lanes).
+  @inlinable @inline(__always)
+  static func opacityStage<L: FloatLanes>(
+    _: L.Type, _ channel: CompiledChannel?, modelValue: Float, progress: StagedProgress, height: UnsafePointer<Float>,
+    tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>
+  ) {
+    let w = L.width
+    guard let ch = channel else {
+      var i = 0
+      while i + w <= count {
+        L(repeating: modelValue).store(to: out + i)
+        i += w
+      }
+      while i < count {
+        out[i] = modelValue
+        i += 1
+      }
+      return
+    }
+    let f = ch.from, d = ch.to - ch.from
+    let usesGeometry = f.y != 0 || f.z != 0 || d.y != 0 || d.z != 0
+    var i = 0
+    while i < count {
+      let p: L = progress(ch.part, i)
+      var v: L
+      if usesGeometry {
+        let rest = count - i
+        let he: L = loadGroup(height + i, rest), tw: L = loadGroup(tableWidth + i, rest)
+        let from = L.muladd(he, f.y, L.muladd(tw, f.z, L(repeating: f.x)))
+        let delta = L.muladd(he, d.y, L.muladd(tw, d.z, L(repeating: d.x)))
+        v = L.muladd(delta, p, from)
+      } else {
+        v = L.muladd(p, d.x, f.x)
+      }
+      v = L.clamp(v, 0, 1)
+      if i + w <= count {
+        v.store(to: out + i)
+      } else {
+        for k in 0..<(count - i) { out[i + k] = v[lane: k] }
+      }
+      i += w
+    }
+  }
+
+  /// Loads a lane group from `p`; when fewer than `L.width` values remain (`available`),
+  /// only those are read and the other lanes repeat the first (finite, like real input).
+  @inlinable @inline(__always)
+  static func loadGroup<L: FloatLanes>(_ p: UnsafePointer<Float>, _ available: Int) -> L {
+    if available >= L.width { return L.load(p) }
+    var v = L(repeating: p[0])
+    for k in 1..<available { v[lane: k] = p[k] }
+    return v
+  }
+
+  /// Every channel's value for one lane group (model values where nothing animates), from
+  /// the staged progress of the group at the block's cell `i`.
   @inlinable @inline(__always)
   static func channelValues<L: FloatLanes>(
-    _ r: CompiledRecipe, t: Float, start: L, height: L, tableWidth: L
+    _ r: CompiledRecipe, progress: StagedProgress, at i: Int, height: L, tableWidth: L
   ) -> LaneChannels<L> {
     var c = LaneChannels<L>()
-    for ch in r.channels {
-      if ch.part != c.cachedPart {
-        c.cached = partProgress(r.parts[ch.part], r, start: start, t: t)
-        c.cachedPart = ch.part
-      }
-      let from = height * ch.from.y + tableWidth * ch.from.z + ch.from.x
-      let to = height * ch.to.y + tableWidth * ch.to.z + ch.to.x
-      let v = from + (to - from) * c.cached
+    for ch in r.transformChannels {
+      let p: L = progress(ch.part, i)
+      // from + (to - from) p, each end c + h * cellHeight + w * tableWidth.
+      let f = ch.from, d = ch.to - ch.from
+      let from = L.muladd(height, f.y, L.muladd(tableWidth, f.z, L(repeating: f.x)))
+      let delta = L.muladd(height, d.y, L.muladd(tableWidth, d.z, L(repeating: d.x)))
+      let v = L.muladd(delta, p, from)
       switch ch.channel {
-      case .opacity: c.opacity = v
-      case .shadowOpacity: c.shadow = v
+      case .opacity, .shadowOpacity: break  // opacityStage
       case .translationX: c.tx = v
       case .translationY: c.ty = v
       case .translationZ: c.tz = v
@@ -346,65 +692,75 @@ extension Kernel {
   /// with the same formulas as `evaluateGroup` restricted to them. Fewer live vectors than
   /// the general 4x4 (6 instead of 16), so nothing spills.
   @inlinable @inline(__always)
-  static func evaluatePlanarGroup<L: FloatLanes>(
-    _ r: CompiledRecipe, _ k: PlanarConstants, t: Float, start: L, width: L, height: L, tableWidth: L
+  static func evaluatePlanarGroup<L: FloatLanes, S: PlanarShape>(
+    _ r: CompiledRecipe, _ k: PlanarConstants, _: S.Type, progress: StagedProgress, at i: Int, width: L, height: L,
+    tableWidth: L
   ) -> LanePlanar<L> {
-    let v = channelValues(r, t: t, start: start, height: height, tableWidth: tableWidth)
     let one = L(repeating: 1), z = L(repeating: 0)
+    let hasChannels = S.channels ?? r.hasChannelTransform
     var m = LanePlanar<L>(a: one, b: z, c: z, d: one, tx: z, ty: z)
-    if r.hasChannelTransform {
+    if hasChannels {
+      let v: LaneChannels<L> = channelValues(r, progress: progress, at: i, height: height, tableWidth: tableWidth)
       let ex = v.s * v.sx, ey = v.s * v.sy
-      let cz = L.sincos(v.rz)
+      let cz = (S.smallRotationZ ?? k.smallRotationZ) ? L.sincosSmall(v.rz) : L.sincos(v.rz)
       // S * Rz rows [ex cz, ex sz], [-ey sz, ey cz]; translation first or last.
       m.a = ex * cz.cos
       m.b = ex * cz.sin
       m.c = -(ey * cz.sin)
       m.d = ey * cz.cos
-      if r.translateFirst {
-        m.tx = v.tx * m.a + v.ty * m.c
-        m.ty = v.tx * m.b + v.ty * m.d
+      if S.translateFirst ?? r.translateFirst {
+        m.tx = L.muladd(v.tx, m.a, v.ty * m.c)
+        m.ty = L.muladd(v.tx, m.b, v.ty * m.d)
       } else {
         m.tx = v.tx
         m.ty = v.ty
       }
     }
-    if let part = k.part {
-      let p = part == v.cachedPart ? v.cached : partProgress(r.parts[part], r, start: start, t: t)
-      let dsx = p * k.dsx + k.fsx, dsy = p * k.dsy + k.fsy, angle = p * k.dan + k.fan
-      let r11 = p * k.d11 + k.f11, r12 = p * k.d12 + k.f12, r21 = p * k.d21 + k.f21, r22 = p * k.d22 + k.f22
-      let cs = L.sincos(angle)
-      // Scale * Rotation * Remainder.
-      let a2 = dsx * (cs.cos * r11 + cs.sin * r21), b2 = dsx * (cs.cos * r12 + cs.sin * r22)
-      let c2 = dsy * (cs.cos * r21 - cs.sin * r11), d2 = dsy * (cs.cos * r22 - cs.sin * r12)
-      let tx2 = p * k.dtx + k.ftx, ty2 = p * k.dty + k.fty
-      if r.hasChannelTransform {
+    if S.matrix ?? (k.part != nil) {
+      let p: L = progress(k.part ?? 0, i)
+      let angle = L.muladd(p, k.dan, k.fan)
+      let cs = (S.smallAngle ?? k.smallAngle) ? L.sincosSmall(angle) : L.sincos(angle)
+      // Scale * Rotation * Remainder; rotation rows [cos, sin], [-sin, cos].
+      var a2 = cs.cos, b2 = cs.sin, c2 = -cs.sin, d2 = cs.cos
+      if !(S.unitScale ?? k.unitScale) {
+        let dsx = L.muladd(p, k.dsx, k.fsx), dsy = L.muladd(p, k.dsy, k.fsy)
+        (a2, b2, c2, d2) = (dsx * a2, dsx * b2, dsy * c2, dsy * d2)
+      }
+      if S.remainder ?? k.hasRemainder {
+        let r11 = L.muladd(p, k.d11, k.f11), r12 = L.muladd(p, k.d12, k.f12)
+        let r21 = L.muladd(p, k.d21, k.f21), r22 = L.muladd(p, k.d22, k.f22)
+        (a2, b2, c2, d2) = (
+          L.muladd(a2, r11, b2 * r21), L.muladd(a2, r12, b2 * r22),
+          L.muladd(c2, r11, d2 * r21), L.muladd(c2, r12, d2 * r22)
+        )
+      }
+      let tx2 = L.muladd(p, k.dtx, k.ftx), ty2 = L.muladd(p, k.dty, k.fty)
+      if hasChannels {
         // channels * matrix (2D affine product, row vectors).
         m = LanePlanar(
-          a: m.a * a2 + m.b * c2, b: m.a * b2 + m.b * d2,
-          c: m.c * a2 + m.d * c2, d: m.c * b2 + m.d * d2,
-          tx: m.tx * a2 + m.ty * c2 + tx2, ty: m.tx * b2 + m.ty * d2 + ty2)
+          a: L.muladd(m.a, a2, m.b * c2), b: L.muladd(m.a, b2, m.b * d2),
+          c: L.muladd(m.c, a2, m.d * c2), d: L.muladd(m.c, b2, m.d * d2),
+          tx: L.muladd(m.tx, a2, L.muladd(m.ty, c2, tx2)), ty: L.muladd(m.tx, b2, L.muladd(m.ty, d2, ty2)))
       } else {
         m = LanePlanar(a: a2, b: b2, c: c2, d: d2, tx: tx2, ty: ty2)
       }
     }
     // About the anchor: Translate(-anchor) * M * Translate(+anchor).
     let ax = width * r.anchor.x, ay = height * r.anchor.y
-    m.tx = m.tx - ax * m.a - ay * m.c + ax
-    m.ty = m.ty - ax * m.b - ay * m.d + ay
-    m.opacity = L.clamp(v.opacity, 0, 1)
-    m.shadow = L.clamp(v.shadow, 0, 1)
+    let nax = width * -r.anchor.x, nay = height * -r.anchor.y
+    m.tx = L.muladd(nax, m.a, L.muladd(nay, m.c, m.tx + ax))
+    m.ty = L.muladd(nax, m.b, L.muladd(nay, m.d, m.ty + ay))
     return m
   }
 
   /// Evaluates one lane group of cells sharing recipe `r`.
   @inlinable @inline(__always)
   static func evaluateGroup<L: FloatLanes>(
-    _ r: CompiledRecipe, t: Float, start: L, width: L, height: L, tableWidth: L, detailHeight: L
-  ) -> LaneResult<L> {
-    let v = channelValues(r, t: t, start: start, height: height, tableWidth: tableWidth)
-    let (opacity, shadow, tx, ty, tz) = (v.opacity, v.shadow, v.tx, v.ty, v.tz)
+    _ r: CompiledRecipe, progress: StagedProgress, at i: Int, width: L, height: L, tableWidth: L
+  ) -> LaneMatrix<L> {
+    let v: LaneChannels<L> = channelValues(r, progress: progress, at: i, height: height, tableWidth: tableWidth)
+    let (tx, ty, tz) = (v.tx, v.ty, v.tz)
     let (rx, ry, rz, s, sx, sy) = (v.rx, v.ry, v.rz, v.s, v.sx, v.sy)
-    let cachedPart = v.cachedPart, cached = v.cached
     let z = L(repeating: 0), one = L(repeating: 1)
     var m = LaneMatrix<L>(linear: (one, z, z, z, one, z, z, z, one), translation: (z, z, z))
     if r.hasChannelTransform {
@@ -443,7 +799,7 @@ extension Kernel {
       let mm: LaneMatrix<L>
       switch matrix {
       case .twoD(let part, let a, let b):
-        let p = part == cachedPart ? cached : partProgress(r.parts[part], r, start: start, t: t)
+        let p: L = progress(part, i)
         @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
         let dtx = lerp(0), dty = lerp(1), dsx = lerp(2), dsy = lerp(3), angle = lerp(4)
         let r11 = lerp(5), r12 = lerp(6), r21 = lerp(7), r22 = lerp(8)
@@ -455,7 +811,7 @@ extension Kernel {
           linear: (dsx * row0.0, dsx * row0.1, z, dsy * row1.0, dsy * row1.1, z, z, z, one),
           translation: (dtx, dty, z))
       case .threeD(let part, let a, let b, let qa, let qb, let theta, let nlerp):
-        let p = part == cachedPart ? cached : partProgress(r.parts[part], r, start: start, t: t)
+        let p: L = progress(part, i)
         @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
         var wa: L, wb: L
         if nlerp {
@@ -503,14 +859,14 @@ extension Kernel {
           t0, t1, t2, t0 * p0 + t1 * p1 + t2 * p2 + p3
         ))
       case .componentwise(let part, let a, let b):
-        let p = part == cachedPart ? cached : partProgress(r.parts[part], r, start: start, t: t)
+        let p: L = progress(part, i)
         @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
         mm = LaneMatrix((
           lerp(0), lerp(1), lerp(2), lerp(3), lerp(4), lerp(5), lerp(6), lerp(7),
           lerp(8), lerp(9), lerp(10), lerp(11), lerp(12), lerp(13), lerp(14), lerp(15)
         ))
       case .discrete(let part, let a, let b):
-        let p = part == cachedPart ? cached : partProgress(r.parts[part], r, start: start, t: t)
+        let p: L = progress(part, i)
         let late = L.ge(p, L(repeating: 0.5))
         @inline(__always) func pick(_ i: Int) -> L { L(repeating: a[i]).replacing(with: L(repeating: b[i]), where: late) }
         mm = LaneMatrix((
@@ -522,17 +878,17 @@ extension Kernel {
     }
     if r.m34 != 0 { m.applyPerspective(r.m34) }
     m.applyAnchor(width * r.anchor.x, height * r.anchor.y)
-    return LaneResult(matrix: m, opacity: L.clamp(opacity, 0, 1), shadow: L.clamp(shadow, 0, 1))
+    return m
   }
 
   /// The fold halves of one lane group (recipes with a fold only).
   @inlinable @inline(__always)
   static func evaluateFold<L: FloatLanes>(
-    _ r: CompiledRecipe, _ fold: (part: Int, opening: Bool, m34: Float), t: Float, start: L, width: L,
+    _ fold: (part: Int, opening: Bool, m34: Float), progress: StagedProgress, at i: Int, width: L,
     detailHeight: L
   ) -> LaneFold<L> {
     let z = L(repeating: 0), one = L(repeating: 1)
-    let p = partProgress(r.parts[fold.part], r, start: start, t: t)
+    let p: L = progress(fold.part, i)
     let openness = fold.opening ? p : 1 - p
     let angle = (1 - openness) * (-Float.pi / 2)
     let cs = L.sincos(angle)

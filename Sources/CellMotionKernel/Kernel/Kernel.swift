@@ -8,6 +8,7 @@
 import CellMotion
 import Dispatch
 import Foundation
+import _CellMotionShims
 
 /// Lane width used by the kernel.
 public enum LaneWidth: String, Sendable, CaseIterable, Codable {
@@ -138,6 +139,23 @@ public enum Kernel {
     }
   }
 
+  /// The first index in `i ..< end` whose recipe index is not `value` (or `end`): four
+  /// indices per 16-byte compare (a run is usually the whole batch).
+  static func runEnd(_ index: UnsafePointer<Int32>, from i: Int, to end: Int, value: Int32) -> Int {
+    var j = i
+    let raw = UnsafeRawPointer(index)
+    let v = SIMD4<Int32>(repeating: value)
+    while j + 4 <= end {
+      let x = raw.loadUnaligned(fromByteOffset: 4 * j, as: SIMD4<Int32>.self)
+      // Equal lanes xor to zero; OR-reducing the four lanes as two 64-bit words.
+      let d = unsafeBitCast(x ^ v, to: SIMD2<UInt64>.self)
+      if d[0] | d[1] != 0 { break }
+      j += 4
+    }
+    while j < end && index[j] == value { j += 1 }
+    return j
+  }
+
   /// Splits `range` into runs of one recipe and evaluates each at the chosen width.
   static func evaluateRange(
     _ range: Range<Int>, recipes: [CompiledRecipe], recipeIndex: UnsafePointer<Int32>, t: Float,
@@ -146,8 +164,8 @@ public enum Kernel {
     var i = range.lowerBound
     while i < range.upperBound {
       let r = recipeIndex[i]
-      var j = i + 1
-      while j < range.upperBound && recipeIndex[j] == r { j += 1 }
+      // One recipe: the whole range is one run (indices are validated by `append`).
+      let j = recipes.count == 1 ? range.upperBound : runEnd(recipeIndex, from: i + 1, to: range.upperBound, value: r)
       switch lanes {
       case .simd8:
         evaluateRun(SIMD8<Float>.self, recipes[Int(r)], i..<j, t: t, inputs: inputs, outputs: outputs)
@@ -160,107 +178,204 @@ public enum Kernel {
     }
   }
 
-  /// Evaluates cells `range`, all of recipe `r`, in groups of `L.width` lanes; the last
-  /// partial group is gathered into padded lanes and only its valid lanes are stored.
+  /// Floats of per-frame stack scratch for one block (8 KiB, zeroed once per run of one
+  /// recipe): every part's progress and the block's matrix entries in SoA form
+  /// (`CompiledRecipe.blockCells`). On the stack because `withUnsafeTemporaryAllocation`
+  /// goes to the heap above 1 KiB on Linux (`swift_stdlib_isStackAllocationSafe` answers
+  /// false, measured).
+  public static var scratchFloats: Int { 2048 }
+
+  /// Evaluates cells `range`, all of recipe `r`, block by block (`CompiledRecipe.blockCells`
+  /// cells, a multiple of 8), in stages that each run as a small loop over the block:
+  /// 1. every part's progress (`progressStage`) into the stack scratch;
+  /// 2. opacity and shadow opacity (`opacityStage`) straight to the outputs;
+  /// 3. the matrices, in groups of `L.width` lanes, as SoA rows in the scratch (fold halves
+  ///    and corners, when present, stored per group);
+  /// 4. one out-of-line SoA -> AoS pass per block into `matrices`.
+  /// Short loops with few live vectors keep everything in registers and let the processor
+  /// overlap iterations (the Bezier solve is a chain of dependent steps; fused into one big
+  /// group it left most of each group's latency exposed). A last partial group reads only
+  /// its valid cells (padded lanes repeat the first) and writes only its valid cells.
   @inlinable
   static func evaluateRun<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, _ range: Range<Int>, t: Float, inputs: KernelInputs, outputs: KernelOutputs
   ) {
-    var i = range.lowerBound
-    if r.isPlanar { i = evaluatePlanarRun(L.self, r, range, t: t, inputs: inputs, outputs: outputs) }
-    i = evaluateGeneralRun(L.self, r, i..<range.upperBound, t: t, inputs: inputs, outputs: outputs)
-    let rest = range.upperBound - i
-    if rest > 0 {
-      // Pad with the first valid lane's inputs so padded lanes compute finite values.
-      var st = L(repeating: inputs.start[i]), wi = L(repeating: inputs.width[i])
-      var he = L(repeating: inputs.height[i]), tw = L(repeating: inputs.tableWidth[i])
-      var dh = L(repeating: inputs.detailHeight[i])
-      for k in 0..<rest {
-        st[lane: k] = inputs.start[i + k]
-        wi[lane: k] = inputs.width[i + k]
-        he[lane: k] = inputs.height[i + k]
-        tw[lane: k] = inputs.tableWidth[i + k]
-        dh[lane: k] = inputs.detailHeight[i + k]
-      }
-      let res = evaluateGroup(r, t: t, start: st, width: wi, height: he, tableWidth: tw, detailHeight: dh)
-      store(res, at: i, lanes: rest, outputs: outputs, width: wi, height: he)
-      if let fold = r.fold {
-        storeFold(
-          evaluateFold(r, fold, t: t, start: st, width: wi, detailHeight: dh), at: i, lanes: rest, outputs: outputs)
+    var scratch = InlineArray<2048, Float>(repeating: 0)
+    let block = r.blockCells
+    let planar = r.planarConstants
+    var span = scratch.mutableSpan
+    span.withUnsafeMutableBufferPointer { buffer in
+      let base = buffer.baseAddress!
+      let progress = StagedProgress(base: UnsafePointer(base), stride: block)
+      let soa = base + r.parts.count * block
+      var b = range.lowerBound
+      while b < range.upperBound {
+        let n = min(block, range.upperBound - b)
+        for k in r.parts.indices {
+          progressStage(L.self, r.parts[k], r, t: t, start: inputs.start + b, count: n, into: base + k * block)
+        }
+        opacityStage(
+          L.self, r.opacityChannel, modelValue: 1, progress: progress, height: inputs.height + b,
+          tableWidth: inputs.tableWidth + b, count: n, into: outputs.opacity + b)
+        opacityStage(
+          L.self, r.shadowChannel, modelValue: 0, progress: progress, height: inputs.height + b,
+          tableWidth: inputs.tableWidth + b, count: n, into: outputs.shadow + b)
+        if let planar {
+          evaluatePlanarRun(
+            L.self, r, planar, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+          storePlanarBlock(
+            soa, stride: 2 * block, count: n, unpacked: L.pairsUnpacked, to: outputs.matrices + 16 * b)
+        } else {
+          evaluateGeneralBlock(L.self, r, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+          storeMatrixBlock(soa, stride: block, count: n, to: outputs.matrices + 16 * b)
+        }
+        b += n
       }
     }
   }
 
-  /// The whole lane groups of a planar run (the tail is left to `evaluateRun`'s general
-  /// path); returns the index of the first cell not evaluated. A function of its own so
-  /// that the optimiser inlines the group into a small loop (inside the large
-  /// `evaluateRun` it kept the group out of line and passed SIMD8 vectors through memory:
-  /// callgrind counted 114 instructions per tip-in cell).
+  /// Stage 3 of a planar block (`CompiledRecipe.isPlanar`): cells `b ..< b + n`, the six
+  /// varying entries as pair rows (a, b), (c, d), (tx, ty) of `soa`, 2 x `progress.stride`
+  /// Floats each (`FloatLanes.storePairs`, read by `storePlanarBlock`).
+  /// A function of its own so that the optimiser inlines the group into a small loop.
+  @inlinable
+  static func evaluatePlanarBlock<L: FloatLanes, S: PlanarShape>(
+    _: L.Type, _: S.Type, _ r: CompiledRecipe, _ k: PlanarConstants, at b: Int, count n: Int,
+    progress: StagedProgress, soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    var i = 0
+    while i &+ L.width <= n {
+      planarGroup(
+        L.self, S.self, r, k, at: b, i, lanes: L.width, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+      i &+= L.width
+    }
+    if i < n {
+      planarGroup(
+        L.self, S.self, r, k, at: b, i, lanes: n &- i, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+    }
+  }
+
+  /// Stage 3 of a planar block with the shape picked for the recipe and outputs: the common
+  /// recipes get a specialised loop (`MatrixPlanar`, `ChannelPlanar`), the rest `AnyPlanar`.
   @inlinable
   static func evaluatePlanarRun<L: FloatLanes>(
-    _: L.Type, _ r: CompiledRecipe, _ range: Range<Int>, t: Float, inputs: KernelInputs, outputs: KernelOutputs
-  ) -> Int {
-    let w = L.width
-    var i = range.lowerBound
-    let k = PlanarConstants(r)
-    while i + w <= range.upperBound {
-      let wi = L.load(inputs.width + i), he = L.load(inputs.height + i)
-      let res = evaluatePlanarGroup(
-        r, k, t: t, start: L.load(inputs.start + i), width: wi, height: he,
-        tableWidth: L.load(inputs.tableWidth + i))
-      storePlanar(res, at: i, lanes: w, outputs: outputs, width: wi, height: he)
-      if let fold = r.fold {
-        let f = evaluateFold(
-          r, fold, t: t, start: L.load(inputs.start + i), width: wi, detailHeight: L.load(inputs.detailHeight + i))
-        storeFold(f, at: i, lanes: w, outputs: outputs)
-      }
-      i += w
-    }
-    return i
-  }
-
-  /// The whole lane groups of a run on the general 4x4 path; returns the index of the
-  /// first cell not evaluated (a function of its own for the same reason as
-  /// `evaluatePlanarRun`).
-  @inlinable
-  static func evaluateGeneralRun<L: FloatLanes>(
-    _: L.Type, _ r: CompiledRecipe, _ range: Range<Int>, t: Float, inputs: KernelInputs, outputs: KernelOutputs
-  ) -> Int {
-    let w = L.width
-    var i = range.lowerBound
-    while i + w <= range.upperBound {
-      let res = evaluateGroup(
-        r, t: t, start: L.load(inputs.start + i), width: L.load(inputs.width + i),
-        height: L.load(inputs.height + i), tableWidth: L.load(inputs.tableWidth + i),
-        detailHeight: L.load(inputs.detailHeight + i))
-      store(res, at: i, lanes: w, outputs: outputs, width: L.load(inputs.width + i), height: L.load(inputs.height + i))
-      if let fold = r.fold {
-        let f = evaluateFold(
-          r, fold, t: t, start: L.load(inputs.start + i), width: L.load(inputs.width + i),
-          detailHeight: L.load(inputs.detailHeight + i))
-        storeFold(f, at: i, lanes: w, outputs: outputs)
-      }
-      i += w
-    }
-    return i
-  }
-
-  /// Writes `lanes` cells of a group result from SoA lanes to the AoS outputs.
-  @inlinable @inline(__always)
-  static func store<L: FloatLanes>(
-    _ res: LaneResult<L>, at i: Int, lanes: Int, outputs: KernelOutputs, width: L, height: L
+    _: L.Type, _ r: CompiledRecipe, _ k: PlanarConstants, at b: Int, count n: Int, progress: StagedProgress,
+    soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
   ) {
-    storeMatrices(res.matrix, to: outputs.matrices + 16 * i, lanes: lanes)
-    if lanes == L.width {
-      res.opacity.store(to: outputs.opacity + i)
-      res.shadow.store(to: outputs.shadow + i)
-    } else {
-      for k in 0..<lanes {
-        outputs.opacity[i + k] = res.opacity[lane: k]
-        outputs.shadow[i + k] = res.shadow[lane: k]
-      }
+    @inline(__always) func run<S: PlanarShape>(_ shape: S.Type) {
+      evaluatePlanarBlock(
+        L.self, S.self, r, k, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
     }
-    if let co = outputs.corners { storeCorners(res.matrix, at: i, lanes: lanes, to: co, width: width, height: height) }
+    let extras = r.fold != nil || outputs.corners != nil
+    if !extras && !r.hasChannelTransform && k.part != nil {
+      switch (k.smallAngle, k.hasRemainder, k.unitScale) {
+      case (true, false, true): run(MatrixPlanar<Yes, No, Yes>.self)
+      case (true, false, false): run(MatrixPlanar<Yes, No, No>.self)
+      case (true, true, _): run(MatrixPlanar<Yes, Yes, No>.self)
+      case (false, false, true): run(MatrixPlanar<No, No, Yes>.self)
+      case (false, false, false): run(MatrixPlanar<No, No, No>.self)
+      case (false, true, _): run(MatrixPlanar<No, Yes, No>.self)
+      }
+    } else if !extras && r.hasChannelTransform && k.part == nil {
+      switch (k.smallRotationZ, r.translateFirst) {
+      case (true, false): run(ChannelPlanar<Yes, No>.self)
+      case (true, true): run(ChannelPlanar<Yes, Yes>.self)
+      case (false, false): run(ChannelPlanar<No, No>.self)
+      case (false, true): run(ChannelPlanar<No, Yes>.self)
+      }
+    } else {
+      run(AnyPlanar.self)
+    }
+  }
+
+  /// One planar group at the block's cell `i` (`lanes` valid cells; fewer than `L.width`
+  /// only in a block's last group).
+  @inlinable @inline(__always)
+  static func planarGroup<L: FloatLanes, S: PlanarShape>(
+    _: L.Type, _: S.Type, _ r: CompiledRecipe, _ k: PlanarConstants, at b: Int, _ i: Int, lanes: Int,
+    progress: StagedProgress, soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    let c = b &+ i, s = progress.stride
+    let wi: L = loadGroup(inputs.width + c, lanes), he: L = loadGroup(inputs.height + c, lanes)
+    let m = evaluatePlanarGroup(
+      r, k, S.self, progress: progress, at: i, width: wi, height: he,
+      tableWidth: loadGroup(inputs.tableWidth + c, lanes))
+    // Pair rows (a, b), (c, d), (tx, ty), 2 s Floats each (`storePlanarBlock`).
+    L.storePairs(m.a, m.b, to: soa + 2 * i)
+    L.storePairs(m.c, m.d, to: soa + 2 * s + 2 * i)
+    L.storePairs(m.tx, m.ty, to: soa + 4 * s + 2 * i)
+    if S.extras ?? (r.fold != nil || outputs.corners != nil) {
+      let z = L(repeating: 0), one = L(repeating: 1)
+      let matrix = LaneMatrix<L>(linear: (m.a, m.b, z, m.c, m.d, z, z, z, one), translation: (m.tx, m.ty, z))
+      groupExtras(r, matrix, at: b, i, lanes: lanes, progress: progress, width: wi, height: he, inputs: inputs,
+        outputs: outputs)
+    }
+  }
+
+  /// Stage 3 of a block on the general 4x4 path: cells `b ..< b + n`, the 16 entries as
+  /// SoA rows of `soa`.
+  @inlinable
+  static func evaluateGeneralBlock<L: FloatLanes>(
+    _: L.Type, _ r: CompiledRecipe, at b: Int, count n: Int, progress: StagedProgress,
+    soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    var i = 0
+    while i + L.width <= n {
+      generalGroup(L.self, r, at: b, i, lanes: L.width, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+      i += L.width
+    }
+    if i < n {
+      generalGroup(L.self, r, at: b, i, lanes: n - i, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+    }
+  }
+
+  /// One general group at the block's cell `i` (`lanes` valid cells).
+  @inlinable @inline(__always)
+  static func generalGroup<L: FloatLanes>(
+    _: L.Type, _ r: CompiledRecipe, at b: Int, _ i: Int, lanes: Int, progress: StagedProgress,
+    soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    let c = b + i, s = progress.stride
+    let wi: L = loadGroup(inputs.width + c, lanes), he: L = loadGroup(inputs.height + c, lanes)
+    let m = evaluateGroup(
+      r, progress: progress, at: i, width: wi, height: he, tableWidth: loadGroup(inputs.tableWidth + c, lanes)).m
+    let q = soa + i
+    m.0.store(to: q)
+    m.1.store(to: q + s)
+    m.2.store(to: q + 2 * s)
+    m.3.store(to: q + 3 * s)
+    m.4.store(to: q + 4 * s)
+    m.5.store(to: q + 5 * s)
+    m.6.store(to: q + 6 * s)
+    m.7.store(to: q + 7 * s)
+    m.8.store(to: q + 8 * s)
+    m.9.store(to: q + 9 * s)
+    m.10.store(to: q + 10 * s)
+    m.11.store(to: q + 11 * s)
+    m.12.store(to: q + 12 * s)
+    m.13.store(to: q + 13 * s)
+    m.14.store(to: q + 14 * s)
+    m.15.store(to: q + 15 * s)
+    if r.fold != nil || outputs.corners != nil {
+      groupExtras(r, LaneMatrix(m), at: b, i, lanes: lanes, progress: progress, width: wi, height: he, inputs: inputs,
+        outputs: outputs)
+    }
+  }
+
+  /// The optional outputs of one group: fold halves (recipes with a fold) and projected
+  /// corners (outputs that include them).
+  @inlinable @inline(__always)
+  static func groupExtras<L: FloatLanes>(
+    _ r: CompiledRecipe, _ matrix: LaneMatrix<L>, at b: Int, _ i: Int, lanes: Int, progress: StagedProgress,
+    width: L, height: L, inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    let c = b + i
+    if let fold = r.fold {
+      let f = evaluateFold(
+        fold, progress: progress, at: i, width: width, detailHeight: loadGroup(inputs.detailHeight + c, lanes))
+      storeFold(f, at: c, lanes: lanes, outputs: outputs)
+    }
+    if let co = outputs.corners { storeCorners(matrix, at: c, lanes: lanes, to: co, width: width, height: height) }
   }
 
   /// The four projected corners (0,0), (w,0), (0,h), (w,h) of `lanes` cells: p * M,
@@ -293,66 +408,6 @@ public enum Kernel {
     }
   }
 
-  /// Writes `lanes` cells of a planar group: SIMD8 through `storePlanar8`, otherwise as a
-  /// general matrix.
-  @inlinable @inline(__always)
-  static func storePlanar<L: FloatLanes>(
-    _ res: LanePlanar<L>, at i: Int, lanes: Int, outputs: KernelOutputs, width: L, height: L
-  ) {
-    if L.self == SIMD8<Float>.self && lanes == 8 {
-      let r8 = unsafeBitCast(res, to: LanePlanar<SIMD8<Float>>.self)
-      var soa = (r8.a, r8.b, r8.c, r8.d, r8.tx, r8.ty)
-      withUnsafePointer(to: &soa) { q in
-        q.withMemoryRebound(to: Float.self, capacity: 48) { storePlanar8($0, to: outputs.matrices + 16 * i) }
-      }
-      res.opacity.store(to: outputs.opacity + i)
-      res.shadow.store(to: outputs.shadow + i)
-      if let co = outputs.corners {
-        let z = L(repeating: 0), one = L(repeating: 1)
-        let m = LaneMatrix<L>(linear: (res.a, res.b, z, res.c, res.d, z, z, z, one), translation: (res.tx, res.ty, z))
-        storeCorners(m, at: i, lanes: lanes, to: co, width: width, height: height)
-      }
-      return
-    }
-    let z = L(repeating: 0), one = L(repeating: 1)
-    let m = LaneMatrix<L>(linear: (res.a, res.b, z, res.c, res.d, z, z, z, one), translation: (res.tx, res.ty, z))
-    store(LaneResult(matrix: m, opacity: res.opacity, shadow: res.shadow), at: i, lanes: lanes, outputs: outputs,
-      width: width, height: height)
-  }
-
-  /// Planar SoA -> AoS for 8 cells: the six lane vectors (a, b, c, d, tx, ty; 48 Floats
-  /// at `soa`) become rows (a b 0 0), (c d 0 0), (0 0 1 0), (tx ty 0 1) of 8 matrices.
-  ///
-  /// Never inlined, on purpose: inlined, the optimiser's SLP vectoriser merged the shuffles
-  /// with the arithmetic that produced the lanes into ~300 instructions of inserts and
-  /// spills per 8 cells (callgrind); on its own the body is unpack low/high pairs and
-  /// 16-byte stores, and the call costs a few instructions per 8 cells.
-  @usableFromInline @inline(never)
-  static func storePlanar8(_ soa: UnsafePointer<Float>, to p: UnsafeMutablePointer<Float>) {
-    let v = UnsafeRawPointer(soa)
-    let raw = UnsafeMutableRawPointer(p)
-    let zw0 = SIMD4<Float>(0, 0, 0, 0), zw1 = SIMD4<Float>(0, 0, 0, 1)
-    @inline(__always)
-    func pairs(_ first: Int, _ zw: SIMD4<Float>, _ row: Int) {
-      let x = v.loadUnaligned(fromByteOffset: 32 * first, as: SIMD8<Float>.self)
-      let y = v.loadUnaligned(fromByteOffset: 32 * first + 32, as: SIMD8<Float>.self)
-      for h in 0..<2 {
-        let xs = h == 0 ? x.lowHalf : x.highHalf, ys = h == 0 ? y.lowHalf : y.highHalf
-        let lo = SIMD4(xs[0], ys[0], xs[1], ys[1]), hi = SIMD4(xs[2], ys[2], xs[3], ys[3])
-        let base = 256 * h + 16 * row
-        raw.storeBytes(of: SIMD4(lo[0], lo[1], zw[2], zw[3]), toByteOffset: base, as: SIMD4<Float>.self)
-        raw.storeBytes(of: SIMD4(lo[2], lo[3], zw[2], zw[3]), toByteOffset: base + 64, as: SIMD4<Float>.self)
-        raw.storeBytes(of: SIMD4(hi[0], hi[1], zw[2], zw[3]), toByteOffset: base + 128, as: SIMD4<Float>.self)
-        raw.storeBytes(of: SIMD4(hi[2], hi[3], zw[2], zw[3]), toByteOffset: base + 192, as: SIMD4<Float>.self)
-      }
-    }
-    pairs(0, zw0, 0)
-    pairs(2, zw0, 1)
-    pairs(4, zw1, 3)
-    let row2 = SIMD4<Float>(0, 0, 1, 0)
-    for k in 0..<8 { raw.storeBytes(of: row2, toByteOffset: 64 * k + 32, as: SIMD4<Float>.self) }
-  }
-
   /// Writes `lanes` cells of a group's fold halves (the output has fold buffers: checked
   /// by `evaluate` before any recipe with a fold runs).
   @inlinable @inline(__always)
@@ -371,7 +426,7 @@ public enum Kernel {
       // transpose (see `storePlanar8` for why out of line).
       var soa = unsafeBitCast(mat, to: LaneMatrix<SIMD8<Float>>.self).m
       withUnsafePointer(to: &soa) { q in
-        q.withMemoryRebound(to: Float.self, capacity: 128) { storeMatrices8($0, to: p) }
+        q.withMemoryRebound(to: Float.self, capacity: 128) { storeMatrixBlock($0, stride: 8, count: 8, to: p) }
       }
       return
     }
@@ -399,31 +454,60 @@ public enum Kernel {
 }
 
 extension Kernel {
-  /// SoA -> AoS for 8 cells: 16 lane vectors (128 Floats at `soa`, entry e of cell k at
-  /// 8 e + k) to 8 consecutive 64-byte matrices. Each quarter (entries 4r ..< 4r + 4, one
-  /// CATransform3D row) is two 4 x 4 transposes on SIMD4 halves (unpack low/high, then
-  /// move low/high pairs), then 16-byte stores. Out of line for the reason given at
-  /// `storePlanar8`.
+  /// Stage 4 of a planar block: three pair rows ((a, b), (c, d), (tx, ty) of each cell side
+  /// by side, `stride` Floats apart, written by `FloatLanes.storePairs`) of `n` cells become
+  /// rows (a b 0 0), (c d 0 0), (0 0 1 0), (tx ty 0 1) of `n` consecutive matrices at `p`:
+  /// 8 cells at a time by `cm_store_planar_pairs8` (one 8-byte load per pair, a blend, no
+  /// shuffle), the rest one by one. `unpacked`: each 8-cell unit holds its pairs in the
+  /// order of `cm_pair_slot8` (SIMD8 lanes), else in cell order.
+  ///
+  /// Called once per block and never inlined: inlined into the group loop, the optimiser's
+  /// SLP vectoriser merged the shuffles with the arithmetic that produced the lanes into
+  /// inserts and spills; called per group, every live vector was spilled around the call.
   @usableFromInline @inline(never)
-  static func storeMatrices8(_ soa: UnsafePointer<Float>, to p: UnsafeMutablePointer<Float>) {
-    let v = UnsafeRawPointer(soa)
-    let raw = UnsafeMutableRawPointer(p)
-    @inline(__always)
-    func transpose4(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>, _ offset: Int) {
-      let t0 = SIMD4(a[0], b[0], a[1], b[1]), t1 = SIMD4(a[2], b[2], a[3], b[3])
-      let t2 = SIMD4(c[0], d[0], c[1], d[1]), t3 = SIMD4(c[2], d[2], c[3], d[3])
-      raw.storeBytes(of: SIMD4(t0[0], t0[1], t2[0], t2[1]), toByteOffset: offset, as: SIMD4<Float>.self)
-      raw.storeBytes(of: SIMD4(t0[2], t0[3], t2[2], t2[3]), toByteOffset: offset + 64, as: SIMD4<Float>.self)
-      raw.storeBytes(of: SIMD4(t1[0], t1[1], t3[0], t3[1]), toByteOffset: offset + 128, as: SIMD4<Float>.self)
-      raw.storeBytes(of: SIMD4(t1[2], t1[3], t3[2], t3[3]), toByteOffset: offset + 192, as: SIMD4<Float>.self)
-    }
-    for row in 0..<4 {
-      @inline(__always) func lane(_ e: Int) -> SIMD8<Float> {
-        v.loadUnaligned(fromByteOffset: 32 * (4 * row + e), as: SIMD8<Float>.self)
+  static func storePlanarBlock(
+    _ pairs: UnsafePointer<Float>, stride: Int, count n: Int, unpacked: Bool, to p: UnsafeMutablePointer<Float>
+  ) {
+    var i = 0
+    // Two loops so that the slot order is a constant inside each.
+    if unpacked {
+      while i + 8 <= n {
+        cm_store_planar_pairs8(pairs + 2 * i, stride, 1, p + 16 * i)
+        i += 8
       }
-      let a = lane(0), b = lane(1), c = lane(2), d = lane(3)
-      transpose4(a.lowHalf, b.lowHalf, c.lowHalf, d.lowHalf, 16 * row)  // cells 0-3
-      transpose4(a.highHalf, b.highHalf, c.highHalf, d.highHalf, 256 + 16 * row)  // cells 4-7
+    } else {
+      while i + 8 <= n {
+        cm_store_planar_pairs8(pairs + 2 * i, stride, 0, p + 16 * i)
+        i += 8
+      }
+    }
+    while i < n {
+      let k = i & 7
+      let e = pairs + 2 * ((i - k) + (unpacked ? cm_pair_slot8(k) : k))
+      let q = p + 16 * i
+      (q[0], q[1], q[2], q[3]) = (e[0], e[1], 0, 0)
+      (q[4], q[5], q[6], q[7]) = (e[stride], e[stride + 1], 0, 0)
+      (q[8], q[9], q[10], q[11]) = (0, 0, 1, 0)
+      (q[12], q[13], q[14], q[15]) = (e[2 * stride], e[2 * stride + 1], 0, 1)
+      i += 1
+    }
+  }
+
+  /// Stage 4 of a general block: 16 SoA rows (entry e of cell k at `soa[e * stride + k]`)
+  /// of `n` cells to `n` consecutive 64-byte matrices at `p`: 8 cells at a time by
+  /// `cm_store_matrices8` (two 8 x 8 transposes), the rest one by one. Out of line for the
+  /// reason given at `storePlanarBlock`.
+  @usableFromInline @inline(never)
+  static func storeMatrixBlock(_ soa: UnsafePointer<Float>, stride: Int, count n: Int, to p: UnsafeMutablePointer<Float>) {
+    var i = 0
+    while i + 8 <= n {
+      cm_store_matrices8(soa + i, stride, p + 16 * i)
+      i += 8
+    }
+    while i < n {
+      let q = p + 16 * i
+      for e in 0..<16 { q[e] = soa[e * stride + i] }
+      i += 1
     }
   }
 }

@@ -4,7 +4,7 @@
 // Both are C because Swift cannot say them: Swift has no contractible multiply-add, and
 // for the stores LLVM turned Swift's lane-by-lane shuffles of loaded vectors into scalar
 // loads and inserts (about 100 instructions per 8 planar cells, callgrind), where
-// `__builtin_shufflevector` keeps whole-vector unpacks, permutes and blends.
+// `__builtin_shufflevector` keeps whole-vector unpacks, permutes, broadcasts and blends.
 //
 // Multiply-add:
 // Swift has no contractible multiply-add: `a * b + c` is always two roundings, and
@@ -42,41 +42,68 @@ static inline __attribute__((always_inline)) float cm_muladd1(float a, float b, 
 
 /// An 8-Float vector at any 4-byte-aligned address (unaligned loads and stores).
 typedef float cm_float8_u __attribute__((ext_vector_type(8), aligned(4)));
+typedef float cm_float4_u __attribute__((ext_vector_type(4), aligned(4)));
+typedef double cm_double4 __attribute__((ext_vector_type(4)));
+typedef double cm_double4_u __attribute__((ext_vector_type(4), aligned(4)));
 
-/// Stores 8 cells' planar matrices: rows a, b, c, d, tx, ty of 8 lanes each (`soa[e *
-/// stride + k]` for entry e of cell k) become the 16-Float CATransform3D-ordered matrices
-/// (a b 0 0 | c d 0 0 | 0 0 1 0 | tx ty 0 1) at out[16 k ...]; two 32-byte stores per
-/// cell.
-static inline __attribute__((always_inline)) void cm_store_planar8(const float *soa, long stride, float *out) {
-  const cm_float8 a = *(const cm_float8_u *)soa, b = *(const cm_float8_u *)(soa + stride);
-  const cm_float8 c = *(const cm_float8_u *)(soa + 2 * stride), d = *(const cm_float8_u *)(soa + 3 * stride);
-  const cm_float8 x = *(const cm_float8_u *)(soa + 4 * stride), y = *(const cm_float8_u *)(soa + 5 * stride);
-  const cm_float8 zero = {0, 0, 0, 0, 0, 0, 0, 0};
-  const cm_float8 rows23 = {0, 0, 1, 0, 0, 0, 0, 1};
-  // Pairs per 128-bit half: ab0 = (a0 b0 a1 b1 | a4 b4 a5 b5), ab1 = (a2 b2 a3 b3 | a6 b6 a7 b7).
-  const cm_float8 ab0 = __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13);
-  const cm_float8 ab1 = __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15);
-  const cm_float8 cd0 = __builtin_shufflevector(c, d, 0, 8, 1, 9, 4, 12, 5, 13);
-  const cm_float8 cd1 = __builtin_shufflevector(c, d, 2, 10, 3, 11, 6, 14, 7, 15);
-  const cm_float8 xy0 = __builtin_shufflevector(x, y, 0, 8, 1, 9, 4, 12, 5, 13);
-  const cm_float8 xy1 = __builtin_shufflevector(x, y, 2, 10, 3, 11, 6, 14, 7, 15);
-  // (a b c d) of cells (j, j + 4) in the two halves, for j = 0, 1, 2, 3.
-  const cm_float8 t0 = __builtin_shufflevector(ab0, cd0, 0, 1, 8, 9, 4, 5, 12, 13);
-  const cm_float8 t1 = __builtin_shufflevector(ab0, cd0, 2, 3, 10, 11, 6, 7, 14, 15);
-  const cm_float8 t2 = __builtin_shufflevector(ab1, cd1, 0, 1, 8, 9, 4, 5, 12, 13);
-  const cm_float8 t3 = __builtin_shufflevector(ab1, cd1, 2, 3, 10, 11, 6, 7, 14, 15);
-#define CM_PLANAR_CELL(k, t, lo, xy, pair)                                                      \
-  *(cm_float8_u *)(out + 16 * (k)) = __builtin_shufflevector(t, zero, lo, lo + 1, 8, 8, lo + 2, lo + 3, 8, 8); \
-  *(cm_float8_u *)(out + 16 * (k) + 8) = __builtin_shufflevector(xy, rows23, 8, 9, 10, 11, pair, pair + 1, 14, 15);
-  CM_PLANAR_CELL(0, t0, 0, xy0, 0)
-  CM_PLANAR_CELL(1, t1, 0, xy0, 2)
-  CM_PLANAR_CELL(2, t2, 0, xy1, 0)
-  CM_PLANAR_CELL(3, t3, 0, xy1, 2)
-  CM_PLANAR_CELL(4, t0, 4, xy0, 4)
-  CM_PLANAR_CELL(5, t1, 4, xy0, 6)
-  CM_PLANAR_CELL(6, t2, 4, xy1, 4)
-  CM_PLANAR_CELL(7, t3, 4, xy1, 6)
-#undef CM_PLANAR_CELL
+// Planar matrices travel from the kernel's arithmetic to the output as *pairs*: rows
+// (a, b), (c, d) and (tx, ty) with the two entries of a cell side by side. Interleaving
+// two vectors is two in-lane unpacks; a pair is then one 8-byte load, and each output
+// matrix is built from three such loads and one blend, with no shuffle at all. (The
+// 6-row SoA -> AoS transpose it replaces took about 26 shuffles per 8 cells, all on the
+// one port that executes shuffles on this machine.)
+
+/// Stores (a_k, b_k) pairs of 8 lanes as 16 Floats in the order the two in-lane unpacks
+/// give: cells 0 1 4 5 2 3 6 7 (`cm_pair_slot8`).
+static inline __attribute__((always_inline)) void cm_store_pairs8(cm_float8 a, cm_float8 b, float *out) {
+  *(cm_float8_u *)out = __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13);
+  *(cm_float8_u *)(out + 8) = __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15);
+}
+
+/// Stores (a_k, b_k) pairs of 4 lanes as 8 Floats in cell order.
+static inline __attribute__((always_inline)) void cm_store_pairs4(cm_float4 a, cm_float4 b, float *out) {
+  *(cm_float4_u *)out = __builtin_shufflevector(a, b, 0, 4, 1, 5);
+  *(cm_float4_u *)(out + 4) = __builtin_shufflevector(a, b, 2, 6, 3, 7);
+}
+
+/// The pair slot of lane k (0-7) in a unit written by `cm_store_pairs8`.
+static inline __attribute__((always_inline)) long cm_pair_slot8(long k) {
+  return (k & 1) | ((k & 2) << 1) | ((k & 4) >> 1);
+}
+
+static inline __attribute__((always_inline)) double cm_load_pair(const float *p) {
+  double d;
+  __builtin_memcpy(&d, p, 8);
+  return d;
+}
+
+/// Stores 8 cells' planar matrices (a b 0 0 | c d 0 0 | 0 0 1 0 | tx ty 0 1, CATransform3D
+/// order) from pair rows ab, cd, xy (`stride` Floats apart, 16 Floats per 8 cells) to
+/// out[16 k ...]: per cell three 8-byte loads, three blends, two 32-byte stores.
+/// `unpacked` nonzero: the rows were written by `cm_store_pairs8` (slots 0 1 4 5 2 3 6 7);
+/// zero: pairs are in cell order.
+///
+/// The constant parts pass through an empty asm statement (where the compiler targets AVX):
+/// with the constants in view LLVM splits each (a b 0 0 | c d 0 0) into two 16-byte stores
+/// of zero-extending loads, three stores per cell instead of two. No helper here takes a
+/// 32-byte vector argument, so a build without AVX compiles it without ABI warnings.
+static inline __attribute__((always_inline)) void cm_store_planar_pairs8(
+    const float *pairs, long stride, int unpacked, float *out) {
+  cm_double4 zero = {0, 0, 0, 0};
+  const float rows23f[8] = {0, 0, 1, 0, 0, 0, 0, 1};
+  cm_double4 rows23;
+  __builtin_memcpy(&rows23, rows23f, 32);
+#if defined(__AVX__)
+  __asm__("" : "+x"(zero), "+x"(rows23));
+#endif
+#pragma clang loop unroll(full)
+  for (long k = 0; k < 8; k++) {
+    const float *ab = pairs + 2 * (unpacked ? cm_pair_slot8(k) : k);
+    const cm_double4 vab = cm_load_pair(ab), vcd = cm_load_pair(ab + stride), vxy = cm_load_pair(ab + 2 * stride);
+    *(cm_double4_u *)(out + 16 * k) =
+        __builtin_shufflevector(__builtin_shufflevector(zero, vab, 4, 1, 2, 3), vcd, 0, 1, 6, 3);
+    *(cm_double4_u *)(out + 16 * k + 8) = __builtin_shufflevector(rows23, vxy, 0, 1, 6, 3);
+  }
 }
 
 /// Transposes rows r[0..7] (8 lanes each, `stride` Floats apart) into 8 cells: entries
