@@ -469,15 +469,29 @@ extension Kernel {
     _ pairs: UnsafePointer<Float>, stride: Int, count n: Int, unpacked: Bool, to p: UnsafeMutablePointer<Float>
   ) {
     var i = 0
-    // Two loops so that the slot order is a constant inside each.
-    if unpacked {
+    // One loop per (slot order, alignment), so both are constants inside each. A Swift
+    // array's storage (FrameOutput) starts 16 or 48 bytes past a 64-byte line: there the
+    // 16-byte-offset form keeps every store inside a cache line.
+    let off16 = UInt(bitPattern: p) & 31 == 16
+    switch (unpacked, off16) {
+    case (true, false):
       while i + 8 <= n {
         cm_store_planar_pairs8(pairs + 2 * i, stride, 1, p + 16 * i)
         i += 8
       }
-    } else {
+    case (false, false):
       while i + 8 <= n {
         cm_store_planar_pairs8(pairs + 2 * i, stride, 0, p + 16 * i)
+        i += 8
+      }
+    case (true, true):
+      while i + 8 <= n {
+        cm_store_planar_pairs8_off16(pairs + 2 * i, stride, 1, p + 16 * i)
+        i += 8
+      }
+    case (false, true):
+      while i + 8 <= n {
+        cm_store_planar_pairs8_off16(pairs + 2 * i, stride, 0, p + 16 * i)
         i += 8
       }
     }
@@ -500,9 +514,17 @@ extension Kernel {
   @usableFromInline @inline(never)
   static func storeMatrixBlock(_ soa: UnsafePointer<Float>, stride: Int, count n: Int, to p: UnsafeMutablePointer<Float>) {
     var i = 0
-    while i + 8 <= n {
-      cm_store_matrices8(soa + i, stride, p + 16 * i)
-      i += 8
+    // See `storePlanarBlock` for the two alignments.
+    if UInt(bitPattern: p) & 31 == 16 {
+      while i + 8 <= n {
+        cm_store_matrices8_off16(soa + i, stride, p + 16 * i)
+        i += 8
+      }
+    } else {
+      while i + 8 <= n {
+        cm_store_matrices8(soa + i, stride, p + 16 * i)
+        i += 8
+      }
     }
     while i < n {
       let q = p + 16 * i

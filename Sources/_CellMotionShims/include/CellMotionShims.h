@@ -45,6 +45,8 @@ typedef float cm_float8_u __attribute__((ext_vector_type(8), aligned(4)));
 typedef float cm_float4_u __attribute__((ext_vector_type(4), aligned(4)));
 typedef double cm_double4 __attribute__((ext_vector_type(4)));
 typedef double cm_double4_u __attribute__((ext_vector_type(4), aligned(4)));
+typedef double cm_double2 __attribute__((ext_vector_type(2)));
+typedef double cm_double2_u __attribute__((ext_vector_type(2), aligned(4)));
 
 // Planar matrices travel from the kernel's arithmetic to the output as *pairs*: rows
 // (a, b), (c, d) and (tx, ty) with the two entries of a cell side by side. Interleaving
@@ -106,9 +108,38 @@ static inline __attribute__((always_inline)) void cm_store_planar_pairs8(
   }
 }
 
-/// Transposes rows r[0..7] (8 lanes each, `stride` Floats apart) into 8 cells: entries
-/// first ..< first + 8 of cell k's matrix at out[16 k + first ...] (one 32-byte store).
-static inline __attribute__((always_inline)) void cm_transpose8x8(const float *rows, long stride, float *out) {
+/// `cm_store_planar_pairs8` for an `out` at 16 bytes past a 32-byte boundary, where every
+/// cell's 64 bytes start 16 bytes before a 32-byte boundary. There a 32-byte store at the
+/// cell's start would cross a cache line for every other cell (or every cell, as for a
+/// Swift array's storage at 48 bytes past a 64-byte line) and split in two; instead each
+/// cell is stored as 16 + 32 + 16 bytes, every store inside one line: (a b 0 0), then
+/// (c d 0 0 | 0 0 1 0), then (tx ty 0 1). Three 8-byte loads, two blends, three stores.
+static inline __attribute__((always_inline)) void cm_store_planar_pairs8_off16(
+    const float *pairs, long stride, int unpacked, float *out) {
+  const float middlef[8] = {0, 0, 0, 0, 0, 0, 1, 0};
+  const float lastf[4] = {0, 0, 0, 1};
+  cm_double4 middle;
+  cm_double2 last;
+  __builtin_memcpy(&middle, middlef, 32);
+  __builtin_memcpy(&last, lastf, 16);
+#if defined(__AVX__)
+  __asm__("" : "+x"(middle), "+x"(last));
+#endif
+#pragma clang loop unroll(full)
+  for (long k = 0; k < 8; k++) {
+    const float *ab = pairs + 2 * (unpacked ? cm_pair_slot8(k) : k);
+    const cm_double2 vab = {cm_load_pair(ab), 0};
+    const cm_double4 vcd = cm_load_pair(ab + stride);
+    const cm_double2 vxy = cm_load_pair(ab + 2 * stride);
+    *(cm_double2_u *)(out + 16 * k) = vab;
+    *(cm_double4_u *)(out + 16 * k + 4) = __builtin_shufflevector(middle, vcd, 4, 1, 2, 3);
+    *(cm_double2_u *)(out + 16 * k + 12) = __builtin_shufflevector(last, vxy, 2, 1);
+  }
+}
+
+/// Transposes rows r[0..7] (8 lanes each, `stride` Floats apart): cells[k] holds entries
+/// first ..< first + 8 of cell k (8 x 8 transpose in unpacks, shuffles and blends).
+static inline __attribute__((always_inline)) void cm_transpose8x8(const float *rows, long stride, cm_float8 cells[8]) {
   const cm_float8 r0 = *(const cm_float8_u *)rows, r1 = *(const cm_float8_u *)(rows + stride);
   const cm_float8 r2 = *(const cm_float8_u *)(rows + 2 * stride), r3 = *(const cm_float8_u *)(rows + 3 * stride);
   const cm_float8 r4 = *(const cm_float8_u *)(rows + 4 * stride), r5 = *(const cm_float8_u *)(rows + 5 * stride);
@@ -130,21 +161,42 @@ static inline __attribute__((always_inline)) void cm_transpose8x8(const float *r
   const cm_float8 u5 = __builtin_shufflevector(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
   const cm_float8 u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
   const cm_float8 u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
-  *(cm_float8_u *)(out + 0) = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
-  *(cm_float8_u *)(out + 16) = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
-  *(cm_float8_u *)(out + 32) = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
-  *(cm_float8_u *)(out + 48) = __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
-  *(cm_float8_u *)(out + 64) = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
-  *(cm_float8_u *)(out + 80) = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
-  *(cm_float8_u *)(out + 96) = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
-  *(cm_float8_u *)(out + 112) = __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15);
+  cells[0] = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
+  cells[1] = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
+  cells[2] = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
+  cells[3] = __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
+  cells[4] = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
+  cells[5] = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
+  cells[6] = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
+  cells[7] = __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15);
 }
 
 /// Stores 8 cells' general matrices: 16 rows of 8 lanes (`soa[e * stride + k]`) become
-/// 8 consecutive 16-Float matrices at `out` (two 8 x 8 transposes).
+/// 8 consecutive 16-Float matrices at `out` (two 8 x 8 transposes, two 32-byte stores
+/// per cell).
 static inline __attribute__((always_inline)) void cm_store_matrices8(const float *soa, long stride, float *out) {
-  cm_transpose8x8(soa, stride, out);
-  cm_transpose8x8(soa + 8 * stride, stride, out + 8);
+  cm_float8 lo[8], hi[8];
+  cm_transpose8x8(soa, stride, lo);
+  cm_transpose8x8(soa + 8 * stride, stride, hi);
+#pragma clang loop unroll(full)
+  for (int k = 0; k < 8; k++) {
+    *(cm_float8_u *)(out + 16 * k) = lo[k];
+    *(cm_float8_u *)(out + 16 * k + 8) = hi[k];
+  }
+}
+
+/// `cm_store_matrices8` for an `out` 16 bytes past a 32-byte boundary (see
+/// `cm_store_planar_pairs8_off16`): per cell 16 + 32 + 16 bytes, no store across a line.
+static inline __attribute__((always_inline)) void cm_store_matrices8_off16(const float *soa, long stride, float *out) {
+  cm_float8 lo[8], hi[8];
+  cm_transpose8x8(soa, stride, lo);
+  cm_transpose8x8(soa + 8 * stride, stride, hi);
+#pragma clang loop unroll(full)
+  for (int k = 0; k < 8; k++) {
+    *(cm_float4_u *)(out + 16 * k) = __builtin_shufflevector(lo[k], lo[k], 0, 1, 2, 3);
+    *(cm_float8_u *)(out + 16 * k + 4) = __builtin_shufflevector(lo[k], hi[k], 4, 5, 6, 7, 8, 9, 10, 11);
+    *(cm_float4_u *)(out + 16 * k + 12) = __builtin_shufflevector(hi[k], hi[k], 4, 5, 6, 7);
+  }
 }
 
 #endif
