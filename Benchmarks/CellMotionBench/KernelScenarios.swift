@@ -15,35 +15,36 @@
 // animation (the kernel has no per-lane branches, so the mix does not change its cost).
 //
 // Work per cell, counted by hand from Kernel+Lanes.swift (mul, add, sub, div, sqrt, min,
-// max count 1 each; an FMA counts 2; selects and compares count 0). Parts:
+// max count 1 each; an FMA counts 2; selects and compares count 0), for the path each
+// preset compiles to (`cellmotion inspect <preset>` shows it). Parts:
 //
-// | part                                         | flops |
-// |----------------------------------------------|-------|
-// | local time, clamp, scale to [0, 1]           | 5     |
-// | Bezier: quadratic first guess                | 12    |
-// | Bezier: 8 safeguarded Newton steps x 13      | 104   |
-// | Bezier: y polynomial                         | 6     |
-// | spring, underdamped: exp (13) + sincos (24) + 6 | 43 |
-// | channel lerp (from/to with height, width)    | 10    |
-// | sincos (per rotation)                        | 24    |
-// | channel matrix S*Rz (+ Rx Ry when present)   | 6 (+45) |
-// | 2D recompose (9 lerps + sincos + 12)         | 54    |
-// | product channels x matrix (4x4 general)      | 112   |
-// | perspective                                  | 8     |
-// | anchor                                       | 24    |
-// | fold halves (sincos + 30)                    | 54    |
+// | part                                                        | flops   |
+// |-------------------------------------------------------------|---------|
+// | local time (one FMA), clamp to [0, 1]                       | 5       |
+// | Bezier, fitted inverse (easeInEaseOut: degree 7, 1 correction): t, t^2, t^4 5, P and P' by Estrin 26, correction 9, y 5 | 45 |
+// | Bezier, Newton (easeOut): quadratic guess 12, 3 safeguarded steps x 13, y 6 | 57 |
+// | spring, underdamped: exp (13) + sincos (24) + 6             | 43      |
+// | opacity lerp and clamp                                      | 4       |
+// | channel lerp (from/to with height, width)                   | 10      |
+// | sincos per rotation (sincosSmall within pi/4: 17)           | 24      |
+// | channel matrix S*Rz (+ Rx Ry when present)                  | 6 (+45) |
+// | 2D recompose, tip-in's shape (angle lerp, sincosSmall, tx ty lerps, sign) | 24 |
+// | product channels x matrix (4x4 general)                     | 112     |
+// | perspective                                                 | 8       |
+// | anchor, planar (4 mul, 4 FMA, 2 add) / general 4x4          | 14 / 24 |
+// | fold halves (sincos + 30)                                   | 54      |
 //
-// | preset        | parts                                                  | flops | bytes |
-// |---------------|--------------------------------------------------------|-------|-------|
-// | tipIn         | 1 Bezier (127) + opacity lerp + 2D recompose + anchor  | 215   | 72    |
-// | tipInChannels | 1 Bezier + 4 lerps + sincos + S*Rz + translate-first 9 | 230   | 72    |
-// | fade, fadeIn  | 1 Bezier + 1 lerp + anchor                             | 161   | 72    |
-// | fadeStagger   | as fade                                                | 161   | 72    |
-// | moveUpBounce  | spring + 1 lerp + anchor                               | 82    | 72    |
-// | moveUpFade    | 1 Bezier + 2 lerps + anchor                            | 171   | 72    |
-// | slideIn       | 1 Bezier + 1 lerp + anchor                             | 161   | 72    |
-// | foldOpen/Closed | 1 Bezier + anchor + fold halves                      | 205   | 204   |
-// | flipX, flipY  | 1 Bezier + lerp + sincos + Rx Ry Rz + persp + anchor   | 244   | 72    |
+// | preset        | parts                                                       | flops | bytes |
+// |---------------|-------------------------------------------------------------|-------|-------|
+// | tipIn         | local + fitted Bezier + opacity + 2D recompose + anchor     | 92    | 72    |
+// | tipInChannels | local + fitted Bezier + 3 lerps (6) + opacity + sincosSmall + S*Rz + translate-first (6) + anchor | 103 | 72 |
+// | fade, fadeIn  | local + fitted Bezier + opacity + anchor                    | 68    | 72    |
+// | fadeStagger   | as fade                                                     | 68    | 72    |
+// | moveUpBounce  | local + spring + lerp + anchor                              | 72    | 72    |
+// | moveUpFade    | local + fitted Bezier + lerp + opacity + anchor             | 78    | 72    |
+// | slideIn       | local + fitted Bezier + lerp + anchor                       | 74    | 72    |
+// | foldOpen/Closed | local + fitted Bezier + general anchor + fold halves      | 128   | 204   |
+// | flipX, flipY  | local + Newton Bezier + lerp + sincos + Rx Ry Rz + persp + general anchor | 174 | 72 |
 //
 // Bytes written per cell: 64 (matrix) + 4 (opacity) + 4 (shadow opacity); fold recipes
 // add 2 x 64 (halves) + 4 (fold shadow).
@@ -64,13 +65,14 @@ enum KernelScenarios {
   /// Hand counts from the table above, by preset name.
   static func work(_ name: String) -> (flops: Int, bytes: Int) {
     switch name {
-    case "tipIn": (215, 72)
-    case "tipInChannels": (230, 72)
-    case "fade", "fadeIn", "fadeStagger", "slideIn": (161, 72)
-    case "moveUpBounce": (82, 72)
-    case "moveUpFade": (171, 72)
-    case "foldOpen", "foldClosed": (205, 204)
-    case "flipX", "flipY": (244, 72)
+    case "tipIn": (92, 72)
+    case "tipInChannels": (103, 72)
+    case "fade", "fadeIn", "fadeStagger": (68, 72)
+    case "slideIn": (74, 72)
+    case "moveUpBounce": (72, 72)
+    case "moveUpFade": (78, 72)
+    case "foldOpen", "foldClosed": (128, 204)
+    case "flipX", "flipY": (174, 72)
     default: (0, 72)
     }
   }
