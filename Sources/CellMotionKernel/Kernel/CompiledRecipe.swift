@@ -208,8 +208,9 @@ public struct InverseFit: Sendable, Hashable {
   /// Coefficients of dP/dx in t (lanes from `degree` on are 0).
   public let dp: SIMD16<Float>
 
-  /// Fits `curve`'s inverse with a polynomial of `degree` (1...15).
-  public init(_ curve: TimingCurve, degree: Int) {
+  /// Fits `curve`'s inverse with a polynomial of `degree` (1...15; `CompiledCurve` asks
+  /// for 4...8).
+  init(_ curve: TimingCurve, degree: Int) {
     precondition(degree >= 1 && degree <= 15, "InverseFit degree \(degree) outside 1...15")
     let n = degree + 1
     // Chebyshev coefficients c_j = (2/n) sum_k f(x_k) T_j(t_k), c_0 halved.

@@ -272,7 +272,7 @@ struct LaneFold<L: FloatLanes> {
   @inlinable static var quadraticGuess: Bool? { G.quadratic }
   @inlinable static var degree: Int? { 0 }
 }
-/// A fitted inverse of degree `D` with `N` corrections.
+/// A fitted inverse of degree `D` with `N` corrections (both counts as `StepCount` types).
 @usableFromInline enum FittedSolve<D: StepCount, N: StepCount>: BezierSolve {
   @inlinable static var fitted: Bool? { true }
   @inlinable static var steps: Int? { N.value }
