@@ -105,6 +105,12 @@ public enum CompiledCurve: Sendable, Hashable {
       for (i, x) in xs.enumerated() { w = max(w, abs(Double(solve(x)) - exact[i]) / scales[i]) }
       return w
     }
+    /// Worst unscaled error of `solve` over the grid.
+    func worstAbsolute(_ solve: (Float) -> Float) -> Double {
+      var w = 0.0
+      for (i, x) in xs.enumerated() { w = max(w, abs(Double(solve(x)) - exact[i])) }
+      return w
+    }
   }
 
   /// Relative cost of the solves per lane group, in multiply-adds, weighted for latency
@@ -140,14 +146,23 @@ public enum CompiledCurve: Sendable, Hashable {
         options.append((fittedCost(degree: degree, steps: steps), degree, steps))
       }
     }
+    // Besides the slope-scaled target, the fit must not be less accurate than the Newton
+    // solve it replaces anywhere on the grid in absolute terms (or than 3e-7, a few Float
+    // ulps of 1): the scaled target alone would let it spend, where the curve is gentle,
+    // the error that Newton needs only where it is steep.
+    let newtonAbsolute = grid.worstAbsolute {
+      Kernel.bezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, steps: newton.steps, quadraticGuess: newton.quadraticGuess)
+    }
     var fits: [Int: InverseFit] = [:]
     for option in options.sorted(by: { ($0.cost, $0.degree) < ($1.cost, $1.degree) }) {
       let fit = fits[option.degree] ?? InverseFit(curve, degree: option.degree)
       fits[option.degree] = fit
-      let w = grid.worst {
+      let solve: (Float) -> Float = {
         Kernel.fittedBezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, fit, degree: option.degree, steps: option.steps)
       }
-      if w <= grid.target { return (fit, option.steps) }
+      if grid.worst(solve) <= grid.target && grid.worstAbsolute(solve) <= max(newtonAbsolute, 3e-7) {
+        return (fit, option.steps)
+      }
     }
     return nil
   }
