@@ -149,18 +149,9 @@ extension VectorMath {
     var r = _madd(q, .init(repeating: -C.halfPi1), x)
     r = _madd(q, .init(repeating: -C.halfPi2), r)
     r = _madd(q, .init(repeating: -C.halfPi3), r)
-    let z = r * r
+    // The minimax polynomials on the reduced argument, |r| <= pi/4.
+    let (s, c) = sincosSmall(r)
 
-    var s = _madd(z, .init(repeating: C.sin3), .init(repeating: C.sin2))
-    s = _madd(s, z, .init(repeating: C.sin1))
-    s = _madd(s * z, r, r)
-
-    var c = _madd(z, .init(repeating: C.cos3), .init(repeating: C.cos2))
-    c = _madd(c, z, .init(repeating: C.cos1))
-    c = _madd(c, z * z, z * -0.5) + 1
-
-    // Quadrant q mod 4 sits in the low bits of `shifted`: odd q swaps sin and cos;
-    // sin is negated in quadrants 2, 3 and cos in quadrants 1, 2.
     // Odd q swaps sin and cos: q/2 is not an integer exactly there (float compare; an
     // integer `.!=` mask here was scalarised, measured). Sin is negated in quadrants 2
     // and 3, cos in 1 and 2: sign bits from the low bits of `shifted`, which hold q.
