@@ -126,9 +126,10 @@ struct LanePlanar<L: FloatLanes> {
   }
 }
 
-/// A planar recipe's 2D matrix path as plain Floats read once per run (no array access
-/// or bounds check per group): start values and deltas of (tx, ty, sx, sy, angle, m11,
-/// m12, m21, m22).
+/// A planar recipe's 2D matrix path as plain Floats, computed once when the recipe is
+/// compiled (`CompiledRecipe.planarConstants`; no array access or bounds check per group):
+/// start values and deltas of (tx, ty, sx, sy, angle, m11, m12, m21, m22), and the flags
+/// that pick the planar loop (`PlanarShape`).
 @usableFromInline
 struct PlanarConstants: Sendable {
   @usableFromInline var part: Int?
@@ -261,7 +262,6 @@ struct LaneFold<L: FloatLanes> {
 @usableFromInline enum Steps3: StepCount { @inlinable static var value: Int { 3 } }
 @usableFromInline enum NoGuess: FirstGuess { @inlinable static var quadratic: Bool { false } }
 @usableFromInline enum Guess: FirstGuess { @inlinable static var quadratic: Bool { true } }
-@usableFromInline enum Steps4: StepCount { @inlinable static var value: Int { 4 } }
 @usableFromInline enum Steps5: StepCount { @inlinable static var value: Int { 5 } }
 @usableFromInline enum Steps6: StepCount { @inlinable static var value: Int { 6 } }
 @usableFromInline enum Steps7: StepCount { @inlinable static var value: Int { 7 } }

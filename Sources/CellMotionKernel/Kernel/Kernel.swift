@@ -189,9 +189,11 @@ public enum Kernel {
   /// cells, a multiple of 8), in stages that each run as a small loop over the block:
   /// 1. every part's progress (`progressStage`) into the stack scratch;
   /// 2. opacity and shadow opacity (`opacityStage`) straight to the outputs;
-  /// 3. the matrices, in groups of `L.width` lanes, as SoA rows in the scratch (fold halves
+  /// 3. the matrices, in groups of `L.width` lanes, into the scratch: (a, b), (c, d),
+  ///    (tx, ty) pair rows on the planar path, 16 SoA rows on the general one (fold halves
   ///    and corners, when present, stored per group);
-  /// 4. one out-of-line SoA -> AoS pass per block into `matrices`.
+  /// 4. one out-of-line pass per block from the scratch into `matrices`
+  ///    (`storePlanarBlock`, `storeMatrixBlock`).
   /// Short loops with few live vectors keep everything in registers and let the processor
   /// overlap iterations (the Bezier solve is a chain of dependent steps; fused into one big
   /// group it left most of each group's latency exposed). A last partial group reads only
