@@ -73,7 +73,7 @@ struct ErrorTests {
     let negative = try recipeFile("fadeIn", in: dir, name: "negative.json") {
       $0.replacingOccurrences(of: "\"duration\" : 0.5", with: "\"duration\" : -1")
     }
-    expectOneLineError(try CLI.run(["inspect", negative]), mentioning: ["channels[0].duration must be > 0, got -1.0"])
+    expectOneLineError(try CLI.run(["inspect", negative]), mentioning: ["channels[0].duration must be in [1e-6, 1e5], got -1.0"])
     let broken = dir.appendingPathComponent("broken.json").path
     try "{\"name\": ".write(toFile: broken, atomically: true, encoding: .utf8)
     expectOneLineError(try CLI.run(["inspect", broken]), mentioning: ["broken.json is not valid JSON"])

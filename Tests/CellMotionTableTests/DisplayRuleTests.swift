@@ -169,7 +169,7 @@ struct DisplayRuleTests {
   func validation() throws {
     #expect(throws: CellMotionError.self) { try DisplayTracker(rowCount: -1, rule: .always) }
     #expect(
-      throws: CellMotionError.outOfRange(field: "stagger.step", value: -0.1, expected: ">= 0")
+      throws: CellMotionError.outOfRange(field: "stagger.step", value: -0.1, expected: "in [0, 1e5]")
     ) {
       try DisplayTracker(rowCount: 3, rule: .always, stagger: Stagger(step: -0.1))
     }

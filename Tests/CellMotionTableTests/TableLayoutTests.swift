@@ -145,7 +145,7 @@ struct TableLayoutTests {
 
   @Test("invalid input throws typed errors")
   func validation() throws {
-    #expect(throws: CellMotionError.outOfRange(field: "rowHeights[1]", value: -1, expected: ">= 0"))
+    #expect(throws: CellMotionError.outOfRange(field: "rowHeights[1]", value: -1, expected: "in [0, 1e6]"))
     {
       try TableLayout(rowHeights: [10, -1])
     }
@@ -174,7 +174,7 @@ struct TableLayoutTests {
     #expect(throws: CellMotionError.indexOutOfRange(field: "row", index: 9, count: 5)) {
       try layout.setHeight(row: 9, height: 1)
     }
-    #expect(throws: CellMotionError.outOfRange(field: "height", value: -3, expected: ">= 0")) {
+    #expect(throws: CellMotionError.outOfRange(field: "height", value: -3, expected: "in [0, 1e6]")) {
       try layout.setHeight(row: 1, height: -3)
     }
     #expect(throws: CellMotionError.notFinite(field: "height", value: .infinity)) {

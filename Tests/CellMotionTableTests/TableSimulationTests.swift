@@ -107,7 +107,7 @@ struct TableSimulationTests {
   func validation() throws {
     let layout = try TableLayout(rowCount: 10, rowHeight: 50)
     let scroll = try ScrollTrajectory.stationary(at: 0)
-    #expect(throws: CellMotionError.outOfRange(field: "viewportHeight", value: 0, expected: "> 0"))
+    #expect(throws: CellMotionError.outOfRange(field: "viewportHeight", value: 0, expected: "in [0.001, 1e6]"))
     {
       try TableSimulation(layout: layout, viewportHeight: 0, scroll: scroll, rule: .always)
     }

@@ -162,7 +162,7 @@ struct RecipeValidationTests {
   func badNumbers() {
     var r = Recipe.fadeIn
     r.channels[0].duration = 0
-    #expect(throws: CellMotionError.outOfRange(field: "fadeIn.channels[0].duration", value: 0, expected: "> 0")) {
+    #expect(throws: CellMotionError.outOfRange(field: "fadeIn.channels[0].duration", value: 0, expected: "in [1e-6, 1e5]")) {
       try r.validate()
     }
     r = .fadeIn

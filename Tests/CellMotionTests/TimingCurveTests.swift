@@ -418,8 +418,9 @@ struct TimingCurveTests {
         }
       }
     }
-    // y may be anything finite.
-    #expect((try? TimingCurve(x1: 0.5, y1: -1e6, x2: 0.5, y2: 1e6)) != nil)
+    // y may be anything in InputLimits.bezierY (overshoot), and nothing beyond it.
+    #expect((try? TimingCurve(x1: 0.5, y1: -1e3, x2: 0.5, y2: 1e3)) != nil)
+    #expect((try? TimingCurve(x1: 0.5, y1: -1e6, x2: 0.5, y2: 1e6)) == nil)
   }
 
   @Test("parser: names, CSS keywords, cubic-bezier, whitespace")

@@ -53,10 +53,11 @@ public struct ChannelValue: Sendable, Hashable, Codable, ExpressibleByFloatLiter
     constant + perCellHeight * cellHeight + perTableWidth * tableWidth
   }
 
+  /// Checks the parts against `InputLimits.channelConstant` and `channelFactor`.
   func validate(_ field: String) throws(CellMotionError) {
-    try Check.finite(constant, "\(field).constant")
-    try Check.finite(perCellHeight, "\(field).perCellHeight")
-    try Check.finite(perTableWidth, "\(field).perTableWidth")
+    try Check.within(constant, InputLimits.channelConstant, "\(field).constant")
+    try Check.within(perCellHeight, InputLimits.channelFactor, "\(field).perCellHeight")
+    try Check.within(perTableWidth, InputLimits.channelFactor, "\(field).perTableWidth")
   }
 }
 
@@ -227,30 +228,60 @@ public struct Recipe: Sendable, Hashable, Codable {
   }
 
   /// Checks every number once (the evaluators then trust the recipe). Throws the first
-  /// problem, naming the field, e.g. `channels[1].duration must be > 0, got -1.0`.
+  /// problem, naming the field, e.g. `channels[1].duration must be in [1e-06, 1e+05], got -1.0`.
+  ///
+  /// Ranges (`InputLimits`): durations in `duration`, delays and the stagger step in
+  /// `delay`, channel values in `channelConstant` / `channelFactor`, matrix entries and
+  /// their decomposition in `matrixEntry`, anchors in `anchor`, perspective distances in
+  /// `perspectiveDistance`, speed in `speed`, repeatCount in `repeatCount`; curves are
+  /// checked by their own initialisers. Within them every output is finite.
   public func validate() throws(CellMotionError) {
     for (i, c) in channels.enumerated() {
       let f = "\(name).channels[\(i)]"
       try c.from.validate("\(f).from")
       try c.to.validate("\(f).to")
-      try Check.positive(c.duration, "\(f).duration")
-      try Check.nonNegative(c.delay, "\(f).delay")
+      try Check.within(c.duration, InputLimits.duration, "\(f).duration")
+      try Check.within(c.delay, InputLimits.delay, "\(f).delay")
     }
     if let m = matrix {
-      guard m.from.isFinite else { throw .notFinite(field: "\(name).matrix.from", value: .nan) }
-      guard m.to.isFinite else { throw .notFinite(field: "\(name).matrix.to", value: .nan) }
-      try Check.positive(m.duration, "\(name).matrix.duration")
-      try Check.nonNegative(m.delay, "\(name).matrix.delay")
+      try Self.validateMatrixEnds(m, "\(name).matrix")
+      try Check.within(m.duration, InputLimits.duration, "\(name).matrix.duration")
+      try Check.within(m.delay, InputLimits.delay, "\(name).matrix.delay")
     }
-    try Check.nonNegative(stagger.step, "\(name).stagger.step")
-    try Check.finite(anchorX, "\(name).anchorX")
-    try Check.finite(anchorY, "\(name).anchorY")
-    if let d = perspectiveDistance { try Check.positive(d, "\(name).perspectiveDistance") }
-    try Check.positive(timing.speed, "\(name).timing.speed")
-    try Check.nonNegative(timing.repeatCount, "\(name).timing.repeatCount")
+    try Check.within(stagger.step, InputLimits.delay, "\(name).stagger.step")
+    try Check.within(anchorX, InputLimits.anchor, "\(name).anchorX")
+    try Check.within(anchorY, InputLimits.anchor, "\(name).anchorY")
+    if let d = perspectiveDistance { try Check.within(d, InputLimits.perspectiveDistance, "\(name).perspectiveDistance") }
+    try Check.within(timing.speed, InputLimits.speed, "\(name).timing.speed")
+    try Check.within(timing.repeatCount, InputLimits.repeatCount, "\(name).timing.repeatCount")
     if let fold {
-      try Check.positive(fold.duration, "\(name).fold.duration")
-      try Check.positive(fold.perspectiveDistance, "\(name).fold.perspectiveDistance")
+      try Check.within(fold.duration, InputLimits.duration, "\(name).fold.duration")
+      try Check.within(fold.perspectiveDistance, InputLimits.perspectiveDistance, "\(name).fold.perspectiveDistance")
+    }
+  }
+
+  /// Both ends' entries in `InputLimits.matrixEntry`, and, on the decomposed paths, every
+  /// number of their decompositions too (a nearly singular matrix, or one with a tiny
+  /// m44, decomposes into huge scales or perspective terms that would overflow Float).
+  static func validateMatrixEnds(_ m: MatrixAnimation, _ field: String) throws(CellMotionError) {
+    for (end, t) in [("from", m.from), ("to", m.to)] {
+      for (k, v) in t.fieldOrder.enumerated() {
+        try Check.within(v, InputLimits.matrixEntry, "\(field).\(end).m\(k / 4 + 1)\(k % 4 + 1)")
+      }
+    }
+    let numbers: [(String, [Double])]
+    switch TransformInterpolator(from: m.from, to: m.to, mode: m.mode).path {
+    case .twoD(let a, let b): numbers = [("from", a.numbers), ("to", b.numbers)]
+    case .threeD(let a, let b): numbers = [("from", a.numbers), ("to", b.numbers)]
+    case .componentwise, .discrete: numbers = []
+    }
+    for (end, values) in numbers {
+      for v in values where !(v.isFinite && InputLimits.matrixEntry.contains(v)) {
+        throw .outOfRange(
+          field: "\(field).\(end)", value: v,
+          expected: "a matrix whose decomposition (translation, scale, skew, perspective) lies in "
+            + "[\(Check.short(InputLimits.matrixEntry.lowerBound)), \(Check.short(InputLimits.matrixEntry.upperBound))]")
+      }
     }
   }
 

@@ -21,12 +21,13 @@ public struct CellGeometry: Sendable, Hashable, Codable {
     self.detailHeight = detailHeight
   }
 
-  /// Throws unless all sizes are finite and >= 0 (width and height > 0).
+  /// Throws `.notFinite` or `.outOfRange` unless every size is in `InputLimits.length`
+  /// (1e-3 ... 1e6 points; zero sizes are refused).
   public func validate() throws(CellMotionError) {
-    try Check.positive(width, "cell width")
-    try Check.positive(height, "cell height")
-    try Check.nonNegative(tableWidth, "table width")
-    if let d = detailHeight { try Check.positive(d, "detail height") }
+    try Check.length(width, "cell width")
+    try Check.length(height, "cell height")
+    try Check.length(tableWidth, "table width")
+    if let d = detailHeight { try Check.length(d, "detail height") }
   }
 }
 

@@ -58,9 +58,10 @@ public struct MediaTiming: Sendable, Hashable, Codable {
 
   /// Creates and validates a timing.
   ///
-  /// - Throws: `.notFinite` / `.outOfRange` when beginTime or timeOffset is not finite,
-  ///   duration is not finite and > 0, speed is not finite and > 0, repeatCount is NaN or
-  ///   negative, or repeatDuration is NaN or negative.
+  /// - Throws: `.notFinite` / `.outOfRange` when beginTime or timeOffset is outside
+  ///   `InputLimits.time`, duration outside `InputLimits.duration`, speed outside
+  ///   `InputLimits.speed`, repeatCount is NaN or negative, or repeatDuration is NaN or
+  ///   negative.
   ///
   /// Speed: Core Animation also accepts speed 0 (pausing a layer's time, usually with
   /// timeOffset to scrub) and negative speeds (time running backwards). Neither is
@@ -85,10 +86,10 @@ public struct MediaTiming: Sendable, Hashable, Codable {
 
   /// Checks the invariants stated on `init` (useful after mutating fields).
   public func validate() throws(CellMotionError) {
-    try Check.finite(beginTime, "beginTime")
-    try Check.positive(duration, "duration")
-    try Check.positive(speed, "speed")
-    try Check.finite(timeOffset, "timeOffset")
+    try Check.time(beginTime, "beginTime")
+    try Check.within(duration, InputLimits.duration, "duration")
+    try Check.within(speed, InputLimits.speed, "speed")
+    try Check.time(timeOffset, "timeOffset")
     try Self.nonNegativeOrInfinity(repeatCount, "repeatCount")
     if let repeatDuration { try Self.nonNegativeOrInfinity(repeatDuration, "repeatDuration") }
   }

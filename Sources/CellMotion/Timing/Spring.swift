@@ -48,21 +48,37 @@ public struct Spring: Sendable, Hashable, Codable {
 
   /// Creates a spring. The defaults are CASpringAnimation's (m 1, k 100, c 10, v0 0).
   ///
-  /// - Throws: `.notFinite` for NaN or infinite inputs; `.outOfRange` for mass or
-  ///   stiffness <= 0 or damping < 0; `.invalidCombination` when the derived
-  ///   w0 = sqrt(k / m) or c / (2 m) overflows or underflows to zero.
+  /// Accepted ranges (`InputLimits`), chosen so that every closed form stays accurate in
+  /// Double and finite in the kernel's Float: mass in `springMass` (1e-6 ... 1e6);
+  /// stiffness > 0 with w0 = sqrt(k / m) in `springNaturalFrequency` (1e-3 ... 1e4 rad/s);
+  /// damping >= 0 with c / (2m) in `springDecayRate` (0 ... 1e6 1/s); initialVelocity in
+  /// `springVelocity` (-1e4 ... 1e4 distances per second).
+  ///
+  /// - Throws: `.notFinite` for NaN or infinite inputs; `.outOfRange` naming the field
+  ///   (mass, stiffness, damping or initialVelocity) for a value outside its range or a
+  ///   derived w0 or decay rate outside theirs.
   public init(mass: Double = 1, stiffness: Double = 100, damping: Double = 10, initialVelocity: Double = 0)
     throws(CellMotionError)
   {
-    try Check.positive(mass, "mass")
+    try Check.within(mass, InputLimits.springMass, "mass")
     try Check.positive(stiffness, "stiffness")
     try Check.nonNegative(damping, "damping")
-    try Check.finite(initialVelocity, "initialVelocity")
+    try Check.within(initialVelocity, InputLimits.springVelocity, "initialVelocity")
     let w0 = (stiffness / mass).squareRoot()
+    let w0Range = InputLimits.springNaturalFrequency
+    guard w0Range.contains(w0) else {
+      throw .outOfRange(
+        field: "stiffness", value: stiffness,
+        expected: "such that sqrt(stiffness / mass) is in [\(Check.short(w0Range.lowerBound)), "
+          + "\(Check.short(w0Range.upperBound))] rad/s (mass \(mass) gives \(w0))")
+    }
     let alpha = damping / (2 * mass)
-    guard w0.isFinite, w0 > 0, alpha.isFinite, (w0 * w0).isFinite, w0 * w0 > 0 else {
-      throw .invalidCombination(
-        field: "spring", reason: "stiffness / mass = \(stiffness / mass) is not representable")
+    let alphaRange = InputLimits.springDecayRate
+    guard alphaRange.contains(alpha) else {
+      throw .outOfRange(
+        field: "damping", value: damping,
+        expected: "such that damping / (2 mass) is in [0, \(Check.short(alphaRange.upperBound))] 1/s "
+          + "(mass \(mass) gives \(alpha))")
     }
     self.mass = mass
     self.stiffness = stiffness
@@ -257,18 +273,22 @@ public struct Spring: Sendable, Hashable, Codable {
   /// The curve options of the UIView call are ignored: the spring drives progress
   /// linearly in time. v0 = initialSpringVelocity (1 = the whole distance per second).
   ///
-  /// - Throws: `.notFinite` for NaN/infinite inputs; `.outOfRange` for duration <= 0;
-  ///   `.invalidCombination` when the equation has no root (Newton's result is checked,
-  ///   and where it leaves w0 > 0 a bisection on the same equation takes over): for v0 = 0 the envelope is at most
-  ///   zeta / sqrt(1 - zeta^2), so damping ratios below ~0.001 (including 0, clamped to
-  ///   1.1920929e-7) cannot reach eps = 0.001 and Newton runs off to negative w0. What
-  ///   UIKit itself does there is not documented, so it is reported instead of guessed.
+  /// - Throws: `.notFinite` for NaN/infinite inputs; `.outOfRange` for duration <= 0, a
+  ///   negative dampingRatio, an initialSpringVelocity outside `InputLimits.springVelocity`,
+  ///   and, naming dampingRatio, when the equation has no root (Newton's result is
+  ///   checked, and where it leaves w0 > 0 a bisection on the same equation takes over):
+  ///   for v0 = 0 the envelope is at most zeta / sqrt(1 - zeta^2), so damping ratios below
+  ///   ~0.001 (including 0, clamped to 1.1920929e-7) cannot reach eps = 0.001. What UIKit
+  ///   itself does there is not documented, so it is reported instead of guessed.
   public static func uiKitParameters(dampingRatio: Double, duration: Double, initialSpringVelocity: Double = 0)
     throws(CellMotionError) -> (spring: Spring, duration: Double, residual: Double)
   {
     try Check.finite(dampingRatio, "dampingRatio")
+    guard dampingRatio >= 0 else {
+      throw .outOfRange(field: "dampingRatio", value: dampingRatio, expected: ">= 0 (values above 1 act as 1)")
+    }
     try Check.positive(duration, "duration")
-    try Check.finite(initialSpringVelocity, "initialSpringVelocity")
+    try Check.within(initialSpringVelocity, InputLimits.springVelocity, "initialSpringVelocity")
     let zeta = min(max(dampingRatio, UIKitConstants.minimumDampingRatio), 1)
     let range = UIKitConstants.durationRange
     let T = min(max(duration, range.lowerBound), range.upperBound)
@@ -291,13 +311,24 @@ public struct Spring: Sendable, Hashable, Codable {
       }
     }
     guard w.isFinite, w > 0 else {
-      throw .invalidCombination(
-        field: "uiKit spring",
-        reason: "Newton's method ended at w0 = \(w) for dampingRatio \(dampingRatio), "
-          + "duration \(duration), initialSpringVelocity \(v0)")
+      // No w0 brings the envelope down to eps at T: the damping is too light for it to
+      // decay by the duration (for v0 = 0 the envelope starts at zeta / sqrt(1 - zeta^2),
+      // below eps for zeta < ~0.001).
+      throw .outOfRange(
+        field: "dampingRatio", value: dampingRatio,
+        expected: "large enough for the spring to settle to 0.001 within the duration "
+          + "(about >= 0.001; no solution with duration \(duration) s and initialSpringVelocity \(v0))")
     }
     let k = w * w
-    let spring = try Spring(mass: 1, stiffness: k, damping: 2 * zeta * k.squareRoot(), initialVelocity: v0)
+    let spring: Spring
+    do {
+      spring = try Spring(mass: 1, stiffness: k, damping: 2 * zeta * k.squareRoot(), initialVelocity: v0)
+    } catch {
+      throw .outOfRange(
+        field: "dampingRatio", value: dampingRatio,
+        expected: "a value whose solved spring is in range (duration \(duration) s and initialSpringVelocity \(v0) "
+          + "give w0 = \(w) rad/s: \(error))")
+    }
     return (spring, T, residual)
   }
 

@@ -26,23 +26,27 @@
 public struct TimingCurve: Sendable, Hashable, Codable, CustomStringConvertible {
   /// First control point, time coordinate, in [0, 1].
   public let x1: Double
-  /// First control point, progress coordinate (any finite value; overshoot allowed).
+  /// First control point, progress coordinate (overshoot allowed), in
+  /// `InputLimits.bezierY` (-1e3 ... 1e3).
   public let y1: Double
   /// Second control point, time coordinate, in [0, 1].
   public let x2: Double
-  /// Second control point, progress coordinate (any finite value; overshoot allowed).
+  /// Second control point, progress coordinate (overshoot allowed), in
+  /// `InputLimits.bezierY` (-1e3 ... 1e3).
   public let y2: Double
 
   /// Creates a curve, validating the control points.
   ///
   /// - Throws: `.notFinite` for NaN or infinite coordinates; `.outOfRange` when x1 or x2
   ///   lies outside [0, 1] (CSS Easing Level 1 makes such curves invalid, because x(s)
-  ///   could then go backwards in time). Negative zero is stored as +0.
+  ///   could then go backwards in time), or y1 or y2 outside `InputLimits.bezierY`
+  ///   (so that progress, and every value lerped with it, stays finite in Float).
+  ///   Negative zero is stored as +0.
   public init(x1: Double, y1: Double, x2: Double, y2: Double) throws(CellMotionError) {
     try Check.inRange(x1, 0...1, "x1")
-    try Check.finite(y1, "y1")
+    try Check.within(y1, InputLimits.bezierY, "y1")
     try Check.inRange(x2, 0...1, "x2")
-    try Check.finite(y2, "y2")
+    try Check.within(y2, InputLimits.bezierY, "y2")
     self.init(unchecked: x1, y1, x2, y2)
   }
 

@@ -273,3 +273,20 @@ extension Vector3 {
   public static func * (a: Vector3, s: Double) -> Vector3 { Vector3(a.x * s, a.y * s, a.z * s) }
   public static func / (a: Vector3, s: Double) -> Vector3 { Vector3(a.x / s, a.y / s, a.z / s) }
 }
+
+// MARK: - Range checks
+
+extension Decomposed2D {
+  /// Every number of the decomposition, for range validation (`Recipe.validate`).
+  package var numbers: [Double] { [translateX, translateY, scaleX, scaleY, angle, m11, m12, m21, m22] }
+}
+
+extension Decomposed3D {
+  /// Every number of the decomposition, for range validation (`Recipe.validate`).
+  package var numbers: [Double] {
+    [
+      perspective.0, perspective.1, perspective.2, perspective.3, translate.x, translate.y, translate.z,
+      scale.x, scale.y, scale.z, skew.x, skew.y, skew.z,
+    ]
+  }
+}

@@ -5,9 +5,12 @@ import CellMotion
 
 /// The cells of one or more recipes, in structure-of-arrays form.
 ///
-/// Times: start times are stored as Float seconds relative to `timeOrigin` (a Double), so
-/// precision stays ~1e-7 s near the origin whatever the absolute clock; call `rebase(to:)`
-/// now and then in long sessions (the table stepper does).
+/// Times: start times are kept exactly (Double, absolute) and handed to the kernel as Float
+/// seconds relative to `timeOrigin`, so the kernel's time quantum is that of a Float near
+/// zero whatever the absolute clock. The kernel evaluates only within
+/// `precisionWindow` seconds of `timeOrigin` (beyond it, it throws); move the origin with
+/// `rebase(to:)`, which is exact (it recomputes every relative time from the Double start
+/// times). `TableAnimator` rebases automatically, so its sessions can run for days.
 ///
 /// Speed: the kernel evaluates runs of consecutive cells that share a recipe, with that
 /// recipe's constants broadcast across lanes. Append cells of one recipe together.
@@ -18,6 +21,17 @@ public struct CellBatch: Sendable {
   public private(set) var timeOrigin: Double
   /// Staggered start (start + stagger delay) - timeOrigin, seconds.
   public private(set) var start: [Float] = []
+  /// Staggered start, absolute seconds (Double): the exact value `start` is derived from.
+  var startExact: [Double] = []
+
+  /// How far from `timeOrigin` (seconds, either way) the kernel evaluates: 16 s.
+  ///
+  /// Why 16: the kernel computes local time as Float(time - timeOrigin) - start, so its
+  /// time quantum is the Float spacing at that distance: 1.9e-6 s at 16 s, 0.06 ms at
+  /// 1,000 s, 1 ms at an hour. The differential tests check the stated tolerances (2e-5 on
+  /// matrix entries, 1e-5 on opacity) at up to 10 s; 16 s keeps the quantum within a factor
+  /// of two of that. Rebasing (`rebase(to:)`) is exact and O(count).
+  public static let precisionWindow: Double = 16
   /// Cell bounds width, height, table width and fold detail height, points.
   public private(set) var width: [Float] = []
   public private(set) var height: [Float] = []
@@ -33,7 +47,7 @@ public struct CellBatch: Sendable {
 
   /// Compiles (and validates) `recipes` and reserves room for `capacity` cells.
   public init(recipes: [Recipe], capacity: Int = 0, timeOrigin: Double = 0) throws(CellMotionError) {
-    try Check.finite(timeOrigin, "timeOrigin")
+    try Check.time(timeOrigin, "timeOrigin")
     guard capacity >= 0 else {
       throw .outOfRange(field: "capacity", value: Double(capacity), expected: ">= 0")
     }
@@ -47,6 +61,7 @@ public struct CellBatch: Sendable {
   /// Reserves room for `n` cells in every array.
   public mutating func reserveCapacity(_ n: Int) {
     start.reserveCapacity(n)
+    startExact.reserveCapacity(n)
     width.reserveCapacity(n)
     height.reserveCapacity(n)
     tableWidth.reserveCapacity(n)
@@ -65,13 +80,14 @@ public struct CellBatch: Sendable {
     guard recipe >= 0, recipe < recipes.count else {
       throw .indexOutOfRange(field: "recipe index", index: recipe, count: recipes.count)
     }
-    try Check.finite(startTime, "startTime")
+    try Check.time(startTime, "startTime")
     try geometry.validate()
     guard row >= 0 else { throw .outOfRange(field: "row", value: Double(row), expected: ">= 0") }
     guard batchPosition >= 0 else {
       throw .outOfRange(field: "batchPosition", value: Double(batchPosition), expected: ">= 0")
     }
     let delay = ReferenceEvaluator.staggerDelay(recipes[recipe].recipe.stagger, row: row, batchPosition: batchPosition)
+    startExact.append(startTime + delay)
     start.append(Float(startTime + delay - timeOrigin))
     width.append(Float(geometry.width))
     height.append(Float(geometry.height))
@@ -85,6 +101,7 @@ public struct CellBatch: Sendable {
   /// Removes every cell, keeping capacity.
   public mutating func removeAll() {
     start.removeAll(keepingCapacity: true)
+    startExact.removeAll(keepingCapacity: true)
     width.removeAll(keepingCapacity: true)
     height.removeAll(keepingCapacity: true)
     tableWidth.removeAll(keepingCapacity: true)
@@ -97,7 +114,7 @@ public struct CellBatch: Sendable {
   /// Seconds (absolute) after which cell `i` no longer changes: its staggered start plus
   /// its recipe's active duration. After it the cell shows its recipe's end values.
   public func endTime(ofCell i: Int) -> Double {
-    timeOrigin + Double(start[i]) + recipes[Int(recipeIndex[i])].activeDuration
+    startExact[i] + recipes[Int(recipeIndex[i])].activeDuration
   }
 
   /// Removes cells for which `shouldRemove(index)` is true, keeping order; O(count), no
@@ -116,10 +133,11 @@ public struct CellBatch: Sendable {
   mutating func compact(_ keep: (_ index: Int, _ row: Int, _ endTime: Double) -> Bool) {
     var w = 0
     for r in 0..<count {
-      let end = timeOrigin + Double(start[r]) + recipes[Int(recipeIndex[r])].activeDuration
+      let end = startExact[r] + recipes[Int(recipeIndex[r])].activeDuration
       guard keep(r, row[r], end) else { continue }
       if w != r {
         start[w] = start[r]
+        startExact[w] = startExact[r]
         width[w] = width[r]
         height[w] = height[r]
         tableWidth[w] = tableWidth[r]
@@ -132,6 +150,7 @@ public struct CellBatch: Sendable {
     }
     let n = count - w
     start.removeLast(n)
+    startExact.removeLast(n)
     width.removeLast(n)
     height.removeLast(n)
     tableWidth.removeLast(n)
@@ -141,12 +160,19 @@ public struct CellBatch: Sendable {
     batchPosition.removeLast(n)
   }
 
-  /// Moves the time origin (seconds), rewriting stored start times; keeps precision in
-  /// long sessions.
+  /// Moves the time origin (absolute seconds, in `InputLimits.time`), recomputing every
+  /// relative start time from the exact Double start: rebasing any number of times gives
+  /// the same Floats as appending with this origin in the first place.
+  /// - Complexity: O(count); no allocation.
   public mutating func rebase(to origin: Double) throws(CellMotionError) {
-    try Check.finite(origin, "timeOrigin")
-    let shift = timeOrigin - origin
-    for i in 0..<count { start[i] = Float(Double(start[i]) + shift) }
+    try Check.time(origin, "timeOrigin")
+    for i in 0..<count { start[i] = Float(startExact[i] - origin) }
     timeOrigin = origin
+  }
+
+  /// Whether the kernel evaluates this batch at `time` (absolute seconds): within
+  /// `precisionWindow` of `timeOrigin`.
+  public func isWithinPrecisionWindow(_ time: Double) -> Bool {
+    (time - timeOrigin).magnitude <= Self.precisionWindow
   }
 }

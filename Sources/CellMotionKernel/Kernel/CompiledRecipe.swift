@@ -23,8 +23,11 @@ public enum CompiledCurve: Sendable, Hashable {
   case underdamped(a: Float, wd: Float, b: Float)
   /// 1 - (1 + c t) e^(-w0 t); c = w0 - v0.
   case critical(w0: Float, c: Float)
-  /// 1 - e^(-a t) (cosh(beta t) + c t sinh(beta t)/(beta t)); c = a - v0, beta = w0 sqrt(zeta^2 - 1).
-  case overdamped(a: Float, beta: Float, c: Float)
+  /// 1 - e^(-a t) (cosh(beta t) + c t sinh(beta t)/(beta t)); c = a - v0, beta = w0 sqrt(zeta^2 - 1);
+  /// `slow` = a - beta, computed as w0^2 / (a + beta) (no cancellation: for large zeta,
+  /// a - beta in Float is all rounding error and can even come out positive, an
+  /// exponential that grows), and `fast` = a + beta: the two decay rates, 1/s.
+  case overdamped(a: Float, beta: Float, c: Float, slow: Float, fast: Float)
 
   /// Compiles a (validated) curve: Bezier power-basis coefficients and step count, or the
   /// spring's closed-form constants (rad/s, 1/s).
@@ -51,7 +54,9 @@ public enum CompiledCurve: Sendable, Hashable {
       case .critical:
         self = .critical(w0: Float(w0), c: Float(w0 - v0))
       case .overdamped:
-        self = .overdamped(a: Float(a), beta: Float(w0 * (zeta * zeta - 1).squareRoot()), c: Float(a - v0))
+        let beta = w0 * ((zeta - 1) * (zeta + 1)).squareRoot()
+        self = .overdamped(
+          a: Float(a), beta: Float(beta), c: Float(a - v0), slow: Float(w0 * w0 / (a + beta)), fast: Float(a + beta))
       }
     }
   }
@@ -204,9 +209,9 @@ public enum CompiledCurve: Sendable, Hashable {
     case .critical(let w0, let c):
       let m = max(1, abs(Double(c)) / Double(w0))
       return (1 - m - margin, 1 + m + margin)
-    case .overdamped(let a, let beta, let c):
-      guard a > beta else { return (-.infinity, .infinity) }
-      let m = 1 + abs(Double(c)) / (M_E * Double(a - beta))
+    case .overdamped(_, _, let c, let slow, _):
+      guard slow > 0 else { return (-.infinity, .infinity) }
+      let m = 1 + abs(Double(c)) / (M_E * Double(slow))
       return (1 - m - margin, 1 + m + margin)
     }
   }

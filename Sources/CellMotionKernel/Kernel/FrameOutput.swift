@@ -17,7 +17,8 @@ import CellMotion
 /// - `foldTop`, `foldBottom`: 16 Floats per cell, same layout, for cells whose recipe folds
 ///   (other cells' entries are left as they were); `foldShadow`: 1 Float per cell.
 /// - `corners` (when enabled): 8 Floats per cell: the projected (x, y) of the bounds corners
-///   (0, 0), (w, 0), (0, h), (w, h), each divided by its w.
+///   (0, 0), (w, 0), (0, h), (w, h), each divided by its w (a w below 1e-6, a corner at or
+///   behind the eye that Core Animation would clip, counts as 1e-6, so every value is finite).
 public struct FrameOutput: Sendable {
   public private(set) var capacity: Int
   /// Cells written by the last evaluation.

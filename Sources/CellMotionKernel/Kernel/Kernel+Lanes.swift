@@ -482,12 +482,12 @@ extension Kernel {
     case .critical(let w0, let c):
       p = 1 - (local * c + 1) * L.exp(local * -w0)
       p = p.replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: dur)))
-    case .overdamped(let a, let beta, let c):
+    case .overdamped(let a, let beta, let c, let slow, let fast):
       // e^(-a t) cosh(beta t) = (e1 + e2) / 2 and e^(-a t) sinh(beta t) / (beta t) with
-      // e1,2 = e^((-a +- beta) t), both decaying (no overflow). For small y = beta t the
-      // difference cancels, so use the series sinh(y)/y = 1 + y^2/6 + y^4/120 + y^6/5040
-      // (relative error < 3e-9 for y < 0.5).
-      let e1 = L.exp(local * (beta - a)), e2 = L.exp(local * (-beta - a))
+      // e1,2 = e^(-slow t), e^(-fast t) (slow = a - beta without cancellation), both
+      // decaying (no overflow). For small y = beta t the difference cancels, so use the
+      // series sinh(y)/y = 1 + y^2/6 + y^4/120 + y^6/5040 (relative error < 3e-9 for y < 0.5).
+      let e1 = L.exp(local * -slow), e2 = L.exp(local * -fast)
       let y = local * beta
       let y2 = y * y
       let series = L.exp(local * -a) * (((y2 * (1 / 5040) + (1 / 120)) * y2 + (1 / 6)) * y2 + 1)

@@ -49,14 +49,23 @@ public enum Kernel {
   /// Evaluates every cell of `batch` at `time` (absolute seconds, same clock as the start
   /// times given to `append`) into `output`.
   ///
-  /// Validation happens here, once: the time must be finite, `output` must have room for
+  /// Validation happens here, once: the time must be in `InputLimits.time` and within
+  /// `CellBatch.precisionWindow` (16 s) of the batch's `timeOrigin` (beyond it the Float
+  /// local times lose the precision the stated tolerances need, so the kernel throws
+  /// rather than returning wrong values: rebase the batch), `output` must have room for
   /// the batch, and if a recipe folds `output` must include fold buffers. The inner loop
   /// is unchecked.
   /// - Complexity: O(count); no heap allocation on one thread.
   public static func evaluate(
     _ batch: CellBatch, at time: Double, into output: inout FrameOutput, options: KernelOptions = .init()
   ) throws(CellMotionError) {
-    try Check.finite(time, "time")
+    try Check.time(time, "time")
+    guard batch.isWithinPrecisionWindow(time) else {
+      throw .outOfRange(
+        field: "time - batch.timeOrigin", value: time - batch.timeOrigin,
+        expected: "within +-\(Int(CellBatch.precisionWindow)) s (the kernel's Float times lose precision "
+          + "beyond it; call CellBatch.rebase(to:) with a time near the frame time)")
+    }
     guard output.capacity >= batch.count else {
       throw .bufferSize(field: "FrameOutput capacity", expected: batch.count, actual: output.capacity)
     }
@@ -391,11 +400,16 @@ public enum Kernel {
     let x0 = m.12, y0 = m.13, w0 = m.15
     let xw = width * m.0, yw = width * m.1, ww = width * m.3
     let xh = height * m.4, yh = height * m.5, wh = height * m.7
+    // w at or behind the eye (w <= 1e-6: Core Animation clips such points) is clamped to
+    // 1e-6 so that the output stays finite.
+    let eye = L(repeating: 1e-6)
+    let wa = L.maximum(w0, eye), wb = L.maximum(w0 + ww, eye)
+    let wc = L.maximum(w0 + wh, eye), wd = L.maximum(w0 + ww + wh, eye)
     let c = (
-      x0 / w0, y0 / w0,
-      (x0 + xw) / (w0 + ww), (y0 + yw) / (w0 + ww),
-      (x0 + xh) / (w0 + wh), (y0 + yh) / (w0 + wh),
-      (x0 + xw + xh) / (w0 + ww + wh), (y0 + yw + yh) / (w0 + ww + wh)
+      x0 / wa, y0 / wa,
+      (x0 + xw) / wb, (y0 + yw) / wb,
+      (x0 + xh) / wc, (y0 + yh) / wc,
+      (x0 + xw + xh) / wd, (y0 + yw + yh) / wd
     )
     for k in 0..<lanes {
       let p = co + 8 * (i + k)

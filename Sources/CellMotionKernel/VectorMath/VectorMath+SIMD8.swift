@@ -117,8 +117,11 @@ extension VectorMath {
 
   /// The sine and cosine of each lane (radians), computed together.
   ///
-  /// Valid for |x| <= 1e4 (exact Cody-Waite reduction up to |x| < 12867); NaN or
-  /// infinity give NaN.
+  /// Valid for |x| <= 1e4 (exact Cody-Waite reduction up to |x| < 12867). Beyond that the
+  /// result loses accuracy but stays finite and within [-1, 1] (up to rounding): lanes are
+  /// first clamped to +-4e6, where the rounding of x * 2/pi is still an integer, so the
+  /// reduced argument stays within about pi/4 and the polynomials cannot overflow. NaN
+  /// gives NaN; an infinite lane gives the value at the clamp.
   ///
   /// Method: q = round(x * 2/pi) by the magic-number trick, r = x - q pi/2 with a
   /// three-part Cody-Waite pi/2 (the first two products exact), Cephes `sinf`/`cosf`
@@ -144,9 +147,14 @@ extension VectorMath {
   public static func sincos(_ x: SIMD8<Float>) -> (sin: SIMD8<Float>, cos: SIMD8<Float>) {
     typealias C = VectorMathConstants
     let magic = SIMD8<Float>(repeating: C.roundMagic)
-    let shifted = _madd(x, .init(repeating: C.twoOverPi), magic)
+    // Clamp with selects (NaN lanes pass through): keeps |x * 2/pi| < 2^22 for the
+    // magic-number rounding, so every finite input gives a finite result.
+    let limit = SIMD8<Float>(repeating: C.sincosClamp)
+    var xc = x.replacing(with: limit, where: x .> limit)
+    xc = xc.replacing(with: -limit, where: xc .< -limit)
+    let shifted = _madd(xc, .init(repeating: C.twoOverPi), magic)
     let q = shifted - magic
-    var r = _madd(q, .init(repeating: -C.halfPi1), x)
+    var r = _madd(q, .init(repeating: -C.halfPi1), xc)
     r = _madd(q, .init(repeating: -C.halfPi2), r)
     r = _madd(q, .init(repeating: -C.halfPi3), r)
     // The minimax polynomials on the reduced argument, |r| <= pi/4.

@@ -60,6 +60,9 @@ internal enum VectorMathConstants {
   // MARK: sin, cos
 
   /// 2/pi rounded to Float.
+  /// `sincos` clamps its argument to +-this first: 4e6 * 2/pi = 2.55e6 < 2^22, the range
+  /// of the magic-number rounding, so every finite input stays finite.
+  @inlinable static var sincosClamp: Float { 4_000_000 }
   @inlinable static var twoOverPi: Float { 0.636_619_746_685_028_1 }
   /// Three-part Cody-Waite split of pi/2: `halfPi1` has 8 and `halfPi2` 11 significant
   /// bits, so `q * halfPi1` and `q * halfPi2` are exact for |q| < 2^13 (|x| < 12867);

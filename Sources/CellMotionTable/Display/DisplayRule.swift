@@ -35,7 +35,7 @@ public enum Appearance: Sendable, Equatable {
 extension Stagger {
   /// Throws unless `step` is finite and >= 0 (CellMotion's `Stagger` does not validate).
   func _validated(_ field: String) throws(CellMotionError) -> Stagger {
-    try Check.nonNegative(step, field + ".step")
+    try Check.within(step, InputLimits.delay, field + ".step")
     return self
   }
 

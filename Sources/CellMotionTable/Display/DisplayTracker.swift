@@ -111,7 +111,7 @@ public struct DisplayTracker: Sendable {
       let bad = visibleRange.lowerBound < 0 ? visibleRange.lowerBound : visibleRange.upperBound
       throw .indexOutOfRange(field: "visibleRange", index: bad, count: rowCount + 1)
     }
-    try Check.finite(time, "time")
+    try Check.time(time, "time")
     guard time >= lastTime else {
       throw .invalidCombination(
         field: "time", reason: "updates must be in time order (\(time) after \(lastTime))")

@@ -69,11 +69,14 @@ public struct ExpansionState: Sendable {
   ///
   /// - Parameters:
   ///   - rowCount: number of rows, >= 0.
-  ///   - detailHeights: detail height in points (finite, >= 0) for all rows or per row.
+  ///   - detailHeights: detail height in points, in `InputLimits.length` (1e-3 ... 1e6;
+  ///     zero is refused here rather than when the detail first folds), for all rows or
+  ///     per row.
   ///   - policy: `.multiple` or `.single`.
-  ///   - heightDuration: seconds for a full height change, >= 0 (UIKit's table updates
-  ///     take about 0.3 s).
-  ///   - foldDuration: seconds for the fold to open or close, >= 0 (0.3 s in the recipe).
+  ///   - heightDuration: seconds for a full height change, in `InputLimits.delay`
+  ///     (0 ... 1e5; UIKit's table updates take about 0.3 s).
+  ///   - foldDuration: seconds for the fold to open or close, in `InputLimits.delay`
+  ///     (0 ... 1e5; 0.3 s in the recipe).
   ///   - heightCurve: progress function for the height (linear by default; pass
   ///     CellMotion's easeInEaseOut `TimingCurve` evaluation for UIKit's look).
   /// - Throws: `CellMotionError` for a negative row count, a bad duration or detail
@@ -88,16 +91,16 @@ public struct ExpansionState: Sendable {
     guard rowCount >= 0 else {
       throw .outOfRange(field: "rowCount", value: Double(rowCount), expected: ">= 0")
     }
-    try Check.nonNegative(heightDuration, "heightDuration")
-    try Check.nonNegative(foldDuration, "foldDuration")
+    try Check.within(heightDuration, InputLimits.delay, "heightDuration")
+    try Check.within(foldDuration, InputLimits.delay, "foldDuration")
     switch detailHeights {
     case .uniform(let h):
-      try Check.nonNegative(h, "detailHeights")
+      try Check.length(h, "detailHeights")
     case .perRow(let hs):
       guard hs.count == rowCount else {
         throw .bufferSize(field: "detailHeights", expected: rowCount, actual: hs.count)
       }
-      for (i, h) in hs.enumerated() { try Check.nonNegative(h, "detailHeights[\(i)]") }
+      for (i, h) in hs.enumerated() { try Check.length(h, "detailHeights[\(i)]") }
     }
     self.rowCount = rowCount
     self.policy = policy
@@ -121,7 +124,7 @@ public struct ExpansionState: Sendable {
   @discardableResult
   public mutating func toggle(row: Int, at time: Double) throws(CellMotionError) -> Bool {
     try checkRow(row)
-    try Check.finite(time, "time")
+    try Check.time(time, "time")
     guard time >= lastToggleTime else {
       throw .invalidCombination(
         field: "time", reason: "toggles must be in time order (\(time) after \(lastToggleTime))")
@@ -208,7 +211,7 @@ public struct ExpansionState: Sendable {
   /// - Complexity: O(log k) for k rows with a plan.
   public func detailFraction(row: Int, at time: Double) throws(CellMotionError) -> Double {
     try checkRow(row)
-    try Check.finite(time, "time")
+    try Check.time(time, "time")
     let index = motionIndex(row)
     guard index.found else { return 0 }
     return motions[index.position].fraction(at: time, curve: heightCurve)
@@ -236,7 +239,7 @@ public struct ExpansionState: Sendable {
   /// - Complexity: O(log k) for k rows with a plan.
   public func foldAnimation(row: Int, at time: Double) throws(CellMotionError) -> FoldAnimation? {
     try checkRow(row)
-    try Check.finite(time, "time")
+    try Check.time(time, "time")
     let index = motionIndex(row)
     guard index.found else { return nil }
     return motions[index.position].activeFold(at: time)
@@ -274,7 +277,7 @@ public struct ExpansionState: Sendable {
     throws(CellMotionError)
   {
     try checkBase(base)
-    try Check.finite(time, "time")
+    try Check.time(time, "time")
     snapshot._reset(base: base)
     for motion in motions {
       let fraction = motion.fraction(at: time, curve: heightCurve)

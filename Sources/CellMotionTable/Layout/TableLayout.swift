@@ -42,17 +42,30 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// Prefix sums, `prefix[i]` = sum of `heights[0..<i]` (empty when uniform).
   private var prefix: [Double]
 
+  /// Heights a layout accepts, points: 0 ... 1e6 (`InputLimits.length`'s upper bound).
+  public static let rowHeightRange: ClosedRange<Double> = 0...InputLimits.length.upperBound
+
+  /// The first row whose height is below `minimum` points, with its height, or nil.
+  /// - Complexity: O(1) for a uniform layout, O(rowCount) otherwise.
+  package func firstRow(shorterThan minimum: Double) -> (row: Int, height: Double)? {
+    if let h = uniformHeight { return rowCount > 0 && h < minimum ? (0, h) : nil }
+    for (i, h) in heights.enumerated() where h < minimum { return (i, h) }
+    return nil
+  }
+
   /// A layout of `rowCount` rows that all have height `rowHeight` points.
   ///
-  /// - Throws: `CellMotionError.outOfRange` if `rowCount < 0`, `rowHeight < 0` or the
-  ///   content height `rowCount * rowHeight` is not finite; `.notFinite` for a NaN or
-  ///   infinite `rowHeight`.
+  /// - Throws: `CellMotionError.outOfRange` if `rowCount < 0`, `rowHeight` is outside
+  ///   0 ... 1e6 points (`TableLayout.rowHeightRange`) or the content height
+  ///   `rowCount * rowHeight` is not finite; `.notFinite` for a NaN or infinite `rowHeight`.
+  ///   Zero is a valid layout height (a hidden row), but a `TableSimulation`, which
+  ///   animates its rows, refuses layouts with rows below `InputLimits.length`.
   /// - Complexity: O(1) time and memory.
   public init(rowCount: Int, rowHeight: Double) throws(CellMotionError) {
     guard rowCount >= 0 else {
       throw .outOfRange(field: "rowCount", value: Double(rowCount), expected: ">= 0")
     }
-    try Check.nonNegative(rowHeight, "rowHeight")
+    try Check.within(rowHeight, Self.rowHeightRange, "rowHeight")
     guard (Double(rowCount) * rowHeight).isFinite else {
       throw .outOfRange(
         field: "rowHeight", value: rowHeight, expected: "small enough for a finite content height")
@@ -66,8 +79,8 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// A layout with one height per row, in points, top to bottom.
   ///
   /// - Throws: `CellMotionError.notFinite` or `.outOfRange` naming `rowHeights[i]` for the
-  ///   first NaN, infinite or negative height; `.outOfRange` if the content height
-  ///   overflows.
+  ///   first NaN or infinite height or one outside `rowHeightRange`; `.outOfRange` if the
+  ///   content height overflows.
   /// - Complexity: O(n) time, 2n + 1 Doubles of memory.
   public init(rowHeights: [Double]) throws(CellMotionError) {
     var prefix = [Double]()
@@ -75,7 +88,7 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     prefix.append(0)
     var sum = 0.0
     for (i, h) in rowHeights.enumerated() {
-      try Check.nonNegative(h, "rowHeights[\(i)]")
+      try Check.within(h, Self.rowHeightRange, "rowHeights[\(i)]")
       sum += h
       prefix.append(sum)
     }
@@ -139,7 +152,7 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// - Throws: `CellMotionError` if `viewportHeight` is not finite and > 0.
   /// - Complexity: O(1).
   public func scrollRange(viewportHeight: Double) throws(CellMotionError) -> ClosedRange<Double> {
-    try Check.positive(viewportHeight, "viewportHeight")
+    try Check.length(viewportHeight, "viewportHeight")
     return 0...max(0, contentHeight - viewportHeight)
   }
 
@@ -151,14 +164,14 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// `TableLayout(rowHeights:)` built from the same heights.
   ///
   /// - Throws: `CellMotionError.indexOutOfRange` for a bad row; `.notFinite` /
-  ///   `.outOfRange` for a NaN, infinite or negative height, or one that makes the content
-  ///   height overflow. On error the layout is unchanged.
+  ///   `.outOfRange` for a NaN or infinite height, one outside `rowHeightRange`, or one
+  ///   that makes the content height overflow. On error the layout is unchanged.
   /// - Complexity: O(rowCount - row), O(rowCount) on the first edit of a uniform layout.
   public mutating func setHeight(row: Int, height: Double) throws(CellMotionError) {
     guard row >= 0, row < rowCount else {
       throw .indexOutOfRange(field: "row", index: row, count: rowCount)
     }
-    try Check.nonNegative(height, "height")
+    try Check.within(height, Self.rowHeightRange, "height")
     guard (contentHeight - _height(row) + height).isFinite else {
       throw .outOfRange(field: "height", value: height, expected: "a finite total height")
     }

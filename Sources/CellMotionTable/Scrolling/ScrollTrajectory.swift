@@ -82,8 +82,8 @@ public struct ScrollTrajectory: Sendable, Equatable {
     -> ClosedRange<Double>
   {
     guard let limits else { return unbounded }
-    try Check.finite(limits.lowerBound, "limits.lowerBound")
-    try Check.finite(limits.upperBound, "limits.upperBound")
+    try Check.within(limits.lowerBound, InputLimits.scrollOffset, "limits.lowerBound")
+    try Check.within(limits.upperBound, InputLimits.scrollOffset, "limits.upperBound")
     return limits
   }
 
@@ -113,8 +113,8 @@ public struct ScrollTrajectory: Sendable, Equatable {
     times.reserveCapacity(keyframes.count)
     offsets.reserveCapacity(keyframes.count)
     for (i, key) in keyframes.enumerated() {
-      try Check.finite(key.time, "keyframes[\(i)].time")
-      try Check.finite(key.offset, "keyframes[\(i)].offset")
+      try Check.time(key.time, "keyframes[\(i)].time")
+      try Check.within(key.offset, InputLimits.scrollOffset, "keyframes[\(i)].offset")
       if let last = times.last, !(key.time > last) {
         throw .invalidCombination(
           field: "keyframes[\(i)].time",
@@ -137,9 +137,9 @@ public struct ScrollTrajectory: Sendable, Equatable {
     from offset: Double, velocity: Double, startTime: Double = 0,
     limits: ClosedRange<Double>? = nil
   ) throws(CellMotionError) -> ScrollTrajectory {
-    try Check.finite(offset, "offset")
-    try Check.finite(velocity, "velocity")
-    try Check.finite(startTime, "startTime")
+    try Check.within(offset, InputLimits.scrollOffset, "offset")
+    try Check.within(velocity, InputLimits.scrollVelocity, "velocity")
+    try Check.time(startTime, "startTime")
     let limits = try checkLimits(limits)
     let origin = min(max(offset, limits.lowerBound), limits.upperBound)
     let end: Double
@@ -182,9 +182,9 @@ public struct ScrollTrajectory: Sendable, Equatable {
     from offset: Double, velocity: Double, rate: DecelerationRate = .normal,
     startTime: Double = 0, limits: ClosedRange<Double>, stopSpeed: Double = 0.5
   ) throws(CellMotionError) -> ScrollTrajectory {
-    try Check.finite(offset, "offset")
-    try Check.finite(velocity, "velocity")
-    try Check.finite(startTime, "startTime")
+    try Check.within(offset, InputLimits.scrollOffset, "offset")
+    try Check.within(velocity, InputLimits.scrollVelocity, "velocity")
+    try Check.time(startTime, "startTime")
     try Check.positive(stopSpeed, "stopSpeed")
     let limits = try checkLimits(limits)
     let origin = min(max(offset, limits.lowerBound), limits.upperBound)

@@ -46,16 +46,23 @@ public struct TableSimulation: Sendable {
   ///     e.g. the recipe's).
   ///   - expansion: expand/collapse state with the same row count, or nil.
   ///   - overscan: points added above and below the viewport, >= 0.
-  /// - Throws: `CellMotionError` for a viewport or overscan that is not finite and > 0
-  ///   (>= 0), a stagger step that is not finite and >= 0, or an expansion state whose row
-  ///   count differs (`.invalidCombination`).
+  /// - Throws: `CellMotionError` for a viewport height outside `InputLimits.length`, an
+  ///   overscan outside 0 ... 1e6, a layout row shorter than 1e-3 points (zero included),
+  ///   a stagger step outside `InputLimits.delay`, or an expansion state whose row count
+  ///   differs (`.invalidCombination`).
   public init(
     layout: TableLayout, viewportHeight: Double, scroll: ScrollTrajectory,
     rule: DisplayRule, stagger: Stagger = .none, expansion: ExpansionState? = nil,
     overscan: Double = 0
   ) throws(CellMotionError) {
-    try Check.positive(viewportHeight, "viewportHeight")
-    try Check.nonNegative(overscan, "overscan")
+    try Check.length(viewportHeight, "viewportHeight")
+    if let (row, h) = layout.firstRow(shorterThan: InputLimits.length.lowerBound) {
+      // Refused here rather than when the row first appears (its cell could not animate).
+      throw .outOfRange(
+        field: "layout.rowHeights[\(row)]", value: h,
+        expected: "in [\(InputLimits.length.lowerBound), \(InputLimits.length.upperBound)] for a simulated table")
+    }
+    try Check.within(overscan, 0...InputLimits.length.upperBound, "overscan")
     if let expansion, expansion.rowCount != layout.rowCount {
       throw .invalidCombination(
         field: "expansion",
@@ -79,7 +86,7 @@ public struct TableSimulation: Sendable {
   ///   v visible rows and c rows entering or leaving.
   public mutating func step(to time: Double, into events: inout FrameEvents) throws(CellMotionError)
   {
-    try Check.finite(time, "time")
+    try Check.time(time, "time")
     guard time >= lastTime else {
       throw .invalidCombination(
         field: "time", reason: "steps must be in time order (\(time) after \(lastTime))")
@@ -158,9 +165,11 @@ public struct TableSimulation: Sendable {
   /// Sets the collapsed height of `row` in points (see `TableLayout.setHeight(row:height:)`),
   /// effective from the next step, without animation.
   ///
-  /// - Throws: as `TableLayout.setHeight(row:height:)`.
+  /// - Throws: as `TableLayout.setHeight(row:height:)`, and `.outOfRange` for a height
+  ///   outside `InputLimits.length` (a simulated row must be displayable).
   /// - Complexity: O(n - row).
   public mutating func setHeight(row: Int, height: Double) throws(CellMotionError) {
+    try Check.length(height, "height")
     try layout.setHeight(row: row, height: height)
   }
 }
