@@ -4,7 +4,7 @@
 //
 // AVX2/FMA code needs a target flag on the command line (never .unsafeFlags in a library
 // target, which would make the package unusable as a dependency):
-//   swift build -c release -Xswiftc -target-cpu -Xswiftc znver3
+//   swift build -c release -Xswiftc -target-cpu -Xswiftc haswell
 import PackageDescription
 
 let package = Package(
@@ -30,7 +30,7 @@ let package = Package(
     .target(name: "CellMotionTable", dependencies: ["CellMotion", "CellMotionKernel"]),
 
     // MARK: - Implementation details
-    /// A C multiply-add that LLVM may fuse (one FMA with -target-cpu znver3, a multiply
+    /// A C multiply-add that LLVM may fuse (one FMA with -target-cpu haswell, a multiply
     /// and an add without): Swift's own operators never contract.
     .target(name: "_CellMotionShims"),
     /// cblas.h from Debian's libblas-dev; links libblas.so (OpenBLAS via alternatives).

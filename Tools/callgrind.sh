@@ -33,8 +33,8 @@ fi
 # debuginfo file") and gives up, so callgrind runs a copy without debug sections; the
 # symbol table stays, which is all --toggle-collect needs.
 # shellcheck disable=SC2086
-swift build -c release -Xswiftc -target-cpu -Xswiftc znver3 ${EXTRA_SWIFTC:-}
-built="$(swift build -c release -Xswiftc -target-cpu -Xswiftc znver3 ${EXTRA_SWIFTC:-} --show-bin-path)/cellmotion-bench"
+swift build -c release -Xswiftc -target-cpu -Xswiftc haswell ${EXTRA_SWIFTC:-}
+built="$(swift build -c release -Xswiftc -target-cpu -Xswiftc haswell ${EXTRA_SWIFTC:-} --show-bin-path)/cellmotion-bench"
 
 out="$(mktemp /tmp/cellmotion-callgrind.XXXXXX)"
 log="$(mktemp /tmp/cellmotion-callgrind-log.XXXXXX)"

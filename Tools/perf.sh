@@ -28,8 +28,8 @@ fi
 # Release build with debug info and the AVX2/FMA target (flags on the command line, never
 # in Package.swift).
 # shellcheck disable=SC2086
-swift build -c release -Xswiftc -target-cpu -Xswiftc znver3 -Xswiftc -g ${EXTRA_SWIFTC:-}
-bin="$(swift build -c release -Xswiftc -target-cpu -Xswiftc znver3 -Xswiftc -g ${EXTRA_SWIFTC:-} --show-bin-path)/cellmotion-bench"
+swift build -c release -Xswiftc -target-cpu -Xswiftc haswell -Xswiftc -g ${EXTRA_SWIFTC:-}
+bin="$(swift build -c release -Xswiftc -target-cpu -Xswiftc haswell -Xswiftc -g ${EXTRA_SWIFTC:-} --show-bin-path)/cellmotion-bench"
 
 data="$(mktemp /tmp/cellmotion-perf.XXXXXX.data)"
 trap 'rm -f "$data"' EXIT

@@ -2,7 +2,7 @@
 // and the machine's own peaks, in one run.
 //
 // Build for measurement (AVX2/FMA need the target flag; see Package.swift):
-//   swift build -c release -Xswiftc -target-cpu -Xswiftc znver3
+//   swift build -c release -Xswiftc -target-cpu -Xswiftc haswell
 //   .build/release/cellmotion-bench [--quick] [--filter compose] [--sizes 1000,10000] [--json]
 // Self-checks (GLM vs a Swift Double reference, stages vs Double, allocation counter):
 //   .build/release/cellmotion-bench --verify

@@ -19,12 +19,12 @@ struct MachinePeaks: Codable {
   var storeBandwidthGBs: Double
   var storeBufferMiB: Int
   var fmaPeakGFLOPs: Double
-  /// FMA peak is only meaningful when built with `-Xswiftc -target-cpu -Xswiftc znver3`;
+  /// FMA peak is only meaningful when built with `-Xswiftc -target-cpu -Xswiftc haswell`;
   /// otherwise `addingProduct` is one `fmaf` call per lane and the "peak" is tiny.
   var fmaPeakNote: String
   var blas: BLASLibrary
   /// Whether the kernel and stage multiply-adds are fused (`MatrixStages.usesFusedMultiplyAdd`:
-  /// true when built for a target with FMA, e.g. `-Xswiftc -target-cpu -Xswiftc znver3`).
+  /// true when built for a target with FMA, e.g. `-Xswiftc -target-cpu -Xswiftc haswell`).
   var stagesUseFusedMultiplyAdd: Bool
 }
 
@@ -204,8 +204,8 @@ enum Machine {
     let peak = fmaPeak(seconds: quick ? 0.02 : 0.06)
     let note =
       peak < 8
-      ? "suspiciously low: built without -Xswiftc -target-cpu -Xswiftc znver3? (fmaf calls)"
-      : "meaningful only with -Xswiftc -target-cpu -Xswiftc znver3 (AVX2+FMA)"
+      ? "suspiciously low: built without -Xswiftc -target-cpu -Xswiftc haswell? (fmaf calls)"
+      : "meaningful only with -Xswiftc -target-cpu -Xswiftc haswell (AVX2+FMA)"
     return MachinePeaks(
       cpuModel: cpuModel, storeBandwidthGBs: bandwidth, storeBufferMiB: buffer >> 20,
       fmaPeakGFLOPs: peak, fmaPeakNote: note, blas: loadedBLAS(),

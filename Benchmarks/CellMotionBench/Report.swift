@@ -66,7 +66,7 @@ enum Report {
       "store bandwidth: \(fixed(machine.storeBandwidthGBs, 1)) GB/s (SIMD8 stores, \(machine.storeBufferMiB) MiB buffer, best pass)",
       "FMA peak: \(fixed(machine.fmaPeakGFLOPs, 1)) GFLOP/s single core, 12 SIMD8 chains (\(machine.fmaPeakNote))",
       "BLAS: \(machine.blas.kind) (\(machine.blas.mappedPath)); libblas.so.3 chain: \(machine.blas.alternativesChain.joined(separator: " -> "))",
-      "fused multiply-add in the kernel and stages (FMA target, e.g. -target-cpu znver3): \(machine.stagesUseFusedMultiplyAdd)",
+      "fused multiply-add in the kernel and stages (FMA target, e.g. -target-cpu haswell): \(machine.stagesUseFusedMultiplyAdd)",
     ]
   }
 

@@ -36,7 +36,7 @@ public protocol FloatLanes: Sendable {
   static func - (a: Float, b: Self) -> Self
   static func / (a: Float, b: Self) -> Self
   /// a * b + c per lane: one FMA instruction where the target has FMA (-target-cpu
-  /// znver3), a multiply and an add otherwise (`_CellMotionShims`); never a libm call.
+  /// haswell), a multiply and an add otherwise (`_CellMotionShims`); never a libm call.
   static func muladd(_ a: Self, _ b: Self, _ c: Self) -> Self
   static func lt(_ a: Self, _ b: Self) -> Mask
   static func ge(_ a: Self, _ b: Self) -> Mask

@@ -2,7 +2,7 @@
 //
 // Goals, in priority order: (1) agree with the scalar reference (ReferenceEvaluator)
 // within the stated tolerances; (2) allocate nothing per frame; (3) speed: SIMD8 lanes
-// (AVX2 with -target-cpu znver3), runs of one recipe with constants broadcast, cores for
+// (AVX2 with -target-cpu haswell), runs of one recipe with constants broadcast, cores for
 // large batches.
 
 import CellMotion
@@ -19,7 +19,7 @@ public enum LaneWidth: String, Sendable, CaseIterable, Codable {
   /// The same kernel code on plain Float (one lane): the scalar-Float baseline.
   case scalar
 
-  /// SIMD8: one ymm register per vector when built for AVX2 (-target-cpu znver3), two
+  /// SIMD8: one ymm register per vector when built for AVX2 (-target-cpu haswell), two
   /// SSE registers otherwise (still correct, and measured no slower than SIMD4 there).
   public static var preferred: LaneWidth { .simd8 }
 }

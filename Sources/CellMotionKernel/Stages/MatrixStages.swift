@@ -5,7 +5,7 @@
 // 1. Exact Core Animation semantics (row-vector convention, CATransform3DConcat order).
 // 2. No allocation and no validation cost inside the hot loops: sizes are checked once at
 //    the public boundary and the loops then trust them.
-// 3. Speed on concrete SIMD4/SIMD8 (AVX2 with `-Xswiftc -target-cpu -Xswiftc znver3`).
+// 3. Speed on concrete SIMD4/SIMD8 (AVX2 with `-Xswiftc -target-cpu -Xswiftc haswell`).
 //
 // Buffer layout shared by every stage (byte by byte): one matrix is 16 `Float`s (64 bytes,
 // stride 64, no padding) in CATransform3D field order m11 m12 m13 m14 m21 ... m44. With
@@ -14,7 +14,7 @@
 // `float4x4` expects for `M * float4(p, 1)`: a renderer can memcpy it.
 //
 // Fused multiply-add: the loops use `_stageMadd`, the C shim `cm_muladd8` (see
-// `_CellMotionShims`): one `vfmadd` with `-target-cpu znver3`, a multiply and an add
+// `_CellMotionShims`): one `vfmadd` with `-target-cpu haswell`, a multiply and an add
 // without (never `addingProduct`, which becomes one `fmaf` call per lane without an FMA
 // target); see `MatrixStages.usesFusedMultiplyAdd`.
 
@@ -51,7 +51,7 @@ public enum MatrixStages {
   public static let maximumCount = Int(Int32.max) / 32
 
   /// Whether this build's multiply-adds (`cm_muladd8` in the stages and the kernel) are
-  /// fused, i.e. the target has FMA (`-Xswiftc -target-cpu -Xswiftc znver3`); false means
+  /// fused, i.e. the target has FMA (`-Xswiftc -target-cpu -Xswiftc haswell`); false means
   /// a separate multiply and add. Measured, because Swift cannot test target features at
   /// compile time: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 fused and 0 when the product is
   /// rounded first.

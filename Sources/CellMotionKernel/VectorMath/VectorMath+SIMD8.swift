@@ -1,6 +1,6 @@
-// VectorMath on SIMD8<Float> (one AVX ymm register with -target-cpu znver3).
+// VectorMath on SIMD8<Float> (one AVX ymm register with -target-cpu haswell).
 // The SIMD4 overloads (VectorMath+SIMD4.swift) run these on a widened vector.
-// Polynomials and reductions use `_madd` (a * b + c, one FMA with -target-cpu znver3).
+// Polynomials and reductions use `_madd` (a * b + c, one FMA with -target-cpu haswell).
 
 import _CellMotionShims
 

@@ -5,7 +5,7 @@
 // arithmetic, operation for operation, so both widths give bit-identical results for the
 // same input (tested). Polynomials and argument reductions use `_madd` (the C shim
 // `cm_muladd8`, never `addingProduct`, which becomes one `fmaf` library call per lane
-// without an FMA target flag): one FMA instruction with `-target-cpu znver3`, a multiply
+// without an FMA target flag): one FMA instruction with `-target-cpu haswell`, a multiply
 // and an add without. The two builds differ only in the rounding of those products; the
 // error bounds below hold for both (VectorMathTests runs in CI without the flag and was
 // run with it, release, before these bounds were written).

@@ -11,7 +11,7 @@
 // `addingProduct` always fuses, which without FMA hardware (a build with no -target-cpu)
 // becomes one libm `fmaf` call per lane, 30-40x slower. The same expression written in C
 // under FP_CONTRACT ON becomes LLVM's `fmuladd`, which the code generator turns into one
-// FMA instruction where the target has FMA (-Xswiftc -target-cpu -Xswiftc znver3) and a
+// FMA instruction where the target has FMA (-Xswiftc -target-cpu -Xswiftc haswell) and a
 // multiply and an add elsewhere. Swift imports these vector types as SIMD8<Float> and
 // SIMD4<Float>; the functions are inlined into the Swift kernels that call them.
 //
