@@ -558,7 +558,7 @@ struct KernelBehaviourTests {
     #expect(throws: CellMotionError.self) { try Kernel.evaluate(fold, at: 0, into: &noFold) }
     var bad = Recipe.fadeIn
     bad.channels[0].duration = -1
-    #expect(throws: CellMotionError.outOfRange(field: "fadeIn.channels[0].duration", value: -1, expected: "> 0")) {
+    #expect(throws: CellMotionError.outOfRange(field: "fadeIn.channels[0].duration", value: -1, expected: "in [1e-6, 1e5]")) {
       try CellBatch(recipes: [bad])
     }
     #expect(throws: CellMotionError.self) { try FrameOutput(capacity: -1) }
