@@ -113,4 +113,16 @@ struct CompileCostTests {
     ) { try result.get() }
     #expect(compiled == 0)
   }
+
+  @Test("A recipe given to a batch twice is compiled once")
+  func batchCompilesRepeatedRecipeOnce() throws {
+    let (one, once) = countingCompilations { () throws(CellMotionError) in try CellBatch(recipes: [.tipIn]) }
+    let (two, twice) = countingCompilations { () throws(CellMotionError) in try CellBatch(recipes: [.tipIn, .fadeIn, .tipIn]) }
+    let (fade, fadeOnly) = countingCompilations { () throws(CellMotionError) in try CellBatch(recipes: [.fadeIn]) }
+    _ = try one.get()
+    _ = try fade.get()
+    #expect(try two.get().recipes.count == 3)
+    #expect(once > 0)
+    #expect(twice == once + fadeOnly)
+  }
 }

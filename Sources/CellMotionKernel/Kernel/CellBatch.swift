@@ -31,14 +31,20 @@ public struct CellBatch: Sendable {
   public var count: Int { start.count }
   public var isEmpty: Bool { start.isEmpty }
 
-  /// Compiles (and validates) `recipes` and reserves room for `capacity` cells.
+  /// Compiles (and validates) `recipes` and reserves room for `capacity` cells. A recipe
+  /// given more than once is compiled once.
   public init(recipes: [Recipe], capacity: Int = 0, timeOrigin: Double = 0) throws(CellMotionError) {
     try Check.finite(timeOrigin, "timeOrigin")
     guard capacity >= 0 else {
       throw .outOfRange(field: "capacity", value: Double(capacity), expected: ">= 0")
     }
     var compiled: [CompiledRecipe] = []
-    for r in recipes { compiled.append(try CompiledRecipe(r)) }
+    var seen: [Recipe: Int] = [:]
+    for r in recipes {
+      if let i = seen[r] { compiled.append(compiled[i]); continue }
+      seen[r] = compiled.count
+      compiled.append(try CompiledRecipe(r))
+    }
     self.recipes = compiled
     self.timeOrigin = timeOrigin
     reserveCapacity(capacity)
