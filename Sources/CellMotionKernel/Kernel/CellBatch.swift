@@ -31,13 +31,21 @@ public struct CellBatch: Sendable {
   public var count: Int { start.count }
   public var isEmpty: Bool { start.isEmpty }
 
+  /// Most cells a batch reserves room for: 16,777,216 (2^24), 40 bytes each (about 670 MB);
+  /// `FrameOutput.maxCapacity` is the same.
+  public static let maxCapacity = 1 << 24
+  /// Most recipes a batch holds: cells store their recipe index as an `Int32`.
+  public static let maxRecipes = Int(Int32.max)
+
   /// Compiles (and validates) `recipes` and reserves room for `capacity` cells. A recipe
   /// given more than once is compiled once.
+  ///
+  /// - Throws: `CellMotionError.outOfRange` unless `0 <= capacity <= maxCapacity` and
+  ///   `recipes.count <= maxRecipes`; the first error of `CompiledRecipe(_:)`.
   public init(recipes: [Recipe], capacity: Int = 0, timeOrigin: Double = 0) throws(CellMotionError) {
     try Check.finite(timeOrigin, "timeOrigin")
-    guard capacity >= 0 else {
-      throw .outOfRange(field: "capacity", value: Double(capacity), expected: ">= 0")
-    }
+    try Check.count(capacity, max: Self.maxCapacity, "capacity")
+    try Check.count(recipes.count, max: Self.maxRecipes, "recipes.count")
     var compiled: [CompiledRecipe] = []
     var seen: [Recipe: Int] = [:]
     for r in recipes {
@@ -47,11 +55,15 @@ public struct CellBatch: Sendable {
     }
     self.recipes = compiled
     self.timeOrigin = timeOrigin
-    reserveCapacity(capacity)
+    try reserveCapacity(capacity)
   }
 
   /// Reserves room for `n` cells in every array.
-  public mutating func reserveCapacity(_ n: Int) {
+  ///
+  /// - Throws: `CellMotionError.outOfRange` if `n > maxCapacity`; nothing is reserved.
+  public mutating func reserveCapacity(_ n: Int) throws(CellMotionError) {
+    guard n > 0 else { return }
+    try Check.count(n, max: Self.maxCapacity, "capacity")
     start.reserveCapacity(n)
     width.reserveCapacity(n)
     height.reserveCapacity(n)

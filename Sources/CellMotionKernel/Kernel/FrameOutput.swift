@@ -32,11 +32,16 @@ public struct FrameOutput: Sendable {
   public let includesFold: Bool
   public let includesCorners: Bool
 
+  /// Most cells an output holds: 16,777,216 (2^24), `CellBatch.maxCapacity`, so that any
+  /// batch fits. With fold buffers and corners a cell takes 59 Floats (236 bytes), about
+  /// 4 GB at the maximum; 16 x the maximum is far from overflowing `Int`.
+  public static let maxCapacity = CellBatch.maxCapacity
+
   /// Allocates for `capacity` cells (matrices zero-filled).
+  ///
+  /// - Throws: `CellMotionError.outOfRange` unless `0 <= capacity <= maxCapacity`.
   public init(capacity: Int, includeFold: Bool = true, includeCorners: Bool = false) throws(CellMotionError) {
-    guard capacity >= 0 else {
-      throw .outOfRange(field: "capacity", value: Double(capacity), expected: ">= 0")
-    }
+    try Check.count(capacity, max: Self.maxCapacity, "capacity")
     self.capacity = capacity
     includesFold = includeFold
     includesCorners = includeCorners
@@ -49,9 +54,13 @@ public struct FrameOutput: Sendable {
     corners = [Float](repeating: 0, count: includeCorners ? 8 * capacity : 0)
   }
 
-  /// Grows to at least `capacity` cells (allocates; call outside the frame loop).
-  public mutating func ensureCapacity(_ n: Int) {
+  /// Grows to at least `n` cells (allocates; call outside the frame loop). Does nothing
+  /// when `n <= capacity`.
+  ///
+  /// - Throws: `CellMotionError.outOfRange` if `n > maxCapacity`; the output is unchanged.
+  public mutating func ensureCapacity(_ n: Int) throws(CellMotionError) {
     guard n > capacity else { return }
+    try Check.count(n, max: Self.maxCapacity, "capacity")
     capacity = n
     matrices += [Float](repeating: 0, count: 16 * n - matrices.count)
     opacity += [Float](repeating: 0, count: n - opacity.count)
