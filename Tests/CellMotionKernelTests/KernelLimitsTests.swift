@@ -1,5 +1,5 @@
-// Limits at the kernel's boundary: capacities beyond their documented maxima are typed
-// errors (never an arithmetic overflow or an allocation abort).
+// Limits at the kernel's boundary: capacities and thread counts beyond their documented
+// maxima are typed errors (never an arithmetic overflow, an allocation abort or a hang).
 
 import CellMotion
 import Testing
@@ -47,5 +47,34 @@ struct KernelLimitsTests {
     try batch.reserveCapacity(-1)
     try batch.reserveCapacity(100)
     #expect(batch.start.capacity >= 100)
+  }
+
+  @Test("Thread counts outside 1...maxThreads and negative thresholds are typed errors, not overflows or hangs")
+  func threadCounts() throws {
+    #expect(KernelOptions.maxThreads == 64)
+    #expect((1...KernelOptions.maxThreads).contains(KernelOptions.allCores.threads))
+    let n = 1001
+    var batch = try CellBatch(recipes: [.tipIn, .fadeIn], capacity: n)
+    for i in 0..<n {
+      try batch.append(recipe: (i / 100) % 2, row: i, startTime: Double(i % 7) * 0.03, geometry: CellGeometry(width: 320, height: 60))
+    }
+    var out = try FrameOutput(capacity: n)
+    for threads in [Int.max, 1 << 40, Int.max / 4 + 1, KernelOptions.maxThreads + 1, 0, -1, Int.min] {
+      #expect(
+        throws: CellMotionError.outOfRange(
+          field: "threads", value: Double(threads), expected: "in [1, \(KernelOptions.maxThreads)]")
+      ) { try Kernel.evaluate(batch, at: 0.2, into: &out, options: KernelOptions(threads: threads, parallelThreshold: 0)) }
+    }
+    #expect(throws: CellMotionError.outOfRange(field: "parallelThreshold", value: -1, expected: ">= 0")) {
+      try Kernel.evaluate(batch, at: 0.2, into: &out, options: KernelOptions(threads: 2, parallelThreshold: -1))
+    }
+    // The largest accepted count splits even a small batch (256 chunks of 8-cell groups,
+    // most of them empty) and gives the one-thread result bit for bit.
+    var one = try FrameOutput(capacity: n)
+    try Kernel.evaluate(batch, at: 0.2, into: &one)
+    for threads in [3, KernelOptions.maxThreads] {
+      try Kernel.evaluate(batch, at: 0.2, into: &out, options: KernelOptions(threads: threads, parallelThreshold: 0))
+      #expect(out.matrices == one.matrices && out.opacity == one.opacity, "threads \(threads)")
+    }
   }
 }

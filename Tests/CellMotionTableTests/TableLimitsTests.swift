@@ -1,5 +1,6 @@
-// Limits of the table side: animator capacities beyond `CellBatch.maxCapacity` are typed
-// errors, never an overflow or an allocation abort.
+// Limits of the table side: animator capacities beyond `CellBatch.maxCapacity` and kernel
+// options beyond `KernelOptions.maxThreads` are typed errors, never an overflow or an
+// allocation abort.
 
 import CellMotion
 import CellMotionKernel
@@ -9,7 +10,7 @@ import Testing
 
 @Suite("Table limits")
 struct TableLimitsTests {
-  @Test("TableAnimator capacity is checked at construction")
+  @Test("TableAnimator capacity and kernel options are checked at construction")
   func animatorLimits() throws {
     let layout = try TableLayout(rowCount: 10, rowHeight: 44)
     let sim = try TableSimulation(layout: layout, viewportHeight: 200, scroll: .stationary(at: 0), rule: .always)
@@ -23,6 +24,10 @@ struct TableLimitsTests {
     #expect(throws: CellMotionError.outOfRange(field: "capacity", value: -1, expected: ">= 0")) {
       try TableAnimator(simulation: sim, recipes: recipes, cellWidth: 320, capacity: -1)
     }
+    #expect(
+      throws: CellMotionError.outOfRange(
+        field: "threads", value: Double(1 << 40), expected: "in [1, \(KernelOptions.maxThreads)]")
+    ) { try TableAnimator(simulation: sim, recipes: recipes, cellWidth: 320, options: KernelOptions(threads: 1 << 40)) }
     // A zero capacity grows on the first rows (through the now throwing `grow`).
     var animator = try TableAnimator(simulation: sim, recipes: recipes, cellWidth: 320, capacity: 0)
     try animator.step(to: 0)

@@ -91,13 +91,14 @@ public struct TableAnimator: Sendable {
   ///   - capacity: cells the batch holds without reallocating (visible rows plus those
   ///     still animating), 0...`CellBatch.maxCapacity`; grows if exceeded (allocating
   ///     once), up to `CellBatch.maxCapacity`.
-  /// - Throws: `CellMotionError.outOfRange` for a capacity outside its range; the errors
-  ///   of the recipes' compilation.
+  /// - Throws: `CellMotionError.outOfRange` for a capacity outside its range or options
+  ///   that `Kernel.evaluate` rejects; the errors of the recipes' compilation.
   public init(
     simulation: TableSimulation, recipes: TableRecipes, cellWidth: Double, tableWidth: Double? = nil,
     capacity: Int = 256, options: KernelOptions = .init()
   ) throws(CellMotionError) {
     try Check.count(capacity, max: CellBatch.maxCapacity, "capacity")
+    try options.validate()
     try Check.positive(cellWidth, "cellWidth")
     let tw = tableWidth ?? cellWidth
     try Check.positive(tw, "tableWidth")
