@@ -42,16 +42,19 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// Prefix sums, `prefix[i]` = sum of `heights[0..<i]` (empty when uniform).
   private var prefix: [Double]
 
+  /// Most rows a layout may have: 50,000,000. Per-row storage (which a uniform layout
+  /// switches to at its first `setHeight`) costs 16 bytes a row (a height and a prefix
+  /// sum): 800 MB at the maximum; `DisplayTracker` adds a bit a row.
+  public static let maxRowCount = 50_000_000
+
   /// A layout of `rowCount` rows that all have height `rowHeight` points.
   ///
-  /// - Throws: `CellMotionError.outOfRange` if `rowCount < 0`, `rowHeight < 0` or the
-  ///   content height `rowCount * rowHeight` is not finite; `.notFinite` for a NaN or
-  ///   infinite `rowHeight`.
+  /// - Throws: `CellMotionError.outOfRange` if `rowCount` is outside
+  ///   `0...maxRowCount`, `rowHeight < 0` or the content height `rowCount * rowHeight` is
+  ///   not finite; `.notFinite` for a NaN or infinite `rowHeight`.
   /// - Complexity: O(1) time and memory.
   public init(rowCount: Int, rowHeight: Double) throws(CellMotionError) {
-    guard rowCount >= 0 else {
-      throw .outOfRange(field: "rowCount", value: Double(rowCount), expected: ">= 0")
-    }
+    try Check.count(rowCount, max: Self.maxRowCount, "rowCount")
     try Check.nonNegative(rowHeight, "rowHeight")
     guard (Double(rowCount) * rowHeight).isFinite else {
       throw .outOfRange(
@@ -65,11 +68,13 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
 
   /// A layout with one height per row, in points, top to bottom.
   ///
-  /// - Throws: `CellMotionError.notFinite` or `.outOfRange` naming `rowHeights[i]` for the
+  /// - Throws: `CellMotionError.outOfRange` naming `rowHeights.count` for more than
+  ///   `maxRowCount` rows; `.notFinite` or `.outOfRange` naming `rowHeights[i]` for the
   ///   first NaN, infinite or negative height; `.outOfRange` if the content height
   ///   overflows.
   /// - Complexity: O(n) time, 2n + 1 Doubles of memory.
   public init(rowHeights: [Double]) throws(CellMotionError) {
+    try Check.count(rowHeights.count, max: Self.maxRowCount, "rowHeights.count")
     var prefix = [Double]()
     prefix.reserveCapacity(rowHeights.count + 1)
     prefix.append(0)
