@@ -1,10 +1,16 @@
 // Limits at the kernel's boundary: capacities and thread counts beyond their documented
-// maxima are typed errors (never an arithmetic overflow, an allocation abort or a hang).
+// maxima are typed errors (never an arithmetic overflow, an allocation abort or a hang),
+// and the inspection accessors trap with a message naming the index and the range.
 
 import CellMotion
 import Testing
 
 @testable import CellMotionKernel
+
+/// The standard error of an exit test, as text.
+func standardError(_ result: ExitTest.Result?) -> String {
+  String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+}
 
 @Suite("Kernel limits")
 struct KernelLimitsTests {
@@ -76,5 +82,40 @@ struct KernelLimitsTests {
       try Kernel.evaluate(batch, at: 0.2, into: &out, options: KernelOptions(threads: threads, parallelThreshold: 0))
       #expect(out.matrices == one.matrices && out.opacity == one.opacity, "threads \(threads)")
     }
+  }
+
+  @Test("FrameOutput.transform(ofCell:) past the evaluated cells traps naming the index and the range")
+  func transformOfCellPrecondition() async {
+    // Inside the capacity (16) but past the 10 cells evaluated: stale, not a result.
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      var batch = try CellBatch(recipes: [.fadeIn], capacity: 10)
+      for i in 0..<10 { try batch.append(recipe: 0, row: i, startTime: 0, geometry: CellGeometry(width: 10, height: 10)) }
+      var out = try FrameOutput(capacity: 16)
+      try Kernel.evaluate(batch, at: 0.1, into: &out)
+      _ = out.transform(ofCell: 12)
+    }
+    #expect(standardError(result).contains("FrameOutput: cell index 12 out of range 0..<10"), "\(standardError(result))")
+  }
+
+  @Test("Fold halves of an output without fold buffers trap saying so")
+  func foldTransformPrecondition() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      var batch = try CellBatch(recipes: [.fadeIn], capacity: 1)
+      try batch.append(recipe: 0, row: 0, startTime: 0, geometry: CellGeometry(width: 10, height: 10))
+      var out = try FrameOutput(capacity: 1, includeFold: false)
+      try Kernel.evaluate(batch, at: 0.1, into: &out)
+      _ = out.foldBottomTransform(ofCell: 0)
+    }
+    #expect(standardError(result).contains("FrameOutput: fold halves read from an output made with includeFold: false"))
+  }
+
+  @Test("CellBatch.endTime(ofCell:) out of range traps naming the index and the range")
+  func endTimePrecondition() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      var batch = try CellBatch(recipes: [.fadeIn], capacity: 3)
+      for i in 0..<3 { try batch.append(recipe: 0, row: i, startTime: 0, geometry: CellGeometry(width: 10, height: 10)) }
+      _ = batch.endTime(ofCell: -1)
+    }
+    #expect(standardError(result).contains("CellBatch: cell index -1 out of range 0..<3"), "\(standardError(result))")
   }
 }

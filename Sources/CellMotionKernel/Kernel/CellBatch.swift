@@ -114,8 +114,11 @@ public struct CellBatch: Sendable {
 
   /// Seconds (absolute) after which cell `i` no longer changes: its staggered start plus
   /// its recipe's active duration. After it the cell shows its recipe's end values.
+  ///
+  /// - Precondition: `0 <= i < count`.
   public func endTime(ofCell i: Int) -> Double {
-    timeOrigin + Double(start[i]) + recipes[Int(recipeIndex[i])].activeDuration
+    precondition(i >= 0 && i < count, "CellBatch: cell index \(i) out of range 0..<\(count)")
+    return timeOrigin + Double(start[i]) + recipes[Int(recipeIndex[i])].activeDuration
   }
 
   /// Removes cells for which `shouldRemove(index)` is true, keeping order; O(count), no

@@ -74,11 +74,33 @@ public struct FrameOutput: Sendable {
   }
 
   /// Cell `i`'s matrix as a Transform3D (Double), for inspection and tests.
+  ///
+  /// - Precondition: `0 <= i < count` (a cell of the last evaluation).
   public func transform(ofCell i: Int) -> Transform3D {
-    Self.transform(matrices, i)
+    checkCell(i)
+    return Self.transform(matrices, i)
   }
-  public func foldTopTransform(ofCell i: Int) -> Transform3D { Self.transform(foldTop, i) }
-  public func foldBottomTransform(ofCell i: Int) -> Transform3D { Self.transform(foldBottom, i) }
+  /// Cell `i`'s top fold half (see `transform(ofCell:)`).
+  ///
+  /// - Precondition: `0 <= i < count` and the output includes fold buffers.
+  public func foldTopTransform(ofCell i: Int) -> Transform3D {
+    checkCell(i, fold: true)
+    return Self.transform(foldTop, i)
+  }
+  /// Cell `i`'s bottom fold half (see `transform(ofCell:)`).
+  ///
+  /// - Precondition: `0 <= i < count` and the output includes fold buffers.
+  public func foldBottomTransform(ofCell i: Int) -> Transform3D {
+    checkCell(i, fold: true)
+    return Self.transform(foldBottom, i)
+  }
+
+  /// Traps with a message naming the index and the range (these accessors are for
+  /// inspection; the hot loops never call them).
+  private func checkCell(_ i: Int, fold: Bool = false) {
+    precondition(i >= 0 && i < count, "FrameOutput: cell index \(i) out of range 0..<\(count)")
+    precondition(!fold || includesFold, "FrameOutput: fold halves read from an output made with includeFold: false")
+  }
 
   static func transform(_ a: [Float], _ i: Int) -> Transform3D {
     var t = Transform3D.identity
