@@ -84,6 +84,14 @@ struct KernelLimitsTests {
     }
   }
 
+  @Test("projectionScratchCount saturates instead of overflowing")
+  func projectionScratchCount() {
+    #expect(MatrixStages.projectionScratchCount(count: 10, backend: .blas) == 320)
+    #expect(MatrixStages.projectionScratchCount(count: Int.max, backend: .blas) == Int.max)
+    #expect(MatrixStages.projectionScratchCount(count: Int.max / 32 + 1, backend: .blas) == Int.max)
+    #expect(MatrixStages.projectionScratchCount(count: Int.max, backend: .simd) == 0)
+  }
+
   @Test("FrameOutput.transform(ofCell:) past the evaluated cells traps naming the index and the range")
   func transformOfCellPrecondition() async {
     // Inside the capacity (16) but past the 10 cells evaluated: stale, not a result.
