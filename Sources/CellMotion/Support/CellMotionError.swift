@@ -65,6 +65,14 @@ package enum Check {
     guard value >= 0 else { throw .outOfRange(field: field, value: value, expected: ">= 0") }
     return value
   }
+  /// A count, capacity or size in `0...maximum` (a documented limit), checked before any
+  /// arithmetic or allocation uses it.
+  package static func count(_ value: Int, max maximum: Int, _ field: String) throws(CellMotionError) {
+    guard value >= 0 else { throw .outOfRange(field: field, value: Double(value), expected: ">= 0") }
+    guard value <= maximum else {
+      throw .outOfRange(field: field, value: Double(value), expected: "<= \(maximum)")
+    }
+  }
   /// Finite and in the closed range.
   @discardableResult
   package static func inRange(_ value: Double, _ range: ClosedRange<Double>, _ field: String)

@@ -67,7 +67,15 @@ public struct Transform3D: Sendable, Hashable, Codable, CustomStringConvertible 
     [m11, m12, m13, m14, m21, m22, m23, m24, m31, m32, m33, m34, m41, m42, m43, m44]
   }
 
+  /// Traps naming the index and the range (out of line: keeps the accessor small).
+  @inline(never)
+  static func indexOutOfRange(_ row: Int, _ column: Int) -> Never {
+    preconditionFailure("Transform3D index [\(row), \(column)] out of range: row and column must be in 0..<4")
+  }
+
   /// Element access by zero-based row and column (row r, column c is m(r+1)(c+1)).
+  ///
+  /// - Precondition: `row` and `column` in `0..<4`.
   public subscript(row: Int, column: Int) -> Double {
     get {
       switch (row, column) {
@@ -87,7 +95,7 @@ public struct Transform3D: Sendable, Hashable, Codable, CustomStringConvertible 
       case (3, 1): m42
       case (3, 2): m43
       case (3, 3): m44
-      default: preconditionFailure("Transform3D index (\(row), \(column)) out of range")
+      default: Self.indexOutOfRange(row, column)
       }
     }
     set {
@@ -108,7 +116,7 @@ public struct Transform3D: Sendable, Hashable, Codable, CustomStringConvertible 
       case (3, 1): m42 = newValue
       case (3, 2): m43 = newValue
       case (3, 3): m44 = newValue
-      default: preconditionFailure("Transform3D index (\(row), \(column)) out of range")
+      default: Self.indexOutOfRange(row, column)
       }
     }
   }

@@ -45,21 +45,39 @@ public struct CellBatch: Sendable {
   public var count: Int { start.count }
   public var isEmpty: Bool { start.isEmpty }
 
-  /// Compiles (and validates) `recipes` and reserves room for `capacity` cells.
+  /// Most cells a batch holds: 16,777,216 (2^24), 48 bytes each (about 805 MB);
+  /// `FrameOutput.maxCapacity` is the same.
+  public static let maxCapacity = 1 << 24
+  /// Most recipes a batch holds: cells store their recipe index as an `Int32`.
+  public static let maxRecipes = Int(Int32.max)
+
+  /// Compiles (and validates) `recipes` and reserves room for `capacity` cells. A recipe
+  /// given more than once is compiled once.
+  ///
+  /// - Throws: `CellMotionError.outOfRange` unless `0 <= capacity <= maxCapacity` and
+  ///   `recipes.count <= maxRecipes`; the first error of `CompiledRecipe(_:)`.
   public init(recipes: [Recipe], capacity: Int = 0, timeOrigin: Double = 0) throws(CellMotionError) {
     try Check.time(timeOrigin, "timeOrigin")
-    guard capacity >= 0 else {
-      throw .outOfRange(field: "capacity", value: Double(capacity), expected: ">= 0")
-    }
+    try Check.count(capacity, max: Self.maxCapacity, "capacity")
+    try Check.count(recipes.count, max: Self.maxRecipes, "recipes.count")
     var compiled: [CompiledRecipe] = []
-    for r in recipes { compiled.append(try CompiledRecipe(r)) }
+    var seen: [Recipe: Int] = [:]
+    for r in recipes {
+      if let i = seen[r] { compiled.append(compiled[i]); continue }
+      seen[r] = compiled.count
+      compiled.append(try CompiledRecipe(r))
+    }
     self.recipes = compiled
     self.timeOrigin = timeOrigin
-    reserveCapacity(capacity)
+    try reserveCapacity(capacity)
   }
 
   /// Reserves room for `n` cells in every array.
-  public mutating func reserveCapacity(_ n: Int) {
+  ///
+  /// - Throws: `CellMotionError.outOfRange` if `n > maxCapacity`; nothing is reserved.
+  public mutating func reserveCapacity(_ n: Int) throws(CellMotionError) {
+    guard n > 0 else { return }
+    try Check.count(n, max: Self.maxCapacity, "capacity")
     start.reserveCapacity(n)
     startExact.reserveCapacity(n)
     width.reserveCapacity(n)
@@ -79,6 +97,9 @@ public struct CellBatch: Sendable {
   ) throws(CellMotionError) {
     guard recipe >= 0, recipe < recipes.count else {
       throw .indexOutOfRange(field: "recipe index", index: recipe, count: recipes.count)
+    }
+    guard count < Self.maxCapacity else {
+      throw .outOfRange(field: "cell count", value: Double(count) + 1, expected: "<= \(Self.maxCapacity)")
     }
     try Check.time(startTime, "startTime")
     try geometry.validate()
@@ -113,8 +134,11 @@ public struct CellBatch: Sendable {
 
   /// Seconds (absolute) after which cell `i` no longer changes: its staggered start plus
   /// its recipe's active duration. After it the cell shows its recipe's end values.
+  ///
+  /// - Precondition: `0 <= i < count`.
   public func endTime(ofCell i: Int) -> Double {
-    startExact[i] + recipes[Int(recipeIndex[i])].activeDuration
+    precondition(i >= 0 && i < count, "CellBatch: cell index \(i) out of range 0..<\(count)")
+    return startExact[i] + recipes[Int(recipeIndex[i])].activeDuration
   }
 
   /// Removes cells for which `shouldRemove(index)` is true, keeping order; O(count), no

@@ -32,6 +32,7 @@ public enum CompiledCurve: Sendable, Hashable {
   /// Compiles a (validated) curve: Bezier power-basis coefficients and step count, or the
   /// spring's closed-form constants (rad/s, 1/s).
   public init(_ curve: AnimationCurve) {
+    CurveCompilationCounter.current?.increment()
     switch curve {
     case .bezier(let b):
       let p = b.polynomial
@@ -217,6 +218,20 @@ public enum CompiledCurve: Sendable, Hashable {
   }
 }
 
+/// Counts `CompiledCurve` compilations (a test hook: compile cost must follow the distinct
+/// curves, not the channels). Bind one to `current` for the duration of a call:
+/// `CurveCompilationCounter.$current.withValue(counter) { try CompiledRecipe(recipe) }`;
+/// a task-local, so concurrent compilations elsewhere do not count.
+package final class CurveCompilationCounter: @unchecked Sendable {
+  @TaskLocal package static var current: CurveCompilationCounter?
+  private let lock = NSLock()
+  private var value = 0
+  package init() {}
+  /// Compilations counted so far.
+  package var count: Int { lock.withLock { value } }
+  func increment() { lock.withLock { value += 1 } }
+}
+
 /// A polynomial approximation of the inverse of a Bezier's x(s) (`CompiledCurve.fittedBezier`):
 /// P(x) ~ s with x(s) = x, in powers of t = 2x - 1 (lowest first), interpolating the exact
 /// inverse (`TimingCurve.parameter(forX:)`) at the degree + 1 Chebyshev points of [0, 1],
@@ -345,31 +360,81 @@ public struct CompiledRecipe: Sendable {
   /// does no work (and no allocation) to derive them; nil when not `isPlanar`.
   @usableFromInline var planarConstants: PlanarConstants? = nil
   /// Most distinct timed parts (curve, duration, delay) one recipe may have: enough for a
-  /// block of 8 cells in the kernel's scratch.
+  /// block of 8 cells in the kernel's scratch. Counted on the recipe's own values (curve,
+  /// and duration, delay and end time as Floats) before any curve is compiled.
   public static var maxParts: Int { Kernel.scratchFloats / 8 - 16 }
+  /// Most channels one recipe may have: 1,024. There are 11 channel kinds and where two
+  /// channels animate the same one the later wins, so real recipes have a handful; the
+  /// bound keeps compiling, and the kernel's per-cell work over the channels, in
+  /// proportion. Checked first, before the recipe is validated or anything compiled.
+  public static let maxChannels = 1024
+
+  /// A timed part as the recipe states it: the key that merges parts before any curve is
+  /// compiled (a Bezier's compilation runs dense-grid solves, tens of milliseconds).
+  private struct PartKey: Hashable {
+    var curve: AnimationCurve
+    var duration: Float
+    var delay: Float
+    var endLocalTime: Float
+  }
 
   /// Compiles and validates `recipe`.
+  ///
+  /// - Throws: `CellMotionError.outOfRange` for more than `maxChannels` channels or more
+  ///   than `maxParts` distinct timed parts (both before any curve is compiled), or the
+  ///   first problem `Recipe.validate()` finds.
+  /// - Complexity: O(channels) plus one curve compilation per distinct curve (at most
+  ///   `maxParts`).
   public init(_ recipe: Recipe) throws(CellMotionError) {
+    guard recipe.channels.count <= Self.maxChannels else {
+      throw .outOfRange(
+        field: "\(recipe.name).channels.count", value: Double(recipe.channels.count),
+        expected: "<= \(Self.maxChannels)")
+    }
     try recipe.validate()
     self.recipe = recipe
     activeDuration = recipe.activeDuration
     let timing = recipe.timing
-    var parts: [CompiledPart] = []
-    func partIndex(_ curve: AnimationCurve, _ duration: Double, _ delay: Double) -> Int {
+    // 1. Every timed use (channels, matrix, fold) to a distinct key, in order of first use;
+    //    nothing compiled yet, so the parts limit costs O(channels) to check.
+    var keys: [PartKey] = []
+    var keyIndex: [PartKey: Int] = [:]
+    func key(_ curve: AnimationCurve, _ duration: Double, _ delay: Double) -> Int {
       // End state of the last iteration, as MediaTiming defines it, for forward fills.
       let probe = try? MediaTiming(
         beginTime: 0, duration: duration, speed: 1, repeatCount: timing.repeatCount,
         autoreverses: timing.autoreverses, fillMode: .forwards)
       let endLocal = probe.flatMap { $0.localTime(parentTime: $0.activeDuration + 1) } ?? duration
-      let part = CompiledPart(
-        curve: CompiledCurve(curve), duration: Float(duration), delay: Float(delay), endLocalTime: Float(endLocal))
+      let k = PartKey(curve: curve, duration: Float(duration), delay: Float(delay), endLocalTime: Float(endLocal))
+      if let i = keyIndex[k] { return i }
+      keys.append(k)
+      keyIndex[k] = keys.count - 1
+      return keys.count - 1
+    }
+    let channelKeys = recipe.channels.map { key($0.curve, $0.duration, $0.delay) }
+    let matrixKey = recipe.matrix.map { key($0.curve, $0.duration, $0.delay) }
+    let foldKey = recipe.fold.map { key($0.curve, $0.duration, 0) }
+    guard keys.count <= Self.maxParts else {
+      throw .outOfRange(
+        field: "\(recipe.name): distinct (curve, duration, delay) parts", value: Double(keys.count),
+        expected: "<= \(Self.maxParts)")
+    }
+    // 2. Each distinct curve compiled once. Keys whose compiled parts coincide (curves that
+    //    differ only below Float precision) share one part, in order of first use.
+    var compiledCurves: [AnimationCurve: CompiledCurve] = [:]
+    var parts: [CompiledPart] = []
+    let partOfKey = keys.map { k -> Int in
+      let curve = compiledCurves[k.curve] ?? CompiledCurve(k.curve)
+      compiledCurves[k.curve] = curve
+      let part = CompiledPart(curve: curve, duration: k.duration, delay: k.delay, endLocalTime: k.endLocalTime)
       if let i = parts.firstIndex(of: part) { return i }
       parts.append(part)
       return parts.count - 1
     }
     var channels: [CompiledChannel] = []
-    for c in recipe.channels {
-      let i = partIndex(c.curve, c.duration, c.delay)
+    channels.reserveCapacity(recipe.channels.count)
+    for (n, c) in recipe.channels.enumerated() {
+      let i = partOfKey[channelKeys[n]]
       channels.append(
         CompiledChannel(
           channel: c.channel, part: i,
@@ -384,8 +449,8 @@ public struct CompiledRecipe: Sendable {
     hasRotationXY = transformChannels.contains { $0.channel == .rotationX || $0.channel == .rotationY }
     hasTranslationZ = transformChannels.contains { $0.channel == .translationZ }
     translateFirst = recipe.order == .translateFirst
-    if let m = recipe.matrix {
-      let i = partIndex(m.curve, m.duration, m.delay)
+    if let m = recipe.matrix, let matrixKey {
+      let i = partOfKey[matrixKey]
       let interp = TransformInterpolator(from: m.from, to: m.to, mode: m.mode)
       let fa = m.from.fieldOrder.map(Float.init), fb = m.to.fieldOrder.map(Float.init)
       switch interp.path {
@@ -430,16 +495,11 @@ public struct CompiledRecipe: Sendable {
     fillsBackwards = timing.fillMode == .backwards || timing.fillMode == .both
     fillsForwards = timing.fillMode == .forwards || timing.fillMode == .both
     simpleTiming = timing.speed == 1 && timing.repeatCount <= 1 && !timing.autoreverses
-    if let f = recipe.fold {
-      let i = partIndex(f.curve, f.duration, 0)
+    if let f = recipe.fold, let foldKey {
+      let i = partOfKey[foldKey]
       fold = (part: i, opening: f.direction == .open, m34: Float(-1 / f.perspectiveDistance))
     } else {
       fold = nil
-    }
-    guard parts.count <= Self.maxParts else {
-      throw .outOfRange(
-        field: "\(recipe.name): distinct (curve, duration, delay) parts", value: Double(parts.count),
-        expected: "<= \(Self.maxParts)")
     }
     blockCells = min(128, Kernel.scratchFloats / (parts.count + 16) / 8 * 8)
     self.parts = parts

@@ -33,11 +33,16 @@ public struct FrameOutput: Sendable {
   public let includesFold: Bool
   public let includesCorners: Bool
 
+  /// Most cells an output holds: 16,777,216 (2^24), `CellBatch.maxCapacity`, so that any
+  /// batch fits. With fold buffers and corners a cell takes 59 Floats (236 bytes), about
+  /// 4 GB at the maximum; 16 x the maximum is far from overflowing `Int`.
+  public static let maxCapacity = CellBatch.maxCapacity
+
   /// Allocates for `capacity` cells (matrices zero-filled).
+  ///
+  /// - Throws: `CellMotionError.outOfRange` unless `0 <= capacity <= maxCapacity`.
   public init(capacity: Int, includeFold: Bool = true, includeCorners: Bool = false) throws(CellMotionError) {
-    guard capacity >= 0 else {
-      throw .outOfRange(field: "capacity", value: Double(capacity), expected: ">= 0")
-    }
+    try Check.count(capacity, max: Self.maxCapacity, "capacity")
     self.capacity = capacity
     includesFold = includeFold
     includesCorners = includeCorners
@@ -50,9 +55,13 @@ public struct FrameOutput: Sendable {
     corners = [Float](repeating: 0, count: includeCorners ? 8 * capacity : 0)
   }
 
-  /// Grows to at least `capacity` cells (allocates; call outside the frame loop).
-  public mutating func ensureCapacity(_ n: Int) {
+  /// Grows to at least `n` cells (allocates; call outside the frame loop). Does nothing
+  /// when `n <= capacity`.
+  ///
+  /// - Throws: `CellMotionError.outOfRange` if `n > maxCapacity`; the output is unchanged.
+  public mutating func ensureCapacity(_ n: Int) throws(CellMotionError) {
     guard n > capacity else { return }
+    try Check.count(n, max: Self.maxCapacity, "capacity")
     capacity = n
     matrices += [Float](repeating: 0, count: 16 * n - matrices.count)
     opacity += [Float](repeating: 0, count: n - opacity.count)
@@ -66,11 +75,33 @@ public struct FrameOutput: Sendable {
   }
 
   /// Cell `i`'s matrix as a Transform3D (Double), for inspection and tests.
+  ///
+  /// - Precondition: `0 <= i < count` (a cell of the last evaluation).
   public func transform(ofCell i: Int) -> Transform3D {
-    Self.transform(matrices, i)
+    checkCell(i)
+    return Self.transform(matrices, i)
   }
-  public func foldTopTransform(ofCell i: Int) -> Transform3D { Self.transform(foldTop, i) }
-  public func foldBottomTransform(ofCell i: Int) -> Transform3D { Self.transform(foldBottom, i) }
+  /// Cell `i`'s top fold half (see `transform(ofCell:)`).
+  ///
+  /// - Precondition: `0 <= i < count` and the output includes fold buffers.
+  public func foldTopTransform(ofCell i: Int) -> Transform3D {
+    checkCell(i, fold: true)
+    return Self.transform(foldTop, i)
+  }
+  /// Cell `i`'s bottom fold half (see `transform(ofCell:)`).
+  ///
+  /// - Precondition: `0 <= i < count` and the output includes fold buffers.
+  public func foldBottomTransform(ofCell i: Int) -> Transform3D {
+    checkCell(i, fold: true)
+    return Self.transform(foldBottom, i)
+  }
+
+  /// Traps with a message naming the index and the range (these accessors are for
+  /// inspection; the hot loops never call them).
+  private func checkCell(_ i: Int, fold: Bool = false) {
+    precondition(i >= 0 && i < count, "FrameOutput: cell index \(i) out of range 0..<\(count)")
+    precondition(!fold || includesFold, "FrameOutput: fold halves read from an output made with includeFold: false")
+  }
 
   static func transform(_ a: [Float], _ i: Int) -> Transform3D {
     var t = Transform3D.identity

@@ -27,20 +27,34 @@ public enum LaneWidth: String, Sendable, CaseIterable, Codable {
 /// Options for one evaluation.
 public struct KernelOptions: Sendable {
   public var lanes: LaneWidth
-  /// Worker threads for large batches; 1 evaluates on the calling thread. Results are
-  /// bit-identical for any value.
+  /// Worker threads for large batches, 1...`maxThreads`; 1 evaluates on the calling
+  /// thread. Results are bit-identical for any value.
   public var threads: Int
-  /// Batches smaller than this many cells run on one thread (spawning costs more than it
-  /// saves below it: ~16k cells measured at about 50 us of work).
+  /// Batches smaller than this many cells (>= 0) run on one thread (spawning costs more
+  /// than it saves below it: ~16k cells measured at about 50 us of work); 0 always splits.
   public var parallelThreshold: Int
+  /// Most worker threads an evaluation uses: 64. More only adds scheduling: the batch is
+  /// split into 4 chunks per thread (at most 256 chunks of 8-cell groups).
+  public static let maxThreads = 64
   public init(lanes: LaneWidth = .preferred, threads: Int = 1, parallelThreshold: Int = 16_384) {
     self.lanes = lanes
     self.threads = threads
     self.parallelThreshold = parallelThreshold
   }
-  /// All cores of the machine, SIMD8 where available.
+  /// All cores of the machine (at most `maxThreads`), SIMD8 where available.
   public static var allCores: KernelOptions {
-    KernelOptions(threads: max(1, ProcessInfo.processInfo.activeProcessorCount))
+    KernelOptions(threads: min(maxThreads, max(1, ProcessInfo.processInfo.activeProcessorCount)))
+  }
+
+  /// Throws `CellMotionError.outOfRange` naming the field unless `threads` is in
+  /// 1...`maxThreads` and `parallelThreshold >= 0` (`Kernel.evaluate` checks this).
+  package func validate() throws(CellMotionError) {
+    guard threads >= 1, threads <= Self.maxThreads else {
+      throw .outOfRange(field: "threads", value: Double(threads), expected: "in [1, \(Self.maxThreads)]")
+    }
+    guard parallelThreshold >= 0 else {
+      throw .outOfRange(field: "parallelThreshold", value: Double(parallelThreshold), expected: ">= 0")
+    }
   }
 }
 
@@ -53,8 +67,8 @@ public enum Kernel {
   /// `CellBatch.precisionWindow` (16 s) of the batch's `timeOrigin` (beyond it the Float
   /// local times lose the precision the stated tolerances need, so the kernel throws
   /// rather than returning wrong values: rebase the batch), `output` must have room for
-  /// the batch, and if a recipe folds `output` must include fold buffers. The inner loop
-  /// is unchecked.
+  /// the batch, `options` must be in range (`KernelOptions.maxThreads`), and if a recipe
+  /// folds `output` must include fold buffers. The inner loop is unchecked.
   /// - Complexity: O(count); no heap allocation on one thread.
   public static func evaluate(
     _ batch: CellBatch, at time: Double, into output: inout FrameOutput, options: KernelOptions = .init()
@@ -69,9 +83,7 @@ public enum Kernel {
     guard output.capacity >= batch.count else {
       throw .bufferSize(field: "FrameOutput capacity", expected: batch.count, actual: output.capacity)
     }
-    guard options.threads >= 1 else {
-      throw .outOfRange(field: "threads", value: Double(options.threads), expected: ">= 1")
-    }
+    try options.validate()
     if !output.includesFold, batch.recipes.contains(where: { $0.fold != nil }) {
       throw .invalidCombination(field: "FrameOutput", reason: "a recipe folds but the output has no fold buffers")
     }
@@ -120,8 +132,11 @@ public enum Kernel {
                               } else {
                                 // Chunks aligned to 8 cells; each cell's arithmetic is the same
                                 // whatever chunk it falls in, so results are bit-identical.
+                                // threads <= maxThreads (validated) so chunks <= 256, and
+                                // ceil(n / chunks) is taken without forming n + chunks - 1:
+                                // no step can overflow for any count.
                                 let chunks = threads * 4
-                                let per = ((n + chunks - 1) / chunks + 7) & ~7
+                                let per = (n / chunks + (n % chunks == 0 ? 0 : 1) + 7) & ~7
                                 let lanes = options.lanes
                                 let ptr = UncheckedPointer(index)
                                 DispatchQueue.concurrentPerform(iterations: chunks) { c in

@@ -6,10 +6,14 @@ import CellMotion
 
 extension MatrixStages {
   /// Scratch floats `projectCorners` needs for `count` cells: `32 * count` for `.blas`
-  /// (homogeneous corners, then their product with V), 0 for `.simd`.
+  /// (homogeneous corners, then their product with V), 0 for `.simd`. Saturates at
+  /// `Int.max` where `32 * count` overflows (such counts exceed `maximumCount`, which
+  /// `projectCorners` rejects).
   @inlinable
   public static func projectionScratchCount(count: Int, backend: StageBackend) -> Int {
-    backend == .blas ? 32 * Swift.max(count, 0) : 0
+    guard backend == .blas else { return 0 }
+    let (floats, overflow) = 32.multipliedReportingOverflow(by: Swift.max(count, 0))
+    return overflow ? Int.max : floats
   }
 
   /// Projects each cell's 4 corners to 2D: `p' = p * M_i * V` for `p = (x, y, 0, 1)`

@@ -89,11 +89,16 @@ public struct TableAnimator: Sendable {
   ///   - simulation: the table (its stagger should be `.none`: the recipe's own stagger
   ///     is applied by the kernel's batch).
   ///   - capacity: cells the batch holds without reallocating (visible rows plus those
-  ///     still animating); grows if exceeded (allocating once).
+  ///     still animating), 0...`CellBatch.maxCapacity`; grows if exceeded (allocating
+  ///     once), up to `CellBatch.maxCapacity`.
+  /// - Throws: `CellMotionError.outOfRange` for a capacity outside its range or options
+  ///   that `Kernel.evaluate` rejects; the errors of the recipes' compilation.
   public init(
     simulation: TableSimulation, recipes: TableRecipes, cellWidth: Double, tableWidth: Double? = nil,
     capacity: Int = 256, options: KernelOptions = .init()
   ) throws(CellMotionError) {
+    try Check.count(capacity, max: CellBatch.maxCapacity, "capacity")
+    try options.validate()
     try Check.length(cellWidth, "cellWidth")
     let tw = tableWidth ?? cellWidth
     try Check.length(tw, "tableWidth")
@@ -150,7 +155,7 @@ public struct TableAnimator: Sendable {
     for s in events.animationStarts {
       let slot = s.row - visible.lowerBound
       let height = slot >= 0 && slot < events.rowHeights.count ? events.rowHeights[slot] : 44
-      if batch.count == output.capacity { grow() }
+      if batch.count == output.capacity { try grow() }
       try batch.append(
         recipe: s.appearance == .first ? 0 : 1, row: s.row, batchPosition: s.batchPosition,
         startTime: s.startTime, geometry: CellGeometry(width: cellWidth, height: height, tableWidth: tableWidth))
@@ -245,10 +250,16 @@ public struct TableAnimator: Sendable {
   /// Float times keep the quantum they have near zero (2.4e-7 s).
   public static let rebaseInterval: Double = 2
 
-  mutating func grow() {
-    let n = max(16, output.capacity * 2)
-    output.ensureCapacity(n)
-    batch.reserveCapacity(n)
+  /// Doubles the room for cells in flight, up to `CellBatch.maxCapacity` (then throws
+  /// `.outOfRange` rather than overflow or allocate without bound).
+  mutating func grow() throws(CellMotionError) {
+    guard output.capacity < CellBatch.maxCapacity else {
+      throw .outOfRange(
+        field: "cells in flight", value: Double(output.capacity) + 1, expected: "<= \(CellBatch.maxCapacity)")
+    }
+    let n = min(CellBatch.maxCapacity, max(16, output.capacity * 2))
+    try output.ensureCapacity(n)
+    try batch.reserveCapacity(n)
   }
 
   static func contains(sorted a: [Int], _ x: Int) -> Bool {

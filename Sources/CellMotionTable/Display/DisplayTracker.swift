@@ -36,14 +36,13 @@ public struct DisplayTracker: Sendable {
 
   /// A tracker for a table of `rowCount` rows.
   ///
-  /// - Throws: `CellMotionError.outOfRange` if `rowCount < 0` or `stagger.step` is
-  ///   negative; `.notFinite` if `stagger.step` is NaN or infinite.
+  /// - Throws: `CellMotionError.outOfRange` if `rowCount` is outside
+  ///   `0...TableLayout.maxRowCount` or `stagger.step` is negative; `.notFinite` if
+  ///   `stagger.step` is NaN or infinite.
   /// - Complexity: O(rowCount / 64) time; memory `8 * ceil(rowCount / 64)` bytes
   ///   (125,000 bytes for a million rows).
   public init(rowCount: Int, rule: DisplayRule, stagger: Stagger = .none) throws(CellMotionError) {
-    guard rowCount >= 0 else {
-      throw .outOfRange(field: "rowCount", value: Double(rowCount), expected: ">= 0")
-    }
+    try Check.count(rowCount, max: TableLayout.maxRowCount, "rowCount")
     self.stagger = try stagger._validated("stagger")
     self.rowCount = rowCount
     self.rule = rule
@@ -77,12 +76,11 @@ public struct DisplayTracker: Sendable {
   /// again (as first appearances), as the table re-creates its cells.
   ///
   /// - Parameter rowCount: the new number of rows, or nil to keep it.
-  /// - Throws: `CellMotionError.outOfRange` if `rowCount < 0`.
+  /// - Throws: `CellMotionError.outOfRange` if `rowCount` is outside
+  ///   `0...TableLayout.maxRowCount`; the tracker is unchanged.
   /// - Complexity: O(rowCount / 64).
   public mutating func reload(rowCount newCount: Int? = nil) throws(CellMotionError) {
-    if let newCount, newCount < 0 {
-      throw .outOfRange(field: "rowCount", value: Double(newCount), expected: ">= 0")
-    }
+    if let newCount { try Check.count(newCount, max: TableLayout.maxRowCount, "rowCount") }
     pendingEnd = displayedRange
     displayedRange = 0..<0
     firstScreenfulDone = false

@@ -6,12 +6,20 @@ struct _RowBitset: Sendable, Equatable {
   private(set) var words: [UInt64]
   private(set) var count: Int
 
-  /// An empty set over rows `0..<count`.
+  /// An empty set over rows `0..<count`; `count >= 0` (callers bound it by
+  /// `TableLayout.maxRowCount`).
   ///
   /// - Complexity: O(count / 64).
   init(count: Int) {
     self.count = count
-    self.words = [UInt64](repeating: 0, count: (count + 63) / 64)
+    self.words = [UInt64](repeating: 0, count: Self.wordCount(count))
+  }
+
+  /// Words for `count` rows, ceil(count / 64), without forming `count + 63` (which
+  /// overflows near `Int.max`).
+  static func wordCount(_ count: Int) -> Int {
+    precondition(count >= 0, "_RowBitset: negative row count \(count)")
+    return count / 64 + (count % 64 == 0 ? 0 : 1)
   }
 
   /// Whether `row` is in the set. Unchecked: `0 <= row < count`.
@@ -36,7 +44,7 @@ struct _RowBitset: Sendable, Equatable {
   /// - Complexity: O(count / 64).
   mutating func removeAll(resizingTo newCount: Int? = nil) {
     let newCount = newCount ?? count
-    let wordCount = (newCount + 63) / 64
+    let wordCount = Self.wordCount(newCount)
     words.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
     if words.count > wordCount {
       words.removeLast(words.count - wordCount)

@@ -42,6 +42,11 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// Prefix sums, `prefix[i]` = sum of `heights[0..<i]` (empty when uniform).
   private var prefix: [Double]
 
+  /// Most rows a layout may have: 50,000,000. Per-row storage (which a uniform layout
+  /// switches to at its first `setHeight`) costs 16 bytes a row (a height and a prefix
+  /// sum): 800 MB at the maximum; `DisplayTracker` adds a bit a row.
+  public static let maxRowCount = 50_000_000
+
   /// Heights a layout accepts, points: 0 ... 1e6 (`InputLimits.length`'s upper bound).
   public static let rowHeightRange: ClosedRange<Double> = 0...InputLimits.length.upperBound
 
@@ -55,16 +60,15 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
 
   /// A layout of `rowCount` rows that all have height `rowHeight` points.
   ///
-  /// - Throws: `CellMotionError.outOfRange` if `rowCount < 0`, `rowHeight` is outside
+  /// - Throws: `CellMotionError.outOfRange` if `rowCount` is outside
+  ///   `0...maxRowCount`, `rowHeight` is outside
   ///   0 ... 1e6 points (`TableLayout.rowHeightRange`) or the content height
   ///   `rowCount * rowHeight` is not finite; `.notFinite` for a NaN or infinite `rowHeight`.
   ///   Zero is a valid layout height (a hidden row), but a `TableSimulation`, which
   ///   animates its rows, refuses layouts with rows below `InputLimits.length`.
   /// - Complexity: O(1) time and memory.
   public init(rowCount: Int, rowHeight: Double) throws(CellMotionError) {
-    guard rowCount >= 0 else {
-      throw .outOfRange(field: "rowCount", value: Double(rowCount), expected: ">= 0")
-    }
+    try Check.count(rowCount, max: Self.maxRowCount, "rowCount")
     try Check.within(rowHeight, Self.rowHeightRange, "rowHeight")
     guard (Double(rowCount) * rowHeight).isFinite else {
       throw .outOfRange(
@@ -78,11 +82,13 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
 
   /// A layout with one height per row, in points, top to bottom.
   ///
-  /// - Throws: `CellMotionError.notFinite` or `.outOfRange` naming `rowHeights[i]` for the
+  /// - Throws: `CellMotionError.outOfRange` naming `rowHeights.count` for more than
+  ///   `maxRowCount` rows; `.notFinite` or `.outOfRange` naming `rowHeights[i]` for the
   ///   first NaN or infinite height or one outside `rowHeightRange`; `.outOfRange` if the
   ///   content height overflows.
   /// - Complexity: O(n) time, 2n + 1 Doubles of memory.
   public init(rowHeights: [Double]) throws(CellMotionError) {
+    try Check.count(rowHeights.count, max: Self.maxRowCount, "rowHeights.count")
     var prefix = [Double]()
     prefix.reserveCapacity(rowHeights.count + 1)
     prefix.append(0)
