@@ -6,6 +6,8 @@
 // | simd8            | Kernel.evaluate, SIMD8<Float> lanes, one thread (ratio reference)  |
 // | simd4            | Kernel.evaluate, SIMD4<Float> lanes, one thread                    |
 // | kernel-float     | Kernel.evaluate on plain Float (the kernel's code, one lane)       |
+// | simd8-affine     | Kernel.evaluate, SIMD8, one thread, 6-Float affine output layout   |
+// |                  | (planar presets only: tip-in at every size, the rest at 10,000)    |
 // | simd8-2threads   | Kernel.evaluate, SIMD8, 2 threads (concurrentPerform), N >= 16384  |
 // | reference-float  | FloatReference: the reference's algorithm per cell, in Float       |
 // | reference-double | ReferenceEvaluator (the semantics, Double), result rounded to Float |
@@ -47,7 +49,7 @@
 // | flipX, flipY  | local + Newton Bezier + lerp + sincos + Rx Ry Rz + persp + general anchor | 174 | 72 |
 //
 // Bytes written per cell: 64 (matrix) + 4 (opacity) + 4 (shadow opacity); fold recipes
-// add 2 x 64 (halves) + 4 (fold shadow).
+// add 2 x 64 (halves) + 4 (fold shadow); the affine layout writes 24 + 4 + 4 = 32.
 
 import CellMotion
 import CellMotionKernel
@@ -79,6 +81,7 @@ enum KernelScenarios {
 
   enum Variant: String, CaseIterable {
     case simd8, simd4
+    case simd8Affine = "simd8-affine"
     case kernelFloat = "kernel-float"
     case simd8TwoThreads = "simd8-2threads"
     case referenceFloat = "reference-float"
@@ -102,6 +105,10 @@ enum KernelScenarios {
   static func included(_ v: Variant, recipe: String, n: Int, explicitSizes: Bool) -> Bool {
     switch v {
     case .simd8: return true
+    case .simd8Affine:
+      return (recipe == "tipIn" || n == comparisonSize || explicitSizes)
+        && ((try? CompiledRecipe(Recipe.preset(named: recipe)).isPlanar) ?? false)
+        && recipe != "foldOpen" && recipe != "foldClosed"
     case .simd8TwoThreads: return n >= KernelOptions().parallelThreshold && (recipe == "tipIn" || explicitSizes)
     case .simd4, .kernelFloat:
       return recipe == "tipIn" || n == comparisonSize || explicitSizes
@@ -143,10 +150,12 @@ enum KernelScenarios {
   }
 
   static func scenario(_ recipe: Recipe, _ n: Int, _ v: Variant) -> Scenario {
-    let (flops, bytes) = work(recipe.name)
+    let (flops, fullBytes) = work(recipe.name)
+    let bytes = v == .simd8Affine ? fullBytes - 40 : fullBytes
     let note: String
     switch v {
     case .simd8: note = "Kernel.evaluate, SIMD8<Float>, 1 thread"
+    case .simd8Affine: note = "Kernel.evaluate, SIMD8<Float>, 1 thread, affine2D layout (6 Floats per cell)"
     case .simd4: note = "Kernel.evaluate, SIMD4<Float>, 1 thread"
     case .kernelFloat: note = "Kernel.evaluate on plain Float lanes (the kernel's code, scalar)"
     case .simd8TwoThreads: note = "Kernel.evaluate, SIMD8<Float>, 2 threads"
@@ -159,10 +168,11 @@ enum KernelScenarios {
     ) {
       let (batch, cells) = try makeInputs(recipe, n)
       switch v {
-      case .simd8, .simd4, .kernelFloat, .simd8TwoThreads:
+      case .simd8, .simd4, .kernelFloat, .simd8TwoThreads, .simd8Affine:
         let lanes: LaneWidth = v == .simd4 ? .simd4 : v == .kernelFloat ? .scalar : .simd8
         let options = KernelOptions(lanes: lanes, threads: v == .simd8TwoThreads ? 2 : 1)
-        let box = OutputBox(try FrameOutput(capacity: n, includeFold: recipe.fold != nil))
+        let layout: MatrixLayout = v == .simd8Affine ? .affine2D : .transform3D
+        let box = OutputBox(try FrameOutput(capacity: n, layout: layout, includeFold: recipe.fold != nil))
         try Kernel.evaluate(batch, at: time, into: &box.output, options: options)
         return {
           try! Kernel.evaluate(batch, at: time, into: &box.output, options: options)

@@ -2,11 +2,32 @@
 
 import CellMotion
 
+/// How `FrameOutput.matrices` stores each cell's transform.
+public enum MatrixLayout: String, Sendable, Hashable, Codable, CaseIterable {
+  /// 16 Floats (64 bytes) per cell in CATransform3D field order m11 ... m44: a Metal/simd
+  /// `float4x4` (column-major for column vectors), CSS `matrix3d`'s 16 arguments.
+  case transform3D
+  /// 6 Floats (24 bytes) per cell in CGAffineTransform order a b c d tx ty = m11 m12 m21
+  /// m22 m41 m42: what Cairo (`cairo_matrix_t` xx yx xy yy x0 y0), Skia and pixman take
+  /// for a 2D draw; a point (x, y) maps to (a x + c y + tx, b x + d y + ty). Only recipes
+  /// that stay affine at every time (no perspective, no rotation about x or y, no z
+  /// translation, `CompiledRecipe.isPlanar`) can be written this way; `Kernel.evaluate`
+  /// throws `.invalidCombination` for any other.
+  case affine2D
+
+  /// Floats per cell: 16 or 6.
+  public var floatsPerCell: Int { self == .transform3D ? 16 : 6 }
+}
+
 /// The kernel's output for one frame, preallocated for a capacity so evaluating allocates
 /// nothing.
 ///
 /// Byte layout (little-endian IEEE-754 binary32 throughout):
-/// - `matrices`: 16 Floats (64 bytes) per cell, cell i at byte offset 64 i. The order is
+/// - `matrices` with `layout == .affine2D`: 6 Floats (24 bytes) per cell, cell i at byte
+///   offset 24 i: a b c d tx ty (byte 24 i + 4 k holds the k-th), i.e. CATransform3D's m11
+///   m12 m21 m22 m41 m42 (see `MatrixLayout.affine2D`).
+/// - `matrices` with `layout == .transform3D` (the default): 16 Floats (64 bytes) per
+///   cell, cell i at byte offset 64 i. The order is
 ///   CATransform3D's field order m11 m12 m13 m14 m21 m22 m23 m24 m31 m32 m33 m34 m41 m42 m43
 ///   m44 (byte 64 i + 4 k holds field k). With Core Animation's row vectors (p' = p M) this
 ///   is the column-major storage of the column-vector matrix, i.e. a Metal/simd `float4x4`
@@ -32,6 +53,8 @@ public struct FrameOutput: Sendable {
   public internal(set) var corners: [Float]
   public let includesFold: Bool
   public let includesCorners: Bool
+  /// How `matrices` stores each cell: 16 or 6 Floats.
+  public let layout: MatrixLayout
 
   /// Most cells an output holds: 16,777,216 (2^24), `CellBatch.maxCapacity`, so that any
   /// batch fits. With fold buffers and corners a cell takes 59 Floats (236 bytes), about
@@ -41,12 +64,15 @@ public struct FrameOutput: Sendable {
   /// Allocates for `capacity` cells (matrices zero-filled).
   ///
   /// - Throws: `CellMotionError.outOfRange` unless `0 <= capacity <= maxCapacity`.
-  public init(capacity: Int, includeFold: Bool = true, includeCorners: Bool = false) throws(CellMotionError) {
+  public init(
+    capacity: Int, layout: MatrixLayout = .transform3D, includeFold: Bool = true, includeCorners: Bool = false
+  ) throws(CellMotionError) {
     try Check.count(capacity, max: Self.maxCapacity, "capacity")
     self.capacity = capacity
+    self.layout = layout
     includesFold = includeFold
     includesCorners = includeCorners
-    matrices = [Float](repeating: 0, count: 16 * capacity)
+    matrices = [Float](repeating: 0, count: layout.floatsPerCell * capacity)
     opacity = [Float](repeating: 0, count: capacity)
     shadowOpacity = [Float](repeating: 0, count: capacity)
     foldTop = [Float](repeating: 0, count: includeFold ? 16 * capacity : 0)
@@ -63,7 +89,7 @@ public struct FrameOutput: Sendable {
     guard n > capacity else { return }
     try Check.count(n, max: Self.maxCapacity, "capacity")
     capacity = n
-    matrices += [Float](repeating: 0, count: 16 * n - matrices.count)
+    matrices += [Float](repeating: 0, count: layout.floatsPerCell * n - matrices.count)
     opacity += [Float](repeating: 0, count: n - opacity.count)
     shadowOpacity += [Float](repeating: 0, count: n - shadowOpacity.count)
     if includesFold {
@@ -77,9 +103,15 @@ public struct FrameOutput: Sendable {
   /// Cell `i`'s matrix as a Transform3D (Double), for inspection and tests.
   ///
   /// - Precondition: `0 <= i < count` (a cell of the last evaluation).
+  /// With the affine layout the six values are embedded (m11 m12 m21 m22 m41 m42, the
+  /// rest identity).
   public func transform(ofCell i: Int) -> Transform3D {
     checkCell(i)
-    return Self.transform(matrices, i)
+    guard layout == .affine2D else { return Self.transform(matrices, i) }
+    let a = matrices[(6 * i)..<(6 * i + 6)].map(Double.init)
+    var t = Transform3D.identity
+    (t.m11, t.m12, t.m21, t.m22, t.m41, t.m42) = (a[0], a[1], a[2], a[3], a[4], a[5])
+    return t
   }
   /// Cell `i`'s top fold half (see `transform(ofCell:)`).
   ///

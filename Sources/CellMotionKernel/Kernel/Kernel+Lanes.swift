@@ -35,12 +35,15 @@ struct KernelOutputs: @unchecked Sendable {
   @usableFromInline let foldBottom: UnsafeMutablePointer<Float>?
   @usableFromInline let foldShadow: UnsafeMutablePointer<Float>?
   @usableFromInline let corners: UnsafeMutablePointer<Float>?
+  /// `matrices` holds 6 Floats per cell (`MatrixLayout.affine2D`), not 16.
+  @usableFromInline let affine: Bool
   @inlinable init(
     matrices: UnsafeMutablePointer<Float>, opacity: UnsafeMutablePointer<Float>,
     shadow: UnsafeMutablePointer<Float>, foldTop: UnsafeMutablePointer<Float>?,
     foldBottom: UnsafeMutablePointer<Float>?, foldShadow: UnsafeMutablePointer<Float>?,
-    corners: UnsafeMutablePointer<Float>?
+    corners: UnsafeMutablePointer<Float>?, affine: Bool = false
   ) {
+    self.affine = affine
     self.matrices = matrices
     self.opacity = opacity
     self.shadow = shadow

@@ -67,8 +67,9 @@ public enum Kernel {
   /// `CellBatch.precisionWindow` (16 s) of the batch's `timeOrigin` (beyond it the Float
   /// local times lose the precision the stated tolerances need, so the kernel throws
   /// rather than returning wrong values: rebase the batch), `output` must have room for
-  /// the batch, `options` must be in range (`KernelOptions.maxThreads`), and if a recipe
-  /// folds `output` must include fold buffers. The inner loop is unchecked.
+  /// the batch, `options` must be in range (`KernelOptions.maxThreads`), if a recipe
+  /// folds `output` must include fold buffers, and an `.affine2D` output takes only
+  /// recipes that stay affine (`CompiledRecipe.isPlanar`). The inner loop is unchecked.
   /// - Complexity: O(count); no heap allocation on one thread.
   public static func evaluate(
     _ batch: CellBatch, at time: Double, into output: inout FrameOutput, options: KernelOptions = .init()
@@ -86,6 +87,13 @@ public enum Kernel {
     try options.validate()
     if !output.includesFold, batch.recipes.contains(where: { $0.fold != nil }) {
       throw .invalidCombination(field: "FrameOutput", reason: "a recipe folds but the output has no fold buffers")
+    }
+    let affine = output.layout == .affine2D
+    if affine, let r = batch.recipes.first(where: { !$0.isPlanar }) {
+      throw .invalidCombination(
+        field: "FrameOutput.layout",
+        reason: "recipe \(r.recipe.name) is not affine (perspective, rotation about x or y, or z translation); "
+          + "use the transform3D layout")
     }
     let n = batch.count
     output.count = n
@@ -112,7 +120,7 @@ public enum Kernel {
                               let outputs = KernelOutputs(
                                 matrices: mo.baseAddress!, opacity: op.baseAddress!, shadow: so.baseAddress!,
                                 foldTop: ft.baseAddress, foldBottom: fb.baseAddress, foldShadow: fs.baseAddress,
-                                corners: includeCorners ? co.baseAddress : nil)
+                                corners: includeCorners ? co.baseAddress : nil, affine: affine)
                               let index = ri.baseAddress!
                               let threads = n >= options.parallelThreshold ? options.threads : 1
                               if threads == 1 {
@@ -249,8 +257,12 @@ public enum Kernel {
         if let planar {
           evaluatePlanarRun(
             L.self, r, planar, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
-          storePlanarBlock(
-            soa, stride: 2 * block, count: n, unpacked: L.pairsUnpacked, to: outputs.matrices + 16 * b)
+          if outputs.affine {
+            storeAffineBlock(soa, stride: 2 * block, count: n, unpacked: L.pairsUnpacked, to: outputs.matrices + 6 * b)
+          } else {
+            storePlanarBlock(
+              soa, stride: 2 * block, count: n, unpacked: L.pairsUnpacked, to: outputs.matrices + 16 * b)
+          }
         } else {
           evaluateGeneralBlock(L.self, r, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
           storeMatrixBlock(soa, stride: block, count: n, to: outputs.matrices + 16 * b)
@@ -534,6 +546,36 @@ extension Kernel {
       (q[4], q[5], q[6], q[7]) = (e[stride], e[stride + 1], 0, 0)
       (q[8], q[9], q[10], q[11]) = (0, 0, 1, 0)
       (q[12], q[13], q[14], q[15]) = (e[2 * stride], e[2 * stride + 1], 0, 1)
+      i += 1
+    }
+  }
+
+  /// Stage 4 of a planar block with the affine layout: the three pair rows of `n` cells
+  /// become `n` consecutive (a b c d tx ty) records of 6 Floats at `p`, 8 cells at a time by
+  /// `cm_store_affine_pairs8` (pairs moved as doubles, shuffled into three 32-byte stores
+  /// per 4 cells), the rest one by one. Out of line for the reason given at
+  /// `storePlanarBlock`.
+  @usableFromInline @inline(never)
+  static func storeAffineBlock(
+    _ pairs: UnsafePointer<Float>, stride: Int, count n: Int, unpacked: Bool, to p: UnsafeMutablePointer<Float>
+  ) {
+    var i = 0
+    if unpacked {
+      while i + 8 <= n {
+        cm_store_affine_pairs8(pairs + 2 * i, stride, 1, p + 6 * i)
+        i += 8
+      }
+    } else {
+      while i + 8 <= n {
+        cm_store_affine_pairs8(pairs + 2 * i, stride, 0, p + 6 * i)
+        i += 8
+      }
+    }
+    while i < n {
+      let k = i & 7
+      let e = pairs + 2 * ((i - k) + (unpacked ? cm_pair_slot8(k) : k))
+      let q = p + 6 * i
+      (q[0], q[1], q[2], q[3], q[4], q[5]) = (e[0], e[1], e[stride], e[stride + 1], e[2 * stride], e[2 * stride + 1])
       i += 1
     }
   }

@@ -25,16 +25,19 @@ public struct TableRecipes: Sendable {
 
 /// One frame of the animator, for the rows visible in it.
 ///
-/// `matrices` holds 16 Floats per visible row in `FrameOutput`'s layout (CATransform3D
-/// field order = column-major float4x4 for `M * float4(p, 1)`), mapping a point of the
-/// row's cell (points, origin at the cell's top-left) to the viewport (points, origin at
-/// the viewport's top-left, y down). Rows that are not animating get a pure translation.
+/// `matrices` holds one matrix per visible row in `layout`: 16 Floats (CATransform3D field
+/// order = column-major float4x4 for `M * float4(p, 1)`) or, with `.affine2D`, 6 Floats
+/// (a b c d tx ty), mapping a point of the row's cell (points, origin at the cell's
+/// top-left) to the viewport (points, origin at the viewport's top-left, y down). Rows
+/// that are not animating get a pure translation.
 public struct AnimatorFrame: Sendable {
   /// Frame time, seconds.
   public internal(set) var time: Double = 0
   /// Visible rows, increasing (index i below is `rows[i]`).
   public internal(set) var rows: Range<Int> = 0..<0
   public internal(set) var matrices: [Float] = []
+  /// How `matrices` stores each row (`TableAnimator`'s layout).
+  public internal(set) var layout: MatrixLayout = .transform3D
   public internal(set) var opacity: [Float] = []
   /// Cell heights (animated), points.
   public internal(set) var heights: [Float] = []
@@ -53,7 +56,12 @@ public struct AnimatorFrame: Sendable {
     guard rows.contains(row) else { return nil }
     let i = row - rows.lowerBound
     var t = Transform3D.identity
-    for k in 0..<16 { t[k / 4, k % 4] = Double(matrices[16 * i + k]) }
+    if layout == .affine2D {
+      let a = matrices[(6 * i)..<(6 * i + 6)].map(Double.init)
+      (t.m11, t.m12, t.m21, t.m22, t.m41, t.m42) = (a[0], a[1], a[2], a[3], a[4], a[5])
+    } else {
+      for k in 0..<16 { t[k / 4, k % 4] = Double(matrices[16 * i + k]) }
+    }
     return t
   }
 }
@@ -91,11 +99,14 @@ public struct TableAnimator: Sendable {
   ///   - capacity: cells the batch holds without reallocating (visible rows plus those
   ///     still animating), 0...`CellBatch.maxCapacity`; grows if exceeded (allocating
   ///     once), up to `CellBatch.maxCapacity`.
+  ///   - layout: how `frame.matrices` stores each row: 16 Floats, or 6 with `.affine2D`
+  ///     (then the appearance recipes must stay affine; fold halves are always 4x4).
   /// - Throws: `CellMotionError.outOfRange` for a capacity outside its range or options
-  ///   that `Kernel.evaluate` rejects; the errors of the recipes' compilation.
+  ///   that `Kernel.evaluate` rejects; `.invalidCombination` for an affine layout with a
+  ///   recipe that is not affine; the errors of the recipes' compilation.
   public init(
     simulation: TableSimulation, recipes: TableRecipes, cellWidth: Double, tableWidth: Double? = nil,
-    capacity: Int = 256, options: KernelOptions = .init()
+    capacity: Int = 256, options: KernelOptions = .init(), layout: MatrixLayout = .transform3D
   ) throws(CellMotionError) {
     try Check.count(capacity, max: CellBatch.maxCapacity, "capacity")
     try options.validate()
@@ -112,9 +123,14 @@ public struct TableAnimator: Sendable {
     self.options = options
     batch = try CellBatch(recipes: [recipes.first, recipes.repeatAppearance ?? recipes.first], capacity: capacity)
     foldBatch = try CellBatch(recipes: [fold], capacity: 64)
-    output = try FrameOutput(capacity: capacity, includeFold: false)
+    output = try FrameOutput(capacity: capacity, layout: layout, includeFold: false)
+    if layout == .affine2D, let r = batch.recipes.first(where: { !$0.isPlanar }) {
+      throw .invalidCombination(
+        field: "layout", reason: "recipe \(r.recipe.name) is not affine; use the transform3D layout")
+    }
+    frame.layout = layout
     foldOutput = try FrameOutput(capacity: 64, includeFold: true)
-    frame.matrices.reserveCapacity(16 * capacity)
+    frame.matrices.reserveCapacity(layout.floatsPerCell * capacity)
     // Every per-frame array at its working size up front, so a frame that shows more rows
     // than any before does not grow one (the scroll session counted one such allocation
     // in 450 frames).
@@ -165,6 +181,7 @@ public struct TableAnimator: Sendable {
 
     // Visible rows: a translation to the row's place, composed after the animation.
     let n = visible.count
+    let affine = output.layout == .affine2D
     frame.time = time
     frame.rows = visible
     frame.matrices.removeAll(keepingCapacity: true)
@@ -173,7 +190,11 @@ public struct TableAnimator: Sendable {
     frame.animating.removeAll(keepingCapacity: true)
     for i in 0..<n {
       let y = Float(events.rowPositions[i])
-      for k in 0..<16 { frame.matrices.append(k % 5 == 0 ? 1 : (k == 13 ? y : 0)) }
+      if affine {
+        for k in 0..<6 { frame.matrices.append(k == 0 || k == 3 ? 1 : (k == 5 ? y : 0)) }
+      } else {
+        for k in 0..<16 { frame.matrices.append(k % 5 == 0 ? 1 : (k == 13 ? y : 0)) }
+      }
       frame.opacity.append(1)
       frame.heights.append(Float(events.rowHeights[i]))
       frame.animating.append(false)
@@ -182,6 +203,13 @@ public struct TableAnimator: Sendable {
       let slot = batch.row[c] - visible.lowerBound
       guard slot >= 0 && slot < n else { continue }
       let y = Float(events.rowPositions[slot])
+      if affine {
+        // (a b c d tx ty) * Translate(0, y): ty += y.
+        for k in 0..<6 { frame.matrices[6 * slot + k] = output.matrices[6 * c + k] + (k == 5 ? y : 0) }
+        frame.opacity[slot] = output.opacity[c]
+        frame.animating[slot] = true
+        continue
+      }
       // M * Translate(0, y, 0): column 2 += column 4 * y.
       for r in 0..<4 {
         for k in 0..<4 {

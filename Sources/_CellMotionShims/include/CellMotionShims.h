@@ -137,6 +137,38 @@ static inline __attribute__((always_inline)) void cm_store_planar_pairs8_off16(
   }
 }
 
+/// Stores 8 cells' 2D affine transforms (a b c d tx ty, CGAffineTransform order, 24 bytes
+/// per cell) from pair rows ab, cd, xy (`stride` Floats apart, 16 Floats per 8 cells) to
+/// out[6 k ...]. Each pair is moved as one double: per 4 cells the three rows become three
+/// 32-byte stores of (ab cd xy ab | cd xy ab cd | xy ab cd xy) by two-source shuffles, so
+/// 8 cells take 6 loads, 6 stores and about 18 shuffles. `unpacked` as in
+/// `cm_store_planar_pairs8`: the rows hold cells 0 1 4 5 2 3 6 7 (fixed up by one 128-bit
+/// lane swap per row and half) or are in cell order.
+static inline __attribute__((always_inline)) void cm_store_affine_pairs8(
+    const float *pairs, long stride, int unpacked, float *out) {
+  cm_double4 a0 = *(const cm_double4_u *)pairs, a1 = *(const cm_double4_u *)(pairs + 8);
+  cm_double4 c0 = *(const cm_double4_u *)(pairs + stride), c1 = *(const cm_double4_u *)(pairs + stride + 8);
+  cm_double4 x0 = *(const cm_double4_u *)(pairs + 2 * stride), x1 = *(const cm_double4_u *)(pairs + 2 * stride + 8);
+  if (unpacked) {
+    // (0 1 4 5 | 2 3 6 7) -> (0 1 2 3 | 4 5 6 7).
+    cm_double4 t;
+    t = __builtin_shufflevector(a0, a1, 0, 1, 4, 5); a1 = __builtin_shufflevector(a0, a1, 2, 3, 6, 7); a0 = t;
+    t = __builtin_shufflevector(c0, c1, 0, 1, 4, 5); c1 = __builtin_shufflevector(c0, c1, 2, 3, 6, 7); c0 = t;
+    t = __builtin_shufflevector(x0, x1, 0, 1, 4, 5); x1 = __builtin_shufflevector(x0, x1, 2, 3, 6, 7); x0 = t;
+  }
+  const cm_double4 as[2] = {a0, a1}, cs[2] = {c0, c1}, xs[2] = {x0, x1};
+#pragma clang loop unroll(full)
+  for (int h = 0; h < 2; h++) {
+    const cm_double4 a = as[h], c = cs[h], x = xs[h];
+    const cm_double4 ac01 = __builtin_shufflevector(a, c, 0, 4, 1, 5);  // A0 C0 A1 C1
+    const cm_double4 ac23 = __builtin_shufflevector(a, c, 2, 6, 3, 7);  // A2 C2 A3 C3
+    double *o = (double *)(void *)(out + 24 * h);
+    *(cm_double4_u *)o = __builtin_shufflevector(ac01, x, 0, 1, 4, 2);                          // A0 C0 X0 A1
+    *(cm_double4_u *)(o + 4) = __builtin_shufflevector(__builtin_shufflevector(ac01, x, 3, 5, 3, 5), ac23, 0, 1, 4, 5);  // C1 X1 A2 C2
+    *(cm_double4_u *)(o + 8) = __builtin_shufflevector(x, ac23, 2, 6, 7, 3);                     // X2 A3 C3 X3
+  }
+}
+
 /// Transposes rows r[0..7] (8 lanes each, `stride` Floats apart): cells[k] holds entries
 /// first ..< first + 8 of cell k (8 x 8 transpose in unpacks, shuffles and blends).
 static inline __attribute__((always_inline)) void cm_transpose8x8(const float *rows, long stride, cm_float8 cells[8]) {
