@@ -258,35 +258,121 @@ struct LaneFold<L: FloatLanes> {
   /// Degree of the fitted inverse.
   static var degree: Int? { get }
 }
-@usableFromInline protocol StepCount { static var value: Int { get } }
-@usableFromInline protocol FirstGuess { static var quadratic: Bool { get } }
-@usableFromInline enum Steps1: StepCount { @inlinable static var value: Int { 1 } }
-@usableFromInline enum Steps2: StepCount { @inlinable static var value: Int { 2 } }
-@usableFromInline enum Steps3: StepCount { @inlinable static var value: Int { 3 } }
-@usableFromInline enum NoGuess: FirstGuess { @inlinable static var quadratic: Bool { false } }
-@usableFromInline enum Guess: FirstGuess { @inlinable static var quadratic: Bool { true } }
-@usableFromInline enum Steps5: StepCount { @inlinable static var value: Int { 5 } }
-@usableFromInline enum Steps6: StepCount { @inlinable static var value: Int { 6 } }
-@usableFromInline enum Steps7: StepCount { @inlinable static var value: Int { 7 } }
-@usableFromInline enum Steps8: StepCount { @inlinable static var value: Int { 8 } }
-@usableFromInline enum NewtonSolve<N: StepCount, G: FirstGuess>: BezierSolve {
+/// Newton's solve with `n` steps, from the quadratic first guess when `guess` is 1 (Swift's
+/// integer generic parameters: every count is a type without a hand-written type per count).
+@usableFromInline enum NewtonSolve<let n: Int, let guess: Int>: BezierSolve {
   @inlinable static var fitted: Bool? { false }
-  @inlinable static var steps: Int? { N.value }
-  @inlinable static var quadraticGuess: Bool? { G.quadratic }
+  @inlinable static var steps: Int? { n }
+  @inlinable static var quadraticGuess: Bool? { guess != 0 }
   @inlinable static var degree: Int? { 0 }
 }
-/// A fitted inverse of degree `D` with `N` corrections (both counts as `StepCount` types).
-@usableFromInline enum FittedSolve<D: StepCount, N: StepCount>: BezierSolve {
+/// A fitted inverse of degree `d` with `n` corrections.
+@usableFromInline enum FittedSolve<let d: Int, let n: Int>: BezierSolve {
   @inlinable static var fitted: Bool? { true }
-  @inlinable static var steps: Int? { N.value }
+  @inlinable static var steps: Int? { n }
   @inlinable static var quadraticGuess: Bool? { false }
-  @inlinable static var degree: Int? { D.value }
+  @inlinable static var degree: Int? { d }
 }
+
 @usableFromInline enum RuntimeSolve: BezierSolve {
   @inlinable static var fitted: Bool? { nil }
   @inlinable static var steps: Int? { nil }
   @inlinable static var quadraticGuess: Bool? { nil }
   @inlinable static var degree: Int? { nil }
+}
+
+/// The loop a curve's progress stage runs: one case per specialised Bezier solve (its
+/// counts known to the compiler, so the loop unrolls), the run-time fallback, or a spring.
+///
+/// Every (steps, first guess) and (degree, corrections) that `CompiledCurve` can choose
+/// (Newton 1...8 steps with either guess, fitted degree 4...8 with 1...3 corrections) has
+/// a case, and `Kernel.progressStage` switches over this enum without a default, so a case
+/// cannot be dropped from the kernel without a compile error, nor from here without a
+/// curve mapping to `.runtime`, which `SolvePathTests` checks for every preset and for
+/// sampled random curves. (When the old `Steps4` type was deleted, curves compiled to 4
+/// steps silently fell to the run-time loop.)
+@usableFromInline enum SolvePath: Hashable, Sendable {
+  case newton1
+  case newton2
+  case newton3
+  case newton4
+  case newton5
+  case newton6
+  case newton7
+  case newton8
+  case newton1Guess
+  case newton2Guess
+  case newton3Guess
+  case newton4Guess
+  case newton5Guess
+  case newton6Guess
+  case newton7Guess
+  case newton8Guess
+  case fitted4x1
+  case fitted5x1
+  case fitted6x1
+  case fitted7x1
+  case fitted8x1
+  case fitted4x2
+  case fitted5x2
+  case fitted6x2
+  case fitted7x2
+  case fitted8x2
+  case fitted4x3
+  case fitted5x3
+  case fitted6x3
+  case fitted7x3
+  case fitted8x3
+  case runtime
+  case spring
+
+  /// The path of a compiled curve.
+  @inlinable
+  init(_ curve: CompiledCurve) {
+    switch curve {
+    case .bezier(_, _, _, _, _, _, let steps, let guess):
+      switch (steps, guess) {
+      case (1, false): self = .newton1
+      case (2, false): self = .newton2
+      case (3, false): self = .newton3
+      case (4, false): self = .newton4
+      case (5, false): self = .newton5
+      case (6, false): self = .newton6
+      case (7, false): self = .newton7
+      case (8, false): self = .newton8
+      case (1, true): self = .newton1Guess
+      case (2, true): self = .newton2Guess
+      case (3, true): self = .newton3Guess
+      case (4, true): self = .newton4Guess
+      case (5, true): self = .newton5Guess
+      case (6, true): self = .newton6Guess
+      case (7, true): self = .newton7Guess
+      case (8, true): self = .newton8Guess
+      default: self = .runtime
+      }
+    case .fittedBezier(_, _, _, _, _, _, let fit, let steps):
+      switch (fit.degree, steps) {
+      case (4, 1): self = .fitted4x1
+      case (5, 1): self = .fitted5x1
+      case (6, 1): self = .fitted6x1
+      case (7, 1): self = .fitted7x1
+      case (8, 1): self = .fitted8x1
+      case (4, 2): self = .fitted4x2
+      case (5, 2): self = .fitted5x2
+      case (6, 2): self = .fitted6x2
+      case (7, 2): self = .fitted7x2
+      case (8, 2): self = .fitted8x2
+      case (4, 3): self = .fitted4x3
+      case (5, 3): self = .fitted5x3
+      case (6, 3): self = .fitted6x3
+      case (7, 3): self = .fitted7x3
+      case (8, 3): self = .fitted8x3
+      default: self = .runtime
+      }
+    case .underdamped, .critical, .overdamped:
+      self = .spring
+    }
+  }
 }
 
 /// Stage 1's output for one block: the progress of part k (`CompiledRecipe.parts`) for the
@@ -512,30 +598,46 @@ extension Kernel {
     _: L.Type, _ part: CompiledPart, _ r: CompiledRecipe, t: Float, start: UnsafePointer<Float>, count: Int,
     into out: UnsafeMutablePointer<Float>
   ) {
-    switch part.curve {
-    case .bezier(_, _, _, _, _, _, let steps, let guess):
-      // The common solves as types, so their loops specialise to straight-line code (a
-      // literal argument to an inlined function was not enough: the optimiser kept the
-      // stage out of line with the step count as a run-time value).
-      switch (steps, guess) {
-      case (1, false): bezierStage(L.self, NewtonSolve<Steps1, NoGuess>.self, part, r, t: t, start: start, count: count, into: out)
-      case (2, false): bezierStage(L.self, NewtonSolve<Steps2, NoGuess>.self, part, r, t: t, start: start, count: count, into: out)
-      case (3, false): bezierStage(L.self, NewtonSolve<Steps3, NoGuess>.self, part, r, t: t, start: start, count: count, into: out)
-      case (1, true): bezierStage(L.self, NewtonSolve<Steps1, Guess>.self, part, r, t: t, start: start, count: count, into: out)
-      case (2, true): bezierStage(L.self, NewtonSolve<Steps2, Guess>.self, part, r, t: t, start: start, count: count, into: out)
-      default: bezierStage(L.self, RuntimeSolve.self, part, r, t: t, start: start, count: count, into: out)
-      }
-    case .fittedBezier(_, _, _, _, _, _, let fit, let steps):
-      switch (fit.degree, steps) {
-      case (5, 1): bezierStage(L.self, FittedSolve<Steps5, Steps1>.self, part, r, t: t, start: start, count: count, into: out)
-      case (6, 1): bezierStage(L.self, FittedSolve<Steps6, Steps1>.self, part, r, t: t, start: start, count: count, into: out)
-      case (7, 1): bezierStage(L.self, FittedSolve<Steps7, Steps1>.self, part, r, t: t, start: start, count: count, into: out)
-      case (8, 1): bezierStage(L.self, FittedSolve<Steps8, Steps1>.self, part, r, t: t, start: start, count: count, into: out)
-      case (5, 2): bezierStage(L.self, FittedSolve<Steps5, Steps2>.self, part, r, t: t, start: start, count: count, into: out)
-      case (8, 2): bezierStage(L.self, FittedSolve<Steps8, Steps2>.self, part, r, t: t, start: start, count: count, into: out)
-      default: bezierStage(L.self, RuntimeSolve.self, part, r, t: t, start: start, count: count, into: out)
-      }
-    case .underdamped, .critical, .overdamped:
+    // Bezier solves run as types, so their loops specialise to straight-line code (a
+    // literal argument to an inlined function was not enough: the optimiser kept the stage
+    // out of line with the step count as a run-time value). No default: see `SolvePath`.
+    @inline(__always) func run<S: BezierSolve>(_: S.Type) {
+      bezierStage(L.self, S.self, part, r, t: t, start: start, count: count, into: out)
+    }
+    switch SolvePath(part.curve) {
+    case .newton1: run(NewtonSolve<1, 0>.self)
+    case .newton2: run(NewtonSolve<2, 0>.self)
+    case .newton3: run(NewtonSolve<3, 0>.self)
+    case .newton4: run(NewtonSolve<4, 0>.self)
+    case .newton5: run(NewtonSolve<5, 0>.self)
+    case .newton6: run(NewtonSolve<6, 0>.self)
+    case .newton7: run(NewtonSolve<7, 0>.self)
+    case .newton8: run(NewtonSolve<8, 0>.self)
+    case .newton1Guess: run(NewtonSolve<1, 1>.self)
+    case .newton2Guess: run(NewtonSolve<2, 1>.self)
+    case .newton3Guess: run(NewtonSolve<3, 1>.self)
+    case .newton4Guess: run(NewtonSolve<4, 1>.self)
+    case .newton5Guess: run(NewtonSolve<5, 1>.self)
+    case .newton6Guess: run(NewtonSolve<6, 1>.self)
+    case .newton7Guess: run(NewtonSolve<7, 1>.self)
+    case .newton8Guess: run(NewtonSolve<8, 1>.self)
+    case .fitted4x1: run(FittedSolve<4, 1>.self)
+    case .fitted5x1: run(FittedSolve<5, 1>.self)
+    case .fitted6x1: run(FittedSolve<6, 1>.self)
+    case .fitted7x1: run(FittedSolve<7, 1>.self)
+    case .fitted8x1: run(FittedSolve<8, 1>.self)
+    case .fitted4x2: run(FittedSolve<4, 2>.self)
+    case .fitted5x2: run(FittedSolve<5, 2>.self)
+    case .fitted6x2: run(FittedSolve<6, 2>.self)
+    case .fitted7x2: run(FittedSolve<7, 2>.self)
+    case .fitted8x2: run(FittedSolve<8, 2>.self)
+    case .fitted4x3: run(FittedSolve<4, 3>.self)
+    case .fitted5x3: run(FittedSolve<5, 3>.self)
+    case .fitted6x3: run(FittedSolve<6, 3>.self)
+    case .fitted7x3: run(FittedSolve<7, 3>.self)
+    case .fitted8x3: run(FittedSolve<8, 3>.self)
+    case .runtime: run(RuntimeSolve.self)
+    case .spring:
       var i = 0
       while i < count {
         partProgress(part, r, start: loadGroup(start + i, count - i) as L, t: t).store(to: out + i)

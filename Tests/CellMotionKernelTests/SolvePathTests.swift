@@ -1,0 +1,45 @@
+// Every compiled curve reaches a specialised solve loop: `SolvePath` maps a curve's counts
+// to the case `Kernel.progressStage` switches over (exhaustively, no default), so a
+// combination `CompiledCurve` can choose but the kernel lacks shows up here (when
+// `Steps4` was deleted, easeIn/easeOut-style curves compiled to 3 steps with the quadratic
+// guess fell to the run-time loop and no test noticed).
+
+import CellMotion
+import Testing
+import _TestSupport
+
+@testable import CellMotionKernel
+
+@Suite("Kernel solve paths")
+struct SolvePathTests {
+  @Test("Every preset's curves take a specialised loop; the CA presets take the expected ones")
+  func presets() throws {
+    for recipe in Recipe.presets {
+      for part in try CompiledRecipe(recipe).parts {
+        #expect(SolvePath(part.curve) != .runtime, "\(recipe.name): \(part.curve)")
+      }
+    }
+    let easeInEaseOut = CompiledCurve(.bezier(.easeInEaseOut))
+    #expect("\(SolvePath(easeInEaseOut))".hasPrefix("fitted"), "easeInEaseOut (tip-in): \(SolvePath(easeInEaseOut))")
+    for curve in [TimingCurve.easeIn, .easeOut, .linear, .default] {
+      let path = SolvePath(CompiledCurve(.bezier(curve)))
+      #expect(path != .runtime, "\(curve): \(path)")
+    }
+    let spring = CompiledCurve(.spring(try Spring()))
+    #expect(SolvePath(spring) == .spring)
+  }
+
+  @Test("Random Bezier curves never take the run-time loop")
+  func randomCurves() throws {
+    var g = SeededGenerator(seed: 0x501E)
+    var seen = Set<SolvePath>()
+    for _ in 0..<150 {
+      let c = try TimingCurve(x1: g.uniform(0...1), y1: g.uniform(-1...2), x2: g.uniform(0...1), y2: g.uniform(-1...2))
+      let path = SolvePath(CompiledCurve(.bezier(c)))
+      #expect(path != .runtime, "seed \(g.seed): \(c) -> \(path)")
+      seen.insert(path)
+    }
+    print("solve paths seen: \(seen)")
+    #expect(seen.count >= 3)
+  }
+}
