@@ -61,7 +61,10 @@ enum CLI {
 
   /// The result of one run.
   struct Result {
+    /// The exit code, or the signal number when `signaled`.
     var status: Int32
+    /// Whether the process died of a signal (a trap, SIGSEGV, ...).
+    var signaled = false
     var stdout: Data
     var stderr: String
     var out: String { String(decoding: stdout, as: UTF8.self) }
@@ -70,8 +73,9 @@ enum CLI {
   }
 
   /// Runs `cellmotion args` in `directory`; stdout and stderr go through temporary files
-  /// (no pipe-buffer deadlocks on large outputs).
-  static func run(_ args: [String], in directory: URL? = nil) throws -> Result {
+  /// (no pipe-buffer deadlocks on large outputs). `stdout`, if given, replaces the
+  /// temporary stdout file (e.g. /dev/full); `Result.stdout` is then empty.
+  static func run(_ args: [String], in directory: URL? = nil, stdout: FileHandle? = nil) throws -> Result {
     let exe = try #require(executable, "cellmotion executable not found; build it with `swift build`")
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cli-io-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -84,14 +88,14 @@ enum CLI {
     p.executableURL = exe
     p.arguments = args
     if let directory { p.currentDirectoryURL = directory }
-    p.standardOutput = outHandle
+    p.standardOutput = stdout ?? outHandle
     p.standardError = errHandle
     try p.run()
     p.waitUntilExit()
     try outHandle.close()
     try errHandle.close()
     return Result(
-      status: p.terminationStatus, stdout: try Data(contentsOf: outURL),
+      status: p.terminationStatus, signaled: p.terminationReason == .uncaughtSignal, stdout: try Data(contentsOf: outURL),
       stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
   }
 

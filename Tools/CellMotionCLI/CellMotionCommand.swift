@@ -35,8 +35,8 @@ struct CellMotionCommand: ParsableCommand {
     do {
       command = try parseAsRoot()
     } catch {
-      // Help requests and clean exits keep ArgumentParser's own output.
-      if exitCode(for: error) == .success { exit(withError: error) }
+      // Help requests and clean exits print ArgumentParser's text, through a checked write.
+      if exitCode(for: error) == .success { succeed(printing: fullMessage(for: error)) }
       fail(message(for: error), code: exitCode(for: error).rawValue)
     }
     do {
@@ -47,9 +47,22 @@ struct CellMotionCommand: ParsableCommand {
     } catch let error as CLIError {
       fail(error.message, code: 1)
     } catch {
-      if exitCode(for: error) == .success { exit(withError: error) }
+      if exitCode(for: error) == .success { succeed(printing: fullMessage(for: error)) }
       fail(message(for: error), code: max(1, exitCode(for: error).rawValue))
     }
+  }
+
+  /// Prints `text` (help, a clean exit's message) and a newline on stdout and exits 0; a
+  /// failed write (a full disk, a closed stdout) is an error like any other.
+  static func succeed(printing text: String) -> Never {
+    if !text.isEmpty {
+      do {
+        try Console.write(text + "\n")
+      } catch {
+        fail(error.message, code: 1)
+      }
+    }
+    Foundation.exit(0)
   }
 
   /// Prints `cellmotion: error: <message>` (folded onto one line) and exits with `code`.

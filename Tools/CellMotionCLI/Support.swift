@@ -17,19 +17,57 @@ struct CLIError: Error, CustomStringConvertible {
   var description: String { message }
 }
 
-/// Writes to the standard streams without buffering surprises.
+/// Writes to the standard streams with write(2): no buffering surprises, and every failure
+/// on stdout is reported (FileHandle.write(_: Data) traps on a failed write instead).
 enum Console {
-  /// Writes `text` to stdout.
-  static func write(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+  /// Writes all of `text` to stdout.
+  ///
+  /// - Throws: `CLIError` ("cannot write to standard output: No space left on device").
+  static func write(_ text: String) throws(CLIError) {
+    if let code = writeAll(STDOUT_FILENO, text) {
+      throw CLIError("cannot write to standard output: \(describeErrno(code))")
+    }
   }
-  /// Writes `text` to stderr.
+
+  /// Writes `text` to stderr. Best effort: if stderr itself fails there is nowhere left
+  /// to report it, and the exit code still says what happened.
   static func writeError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    _ = writeAll(STDERR_FILENO, text)
   }
+
   /// Whether stderr is a terminal.
-  static var stderrIsTTY: Bool { isatty(2) != 0 }
+  static var stderrIsTTY: Bool { isatty(STDERR_FILENO) != 0 }
+
+  /// Writes all of `text` to `fd`, retrying short writes and EINTR.
+  /// - Returns: nil on success, else the errno of the failed write(2).
+  static func writeAll(_ fd: Int32, _ text: String) -> Int32? {
+    var text = text
+    return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
+  /// - Returns: nil on success, else the errno of the failed write(2).
+  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    var offset = 0
+    while offset < bytes.count, let base = bytes.baseAddress {
+      #if canImport(Glibc)
+        let n = Glibc.write(fd, base + offset, bytes.count - offset)
+      #else
+        let n = Darwin.write(fd, base + offset, bytes.count - offset)
+      #endif
+      if n < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      if n == 0 { return EIO }
+      offset += n
+    }
+    return nil
+  }
 }
+
+/// strerror(3) text for an errno value ("No space left on device").
+func describeErrno(_ code: Int32) -> String { String(cString: strerror(code)) }
 
 /// Writing an output file all at once: the bytes go to a temporary file in the same
 /// directory, which is then renamed over the destination (rename(2) is atomic within a
@@ -56,7 +94,7 @@ enum AtomicFile {
 
   /// Writes to `path` atomically, or to stdout when `path` is nil or "-".
   static func writeOrPrint(_ text: String, to path: String?) throws(CLIError) {
-    if let path, path != "-" { try write(text, to: path) } else { Console.write(text) }
+    if let path, path != "-" { try write(text, to: path) } else { try Console.write(text) }
   }
 }
 
