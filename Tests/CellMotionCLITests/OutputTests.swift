@@ -4,6 +4,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @Suite("cellmotion output")
 struct OutputTests {
   /// One `cellmotion: error:` line, a non-zero exit, and no trap (132 SIGILL, 134 SIGABRT,
@@ -32,5 +36,81 @@ struct OutputTests {
       expectCleanFailure(r, mentioning: ["cannot write to standard output", "No space left on device"])
       #expect(r.status == 1, "\(args)")
     }
+  }
+}
+
+@Suite("cellmotion -o rules")
+struct OutputPathTests {
+  let fm = FileManager.default
+
+  func expectRefused(_ r: CLI.Result, _ parts: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(!r.signaled && r.status == 1, "status \(r.status): \(r.stderr)", sourceLocation: sourceLocation)
+    #expect(r.errorLines.count == 1 && r.stderr.hasPrefix("cellmotion: error: "), "stderr: \(r.stderr)", sourceLocation: sourceLocation)
+    for p in parts { #expect(r.stderr.contains(p), "\(p) not in: \(r.stderr)", sourceLocation: sourceLocation) }
+    #expect(r.stdout.isEmpty, sourceLocation: sourceLocation)
+  }
+
+  /// Every single-file subcommand, writing to `path`.
+  func commands(_ path: String) -> [[String]] {
+    [["simulate", "-o", path], ["curve", "-o", path], ["inspect", "-o", path], ["inspect", "--emit-json", "-o", path],
+     ["recipe-template", "-o", path]]
+  }
+
+  @Test("-o refuses a symbolic link (to a file or dangling), a directory and a FIFO, and writes nothing")
+  func refusesNonRegular() throws {
+    let dir = try CLI.temporaryDirectory()
+    defer { try? fm.removeItem(at: dir) }
+    let target = dir.appendingPathComponent("target.txt")
+    try "keep me\n".write(to: target, atomically: true, encoding: .utf8)
+    let link = dir.appendingPathComponent("link.csv"), dangling = dir.appendingPathComponent("dangling.csv")
+    try fm.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+    try fm.createSymbolicLink(atPath: dangling.path, withDestinationPath: dir.appendingPathComponent("nowhere").path)
+    let fifo = dir.appendingPathComponent("fifo.csv")
+    #expect(mkfifo(fifo.path, 0o644) == 0)
+    let sub = dir.appendingPathComponent("sub")
+    try fm.createDirectory(at: sub, withIntermediateDirectories: true)
+    let before = try fm.contentsOfDirectory(atPath: dir.path).sorted()
+
+    for (path, kind) in [(link.path, "symbolic link"), (dangling.path, "symbolic link"), (fifo.path, "FIFO"), (sub.path, "directory")] {
+      for args in commands(path) {
+        expectRefused(try CLI.run(args), ["cannot write", kind, "only a regular file"])
+      }
+    }
+    #expect(try fm.contentsOfDirectory(atPath: dir.path).sorted() == before, "nothing created or removed")
+    #expect(try fm.destinationOfSymbolicLink(atPath: link.path) == target.path, "the link is still a link")
+    #expect(try String(contentsOf: target, encoding: .utf8) == "keep me\n", "its target is untouched")
+    #expect(!fm.fileExists(atPath: dir.appendingPathComponent("nowhere").path), "a dangling link's target is not created")
+    var info = stat()
+    #expect(lstat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO is still a FIFO")
+    #expect(try fm.contentsOfDirectory(atPath: sub.path).isEmpty)
+  }
+
+  @Test("-o replaces a regular file, creates a new one with its directories, and says clearly what else is wrong")
+  func regularFilesAndMessages() throws {
+    let dir = try CLI.temporaryDirectory()
+    defer { try? fm.removeItem(at: dir) }
+    let existing = dir.appendingPathComponent("old.csv")
+    try "old\n".write(to: existing, atomically: true, encoding: .utf8)
+    let r = try CLI.run(["simulate", "-o", existing.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try String(contentsOf: existing, encoding: .utf8).hasPrefix("frame,time,row,part,"))
+    let nested = dir.appendingPathComponent("a/b/c.svg")
+    #expect(try CLI.run(["curve", "-o", nested.path]).status == 0)
+    #expect(fm.fileExists(atPath: nested.path))
+
+    // A failure after the directories were made removes them again.
+    let bad = dir.appendingPathComponent("bad.json")
+    try "{}".write(to: bad, atomically: true, encoding: .utf8)
+    let fresh = dir.appendingPathComponent("fresh/dir/x.csv")
+    #expect(try CLI.run(["simulate", bad.path, "-o", fresh.path]).status == 1)
+    #expect(!fm.fileExists(atPath: dir.appendingPathComponent("fresh").path))
+
+    for args in [["simulate", "-o", ""], ["render", "-o", ""], ["curve", "--output", "", "--format", "csv"]] {
+      expectRefused(try CLI.run(args, in: dir), ["--output must not be empty"])
+    }
+    expectRefused(try CLI.run(["simulate", "-o", dir.path + "/"]), ["names a directory"])
+    expectRefused(try CLI.run(["curve", "-o", existing.path + "/x.svg"]), ["is not a directory"])
+    expectRefused(try CLI.run(["render", "-o", existing.path]), [existing.path, "is not a directory"])
+    #expect(try String(contentsOf: existing, encoding: .utf8).hasPrefix("frame,time,row,part,"), "untouched")
   }
 }

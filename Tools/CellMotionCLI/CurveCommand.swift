@@ -55,9 +55,10 @@ struct CurveCommand: ParsableCommand {
   }
 
   mutating func run() throws {
+    let destination = try Destination(output)
     let plot = try CurveSource.resolve(self)
     let text = format == .csv ? plot.csv(samples: samples) : CurvePlot.svg(plot, samples: samples)
-    try AtomicFile.writeOrPrint(text, to: output)
+    try destination.write(text)
   }
 }
 

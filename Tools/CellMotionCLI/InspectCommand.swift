@@ -45,8 +45,9 @@ struct InspectCommand: ParsableCommand {
   }
 
   mutating func run() throws {
+    let destination = try Destination(output)
     let recipe = try RecipeSource.load(self.recipe)
-    if emitJson { return try AtomicFile.writeOrPrint(RecipeSource.json(recipe), to: output) }
+    if emitJson { return try destination.write(RecipeSource.json(recipe)) }
     let compiled = try CompiledRecipe(recipe)
     let report = Inspection(recipe: recipe, compiled: compiled, command: self).tree()
     let text: String
@@ -56,7 +57,7 @@ struct InspectCommand: ParsableCommand {
     } else {
       text = Inspection.text(report)
     }
-    try AtomicFile.writeOrPrint(text, to: output)
+    try destination.write(text)
   }
 }
 
@@ -254,6 +255,7 @@ struct RecipeTemplateCommand: ParsableCommand {
   var output: String?
 
   mutating func run() throws {
-    try AtomicFile.writeOrPrint(RecipeSource.json(try Recipe.preset(named: preset)), to: output)
+    let destination = try Destination(output)
+    try destination.write(RecipeSource.json(try Recipe.preset(named: preset)))
   }
 }

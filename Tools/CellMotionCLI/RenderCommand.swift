@@ -53,13 +53,14 @@ struct RenderCommand: ParsableCommand {
     let run = try TableScript.run(recipe, table, forceProgress: progress)
     // Everything is built in memory first; each file is then written atomically.
     var outputs: [(path: String, text: String)] = []
-    let base = URL(fileURLWithPath: output).appendingPathComponent(basename).path
+    guard !output.isEmpty else { throw CLIError("--output must not be empty") }
+    let base = (output.hasSuffix("/") ? output : output + "/") + basename
     if format != .html {
       outputs.append((base + ".svg", ContactSheet.svg(run, count: thumbnails, columns: columns, scale: scale)))
     }
     if format != .svg { outputs.append((base + ".html", HTMLPlayer.html(run))) }
     for (path, text) in outputs {
-      try AtomicFile.write(text, to: path)
+      try Destination.file(StagedOutputs([path])).write(text)
       Console.writeError("wrote \(path) (\(run.frames.count) frames, \(text.utf8.count) bytes)\n")
     }
   }

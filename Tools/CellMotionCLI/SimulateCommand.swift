@@ -32,9 +32,10 @@ struct SimulateCommand: ParsableCommand {
   var progress = false
 
   mutating func run() throws {
+    let destination = try Destination(output)
     let recipe = try RecipeSource.load(self.recipe)
     let run = try TableScript.run(recipe, table, forceProgress: progress)
-    try AtomicFile.writeOrPrint(Self.records(run, format: format), to: output)
+    try destination.write(Self.records(run, format: format))
   }
 
   static let matrixColumns = (1...4).flatMap { r in (1...4).map { "m\(r)\($0)" } }

@@ -1,4 +1,4 @@
-// Shared plumbing: the CLI's error type, stdout/stderr writes, atomic file output, a
+// Shared plumbing: the CLI's error type, stdout/stderr writes (files: Output.swift), a
 // progress bar on stderr, and compact number formatting for SVG, HTML, CSV and JSON.
 
 import Foundation
@@ -68,35 +68,6 @@ enum Console {
 
 /// strerror(3) text for an errno value ("No space left on device").
 func describeErrno(_ code: Int32) -> String { String(cString: strerror(code)) }
-
-/// Writing an output file all at once: the bytes go to a temporary file in the same
-/// directory, which is then renamed over the destination (rename(2) is atomic within a
-/// file system), so a failure never leaves a partial file behind.
-enum AtomicFile {
-  /// Writes `text` to `path` atomically, creating the parent directory if needed.
-  static func write(_ text: String, to path: String) throws(CLIError) {
-    let url = URL(fileURLWithPath: path)
-    let dir = url.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    } catch {
-      throw CLIError("cannot create directory \(dir.path): \(error.localizedDescription)")
-    }
-    let temp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    let created = FileManager.default.createFile(atPath: temp.path, contents: Data(text.utf8))
-    guard created else { throw CLIError("cannot write \(path) (temporary file \(temp.path) not created)") }
-    if rename(temp.path, url.path) != 0 {
-      let reason = String(cString: strerror(errno))
-      unlink(temp.path)
-      throw CLIError("cannot write \(path): \(reason)")
-    }
-  }
-
-  /// Writes to `path` atomically, or to stdout when `path` is nil or "-".
-  static func writeOrPrint(_ text: String, to path: String?) throws(CLIError) {
-    if let path, path != "-" { try write(text, to: path) } else { try Console.write(text) }
-  }
-}
 
 /// A one-line progress bar on stderr (`\r`-redrawn), shown only when enabled (stderr is
 /// a terminal, or `--progress`); it never touches stdout.
