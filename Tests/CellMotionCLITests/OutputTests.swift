@@ -114,3 +114,27 @@ struct OutputPathTests {
     #expect(try String(contentsOf: existing, encoding: .utf8).hasPrefix("frame,time,row,part,"), "untouched")
   }
 }
+
+@Suite("render writes all files or none")
+struct RenderAllOrNothingTests {
+  @Test("a destination that cannot be written: one line, and no file of the render at all")
+  func partialRender() throws {
+    let fm = FileManager.default
+    let dir = try CLI.temporaryDirectory()
+    defer { try? fm.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("out")
+    try fm.createDirectory(at: out.appendingPathComponent("x.html"), withIntermediateDirectories: true)
+    let r = try CLI.run(["render", "--basename", "x", "-o", out.path])
+    #expect(r.status == 1 && !r.signaled)
+    #expect(r.errorLines.count == 1, "exactly one line: \(r.stderr)")
+    #expect(r.stderr.hasPrefix("cellmotion: error: cannot write \(out.path)/x.html: it is a directory"))
+    #expect(try fm.contentsOfDirectory(atPath: out.path) == ["x.html"], "no x.svg, no temporary file")
+
+    // The same with the SVG's path taken by a symbolic link.
+    try fm.removeItem(at: out.appendingPathComponent("x.html"))
+    try fm.createSymbolicLink(atPath: out.appendingPathComponent("x.svg").path, withDestinationPath: "elsewhere.svg")
+    let s = try CLI.run(["render", "--basename", "x", "-o", out.path])
+    #expect(s.status == 1 && s.errorLines.count == 1, "\(s.stderr)")
+    #expect(try fm.contentsOfDirectory(atPath: out.path) == ["x.svg"], "no x.html")
+  }
+}

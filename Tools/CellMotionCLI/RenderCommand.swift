@@ -49,19 +49,26 @@ struct RenderCommand: ParsableCommand {
   }
 
   mutating func run() throws {
-    let recipe = try RecipeSource.load(self.recipe)
-    let run = try TableScript.run(recipe, table, forceProgress: progress)
-    // Everything is built in memory first; each file is then written atomically.
-    var outputs: [(path: String, text: String)] = []
     guard !output.isEmpty else { throw CLIError("--output must not be empty") }
     let base = (output.hasSuffix("/") ? output : output + "/") + basename
-    if format != .html {
-      outputs.append((base + ".svg", ContactSheet.svg(run, count: thumbnails, columns: columns, scale: scale)))
+    let kinds: [RenderFormat] = format == .both ? [.svg, .html] : [format]
+    let paths = kinds.map { base + ($0 == .svg ? ".svg" : ".html") }
+    // Every destination is checked before anything is simulated or written.
+    let outputs = try StagedOutputs(paths)
+    let recipe = try RecipeSource.load(self.recipe)
+    let run = try TableScript.run(recipe, table, forceProgress: progress)
+    // All files or none: each is written to a temporary file, and they are renamed into
+    // place only once all are complete (a failed rename undoes the others).
+    var sizes: [Int] = []
+    try outputs.perform {
+      for (i, kind) in kinds.enumerated() {
+        let text = kind == .svg ? ContactSheet.svg(run, count: thumbnails, columns: columns, scale: scale) : HTMLPlayer.html(run)
+        try outputs.writer(i).write(text)
+        sizes.append(text.utf8.count)
+      }
     }
-    if format != .svg { outputs.append((base + ".html", HTMLPlayer.html(run))) }
-    for (path, text) in outputs {
-      try Destination.file(StagedOutputs([path])).write(text)
-      Console.writeError("wrote \(path) (\(run.frames.count) frames, \(text.utf8.count) bytes)\n")
+    for (path, size) in zip(paths, sizes) {
+      Console.writeError("wrote \(path) (\(run.frames.count) frames, \(size) bytes)\n")
     }
   }
 }
