@@ -33,7 +33,7 @@ struct CellMotionCommand: ParsableCommand {
   static func main() {
     let command: any ParsableCommand
     do {
-      command = try parseAsRoot()
+      command = try parseAsRoot(joiningNegativeArrayValues(Array(CommandLine.arguments.dropFirst())))
     } catch {
       // Help requests and clean exits print ArgumentParser's text, through a checked write.
       if exitCode(for: error) == .success { succeed(printing: fullMessage(for: error)) }
@@ -50,6 +50,44 @@ struct CellMotionCommand: ParsableCommand {
       if exitCode(for: error) == .success { succeed(printing: fullMessage(for: error)) }
       fail(message(for: error), code: max(1, exitCode(for: error).rawValue))
     }
+  }
+
+  /// Array options with numeric values. Single-valued numeric options read their next
+  /// argument unconditionally (`@Option(parsing: .unconditional)`), so `--velocity -3000`
+  /// works; an array option (`--expand 1 3`) cannot, because it must stop at the next
+  /// option, so its negative values are rewritten before parsing.
+  static let numericArrayOptions: Set<String> = ["--expand"]
+
+  /// Rewrites each negative number that follows a `numericArrayOptions` flag, directly or
+  /// after other values of it, as `--flag=<number>`: `--expand 1 -3` becomes
+  /// `--expand 1 --expand=-3`, `--expand -3` becomes `--expand=-3`. The value then reaches
+  /// the option's validation ("row -3 is out of range") instead of being read as an
+  /// unknown option. Nothing after `--` is touched.
+  static func joiningNegativeArrayValues(_ arguments: [String]) -> [String] {
+    var out: [String] = []
+    var open: String?
+    for (i, argument) in arguments.enumerated() {
+      if argument == "--" {
+        out += arguments[i...]
+        break
+      }
+      if let option = open {
+        if !argument.hasPrefix("-") {
+          out.append(argument)
+          continue
+        }
+        if Double(argument) != nil {
+          // The bare flag itself takes the first value if it has none yet.
+          if out.last == option { out.removeLast() }
+          out.append("\(option)=\(argument)")
+          continue
+        }
+        open = nil
+      }
+      if numericArrayOptions.contains(argument) { open = argument }
+      out.append(argument)
+    }
+    return out
   }
 
   /// Prints `text` (help, a clean exit's message) and a newline on stdout and exits 0; a

@@ -26,13 +26,13 @@ struct InspectCommand: ParsableCommand {
   var json = false
   @Flag(help: "Print the recipe itself in its Codable JSON form (as recipe-template does) and stop.")
   var emitJson = false
-  @Option(help: "Cell width, points.")
+  @Option(parsing: .unconditional, help: "Cell width, points.")
   var width: Double = 375
-  @Option(help: "Cell height, points.")
+  @Option(parsing: .unconditional, help: "Cell height, points.")
   var height: Double = 80
-  @Option(help: "Fold recipes: detail height, points.")
+  @Option(parsing: .unconditional, help: "Fold recipes: detail height, points.")
   var detailHeight: Double = 160
-  @Option(help: "Rows listed under settle times.")
+  @Option(parsing: .unconditional, help: "Rows listed under settle times.")
   var rows: Int = 10
   @Option(name: [.short, .long], help: "Output file (default: stdout).")
   var output: String?

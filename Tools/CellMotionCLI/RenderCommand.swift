@@ -29,13 +29,13 @@ struct RenderCommand: ParsableCommand {
   @Option(help: "What to write: both, svg, html.")
   var format: RenderFormat = .both
 
-  @Option(help: "Thumbnails on the contact sheet.")
+  @Option(parsing: .unconditional, help: "Thumbnails on the contact sheet.")
   var thumbnails: Int = 12
 
-  @Option(help: "Thumbnails per row of the contact sheet.")
+  @Option(parsing: .unconditional, help: "Thumbnails per row of the contact sheet.")
   var columns: Int = 4
 
-  @Option(help: "Thumbnail scale (1 = one pixel per point).")
+  @Option(parsing: .unconditional, help: "Thumbnail scale (1 = one pixel per point).")
   var scale: Double = 0.4
 
   @Flag(help: "Show the progress bar even when stderr is not a terminal.")

@@ -37,29 +37,29 @@ enum RuleKind: String, CaseIterable, ExpressibleByArgument {
 
 /// Table, scroll and clock options (points, seconds).
 struct TableOptions: ParsableArguments {
-  @Option(help: "Number of rows in the table.")
+  @Option(parsing: .unconditional, help: "Number of rows in the table.")
   var rows: Int = 20
-  @Option(help: "Row height, points.")
+  @Option(parsing: .unconditional, help: "Row height, points.")
   var rowHeight: Double = 80
-  @Option(help: "Table (and cell) width, points.")
+  @Option(parsing: .unconditional, help: "Table (and cell) width, points.")
   var width: Double = 375
-  @Option(help: "Viewport height, points.")
+  @Option(parsing: .unconditional, help: "Viewport height, points.")
   var viewportHeight: Double = 667
   @Option(help: "Scroll script: \(ScrollKind.allCases.map(\.rawValue).joined(separator: ", ")).")
   var scroll: ScrollKind = .none
-  @Option(help: "Scroll velocity, points per second (positive moves down the table); default 400 for constant, 3000 for fling.")
+  @Option(parsing: .unconditional, help: "Scroll velocity, points per second (positive moves down the table); default 400 for constant, 3000 for fling.")
   var velocity: Double?
-  @Option(help: "Time the scroll starts, seconds.")
+  @Option(parsing: .unconditional, help: "Time the scroll starts, seconds.")
   var scrollStart: Double = 0.1
   @Option(help: "Display rule: first (first appearance only), always, screenful (first screenful only).")
   var rule: RuleKind = .first
-  @Option(help: "Frames per second.")
+  @Option(parsing: .unconditional, help: "Frames per second.")
   var fps: Double = 60
-  @Option(help: "Seconds to simulate (default: until scrolling and every animation has ended, at most 10 s).")
+  @Option(parsing: .unconditional, help: "Seconds to simulate (default: until scrolling and every animation has ended, at most 10 s).")
   var duration: Double?
   @Option(parsing: .upToNextOption, help: "Fold recipes: rows to expand.")
   var expand: [Int] = [1]
-  @Option(help: "Fold recipes: detail height, points.")
+  @Option(parsing: .unconditional, help: "Fold recipes: detail height, points.")
   var detailHeight: Double = 160
 
   mutating func validate() throws {
