@@ -237,7 +237,7 @@ struct Inspection {
     case let b as Bool: return b ? "true" : "false"
     case let d as Double: return num(d, 7)
     case let i as Int: return String(i)
-    case let s as String: return s
+    case let s as String: return escapingControls(s)
     case is NSNull: return "none"
     default: return "\(v)"
     }

@@ -45,7 +45,21 @@ struct RenderCommand: ParsableCommand {
     guard thumbnails >= 1, thumbnails <= 400 else { throw ValidationError("--thumbnails must be in 1...400, got \(thumbnails)") }
     guard columns >= 1 else { throw ValidationError("--columns must be >= 1, got \(columns)") }
     guard scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--scale must be in (0, 4], got \(scale)") }
-    guard !basename.isEmpty, !basename.contains("/") else { throw ValidationError("--basename must be a file name without '/'") }
+    try Self.checkBasename(basename)
+  }
+
+  /// A base name must make two plain, visible file names next to each other: not empty,
+  /// no '/', no control characters, not starting with '.' (`.` and `..` would write
+  /// `..svg`; other dot names would be hidden, and the temporary files are dot names), and
+  /// short enough for NAME_MAX (255 bytes) with ".html" added.
+  static func checkBasename(_ name: String) throws(ValidationError) {
+    guard !name.isEmpty else { throw ValidationError("--basename must not be empty") }
+    guard !name.contains("/") else { throw ValidationError("--basename must be a file name without '/'") }
+    guard !name.hasPrefix(".") else { throw ValidationError("--basename must not start with '.'") }
+    guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+      throw ValidationError("--basename must not contain control characters")
+    }
+    guard name.utf8.count <= 250 else { throw ValidationError("--basename must be at most 250 bytes, got \(name.utf8.count)") }
   }
 
   mutating func run() throws {
@@ -68,7 +82,7 @@ struct RenderCommand: ParsableCommand {
       }
     }
     for (path, size) in zip(paths, sizes) {
-      Console.writeError("wrote \(path) (\(run.frames.count) frames, \(size) bytes)\n")
+      Console.writeError("wrote \(escapingControls(path)) (\(run.frames.count) frames, \(size) bytes)\n")
     }
   }
 }

@@ -119,18 +119,25 @@ func num(_ x: Double, _ digits: Int = 6) -> String {
 @inline(__always)
 func num(_ x: Float, _ digits: Int = 6) -> String { num(Double(x), digits) }
 
-/// Escapes text for XML/HTML content and attribute values.
+/// Escapes text for XML/HTML content and attribute values. Characters XML 1.0 does not
+/// allow at all, even as references (C0 controls other than tab, line feed and carriage
+/// return; U+FFFE and U+FFFF), and the ones HTML reports as errors (DEL, C1 controls) are
+/// replaced with U+FFFD, so any recipe name gives a well-formed document.
 func xmlEscape(_ s: String) -> String {
-  var out = ""
-  for c in s {
-    switch c {
-    case "&": out += "&amp;"
-    case "<": out += "&lt;"
-    case ">": out += "&gt;"
-    case "\"": out += "&quot;"
-    case "'": out += "&apos;"
-    default: out.append(c)
+  var out = String.UnicodeScalarView()
+  for scalar in s.unicodeScalars {
+    switch scalar {
+    case "&": out.append(contentsOf: "&amp;".unicodeScalars)
+    case "<": out.append(contentsOf: "&lt;".unicodeScalars)
+    case ">": out.append(contentsOf: "&gt;".unicodeScalars)
+    case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
+    case "'": out.append(contentsOf: "&apos;".unicodeScalars)
+    case "\t", "\n", "\r": out.append(scalar)
+    default:
+      let v = scalar.value
+      let forbidden = v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFFFE || v == 0xFFFF
+      out.append(forbidden ? "\u{FFFD}" : scalar)
     }
   }
-  return out
+  return String(out)
 }
