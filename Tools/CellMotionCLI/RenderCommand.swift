@@ -70,7 +70,10 @@ struct RenderCommand: ParsableCommand {
     // Every destination is checked before anything is simulated or written.
     let outputs = try StagedOutputs(paths)
     let recipe = try RecipeSource.load(self.recipe)
-    let run = try TableScript.run(recipe, table, forceProgress: progress)
+    let plan = try TableScript.plan(recipe, table)
+    // Render keeps every frame: refuse a run that would not fit before simulating it.
+    try RunCaps.checkRender(plan)
+    let run = try TableScript.collect(plan, forceProgress: progress)
     // All files or none: each is written to a temporary file, and they are renamed into
     // place only once all are complete (a failed rename undoes the others).
     var sizes: [Int] = []

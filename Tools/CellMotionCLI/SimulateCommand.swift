@@ -34,34 +34,43 @@ struct SimulateCommand: ParsableCommand {
   mutating func run() throws {
     let destination = try Destination(output)
     let recipe = try RecipeSource.load(self.recipe)
-    let run = try TableScript.run(recipe, table, forceProgress: progress)
-    try destination.write(Self.records(run, format: format))
+    let plan = try TableScript.plan(recipe, table)
+    try RunCaps.checkSimulate(plan)
+    let format = self.format
+    // Streamed: each frame's records are written as soon as the frame is computed, so
+    // memory does not grow with frames x cells.
+    try destination.write { out in
+      if format == .csv { try out.write(Self.csvHeader) }
+      var n = 0
+      try TableScript.run(plan, forceProgress: progress) { frame in
+        try Self.write(frame, number: n, format: format, to: out)
+        n += 1
+      }
+    }
   }
 
   static let matrixColumns = (1...4).flatMap { r in (1...4).map { "m\(r)\($0)" } }
+  static let csvHeader = "frame,time,row,part," + matrixColumns.joined(separator: ",") + ",opacity\n"
 
-  /// The whole output text.
-  static func records(_ run: TableRun, format: SimulateFormat) -> String {
-    var s = format == .csv ? "frame,time,row,part," + matrixColumns.joined(separator: ",") + ",opacity\n" : ""
-    func record(_ n: Int, _ t: Double, _ row: Int, _ part: String, _ m: [String], _ opacity: Float) {
+  /// Writes the records of frame `n`: its cells, then its fold halves.
+  static func write(_ f: TableFrame, number n: Int, format: SimulateFormat, to out: FDWriter) throws(CLIError) {
+    func record(_ row: Int, _ part: String, _ m: [String], _ opacity: Float) throws(CLIError) {
       switch format {
       case .csv:
-        s += "\(n),\(num(t, 9)),\(row),\(part)," + m.joined(separator: ",") + ",\(num(opacity, 7))\n"
+        try out.write("\(n),\(num(f.time, 9)),\(row),\(part)," + m.joined(separator: ",") + ",\(num(opacity, 7))\n")
       case .jsonl:
-        s += "{\"frame\":\(n),\"time\":\(num(t, 9)),\"row\":\(row),\"part\":\"\(part)\",\"m\":[" + m.joined(separator: ",")
-          + "],\"opacity\":\(num(opacity, 7))}\n"
+        try out.write(
+          "{\"frame\":\(n),\"time\":\(num(f.time, 9)),\"row\":\(row),\"part\":\"\(part)\",\"m\":["
+            + m.joined(separator: ",") + "],\"opacity\":\(num(opacity, 7))}\n")
       }
     }
-    for (n, f) in run.frames.enumerated() {
-      for (i, row) in f.rows.enumerated() {
-        record(n, f.time, row, "cell", f.matrices[(16 * i)..<(16 * i + 16)].map { num($0, 8) }, f.opacity[i])
-      }
-      for fold in f.folds {
-        record(n, f.time, fold.row, "foldTop", fold.top.fieldOrder.map { num($0, 8) }, fold.shadowOpacity)
-        record(n, f.time, fold.row, "foldBottom", fold.bottom.fieldOrder.map { num($0, 8) }, fold.shadowOpacity)
-      }
+    for (i, row) in f.rows.enumerated() {
+      try record(row, "cell", f.matrices[(16 * i)..<(16 * i + 16)].map { num($0, 8) }, f.opacity[i])
     }
-    return s
+    for fold in f.folds {
+      try record(fold.row, "foldTop", fold.top.fieldOrder.map { num($0, 8) }, fold.shadowOpacity)
+      try record(fold.row, "foldBottom", fold.bottom.fieldOrder.map { num($0, 8) }, fold.shadowOpacity)
+    }
   }
 }
 
