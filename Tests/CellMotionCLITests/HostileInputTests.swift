@@ -82,4 +82,32 @@ struct HostileInputTests {
     let ok = try CLI.run(["render", "--basename", "ünïcode name", "-o", dir.path, "--format", "svg"])
     #expect(ok.status == 0 && fm.fileExists(atPath: dir.appendingPathComponent("ünïcode name.svg").path), "\(ok.stderr)")
   }
+
+  @Test("recipe files are strict JSON: duplicate keys, trailing commas, NaN, huge files are refused with where")
+  func strictRecipeFiles() throws {
+    let dir = try CLI.temporaryDirectory()
+    defer { try? fm.removeItem(at: dir) }
+    let t = try CLI.run(["recipe-template", "fadeIn"])
+    let cases: [(String, String, [String])] = [
+      ("dup.json", t.out.replacingOccurrences(of: "\"duration\" : 0.5", with: "\"duration\" : -1, \"duration\" : 0.5"),
+       ["dup.json is not valid JSON: duplicate key \"duration\" at channels[0].duration (line 18, column "]),
+      ("comma.json", t.out.replacingOccurrences(of: "\"y2\" : 1\n", with: "\"y2\" : 1,\n"),
+       ["comma.json is not valid JSON: trailing comma before '}' (line 13, column 21)"]),
+      ("nan.json", t.out.replacingOccurrences(of: "\"delay\" : 0", with: "\"delay\" : NaN"),
+       ["nan.json is not valid JSON: NaN and Infinity are not JSON numbers"]),
+    ]
+    for (name, text, parts) in cases {
+      let path = dir.appendingPathComponent(name).path
+      try text.write(toFile: path, atomically: true, encoding: .utf8)
+      let r = try CLI.run(["inspect", path])
+      #expect(r.status == 1 && r.errorLines.count == 1, "\(name): \(r.stderr)")
+      for p in parts { #expect(r.stderr.contains(p), "\(p) not in: \(r.stderr)") }
+    }
+    // An endless "file" is read only up to the size limit.
+    let zero = dir.appendingPathComponent("zero.json")
+    try fm.createSymbolicLink(atPath: zero.path, withDestinationPath: "/dev/zero")
+    let z = try CLI.run(["inspect", zero.path], timeout: 20)
+    #expect(!z.timedOut && z.status == 1, "\(z.stderr)")
+    #expect(z.errorLines == ["cellmotion: error: cannot read \(zero.path): recipe files are at most 1048576 bytes (1 MiB)"])
+  }
 }
