@@ -52,8 +52,8 @@ struct InspectCommand: ParsableCommand {
     let report = Inspection(recipe: recipe, compiled: compiled, command: self).tree()
     let text: String
     if json {
-      let data = try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys])
-      text = String(decoding: data, as: UTF8.self) + "\n"
+      // StrictJSON's writer: sorted keys, non-finite numbers as null, never an error.
+      text = StrictJSON.serialize(Inspection.json(report), pretty: true) + "\n"
     } else {
       text = Inspection.text(report)
     }
@@ -201,6 +201,21 @@ struct Inspection {
   }
 
   func finite(_ x: Double) -> Any { x.isFinite ? x : NSNull() }
+
+  /// The tree as a JSON value (numbers that are not finite become null when written).
+  static func json(_ v: Any) -> JSONValue {
+    switch v {
+    case let d as [String: Any]: return .object(d.mapValues(json))
+    case let a as [Any]: return .array(a.map(json))
+    case let b as Bool: return .bool(b)
+    case let x as Double: return .number(x)
+    case let x as Float: return .number(Double(x))
+    case let i as Int: return .number(Double(i))
+    case let s as String: return .string(s)
+    case is NSNull: return .null
+    default: return .string("\(v)")
+    }
+  }
 
   // MARK: - Text
 

@@ -60,16 +60,20 @@ struct SimulateCommand: ParsableCommand {
         try out.write("\(n),\(num(f.time, 9)),\(row),\(part)," + m.joined(separator: ",") + ",\(num(opacity, 7))\n")
       case .jsonl:
         try out.write(
-          "{\"frame\":\(n),\"time\":\(num(f.time, 9)),\"row\":\(row),\"part\":\"\(part)\",\"m\":["
-            + m.joined(separator: ",") + "],\"opacity\":\(num(opacity, 7))}\n")
+          "{\"frame\":\(n),\"time\":\(jsonNum(f.time, 9)),\"row\":\(row),\"part\":\"\(part)\",\"m\":["
+            + m.joined(separator: ",") + "],\"opacity\":\(jsonNum(opacity, 7))}\n")
       }
     }
+    // JSON has no NaN or Infinity: JSON Lines writes null (CSV keeps NaN, Infinity).
+    let json = format == .jsonl
+    func number(_ x: Double) -> String { json ? jsonNum(x, 8) : num(x, 8) }
+    func number(_ x: Float) -> String { json ? jsonNum(x, 8) : num(x, 8) }
     for (i, row) in f.rows.enumerated() {
-      try record(row, "cell", f.matrices[(16 * i)..<(16 * i + 16)].map { num($0, 8) }, f.opacity[i])
+      try record(row, "cell", f.matrices[(16 * i)..<(16 * i + 16)].map { number($0) }, f.opacity[i])
     }
     for fold in f.folds {
-      try record(fold.row, "foldTop", fold.top.fieldOrder.map { num($0, 8) }, fold.shadowOpacity)
-      try record(fold.row, "foldBottom", fold.bottom.fieldOrder.map { num($0, 8) }, fold.shadowOpacity)
+      try record(fold.row, "foldTop", fold.top.fieldOrder.map { number($0) }, fold.shadowOpacity)
+      try record(fold.row, "foldBottom", fold.bottom.fieldOrder.map { number($0) }, fold.shadowOpacity)
     }
   }
 }

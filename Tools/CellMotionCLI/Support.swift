@@ -119,6 +119,15 @@ func num(_ x: Double, _ digits: Int = 6) -> String {
 @inline(__always)
 func num(_ x: Float, _ digits: Int = 6) -> String { num(Double(x), digits) }
 
+/// `num` for JSON (JSON Lines, the HTML player's data): `null` for NaN and infinities,
+/// which JSON has no tokens for.
+@inline(__always)
+func jsonNum(_ x: Double, _ digits: Int = 6) -> String { x.isFinite ? num(x, digits) : "null" }
+
+/// `jsonNum` for Float values (kernel output).
+@inline(__always)
+func jsonNum(_ x: Float, _ digits: Int = 6) -> String { jsonNum(Double(x), digits) }
+
 /// Escapes text for XML/HTML content and attribute values. Characters XML 1.0 does not
 /// allow at all, even as references (C0 controls other than tab, line feed and carriage
 /// return; U+FFFE and U+FFFF), and the ones HTML reports as errors (DEL, C1 controls) are
