@@ -42,6 +42,9 @@ struct CapsTests {
       #expect(seconds < 5, "\(flags): refused after \(seconds) s")
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    // The flags are checked before anything else is built, the recipe included.
+    let first = try CLI.run(["render", "noSuchRecipe", "--fps", "1000", "--duration", "600", "-o", dir.path], timeout: 20)
+    #expect(first.status == 64 && first.stderr.contains("600001 frames"), "\(first.stderr)")
   }
 
   @Test("simulate refuses more visible cells per frame than its cap")

@@ -69,10 +69,12 @@ struct RenderCommand: ParsableCommand {
     let paths = kinds.map { base + ($0 == .svg ? ".svg" : ".html") }
     // Every destination is checked before anything is simulated or written.
     let outputs = try StagedOutputs(paths)
+    // Render keeps every frame: refuse a run that would not fit before building anything
+    // (from the flags), and before simulating (from the plan's automatic end).
+    try RunCaps.checkRender(RunSize(table))
     let recipe = try RecipeSource.load(self.recipe)
     let plan = try TableScript.plan(recipe, table)
-    // Render keeps every frame: refuse a run that would not fit before simulating it.
-    try RunCaps.checkRender(plan)
+    try RunCaps.checkRender(RunSize(plan))
     let run = try TableScript.collect(plan, forceProgress: progress)
     // All files or none: each is written to a temporary file, and they are renamed into
     // place only once all are complete (a failed rename undoes the others).

@@ -33,9 +33,10 @@ struct SimulateCommand: ParsableCommand {
 
   mutating func run() throws {
     let destination = try Destination(output)
+    try RunCaps.checkSimulate(RunSize(table))
     let recipe = try RecipeSource.load(self.recipe)
     let plan = try TableScript.plan(recipe, table)
-    try RunCaps.checkSimulate(plan)
+    try RunCaps.checkSimulate(RunSize(plan))
     let format = self.format
     // Streamed: each frame's records are written as soon as the frame is computed, so
     // memory does not grow with frames x cells.

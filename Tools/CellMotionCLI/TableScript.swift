@@ -105,8 +105,8 @@ struct TableRun {
 }
 
 /// A run of the table script worked out before anything is simulated: the table, the
-/// scroll, the fold toggles, and how big the run can get. Commands check `frameCount` and
-/// `visibleCells` against their caps before calling `TableScript.run`.
+/// scroll, the fold toggles, and how big the run can get. Commands check its `RunSize`
+/// against their caps before calling `TableScript.run`.
 struct TablePlan {
   var recipe: Recipe
   var options: TableOptions
@@ -120,8 +120,7 @@ struct TablePlan {
   /// Frames at most: `--duration`, or the automatic end's estimate (at most 10 s), times
   /// `--fps`, plus the frame at 0. An automatic run may stop earlier, once settled.
   var frameCount: Int
-  /// Most rows a viewport can show at once: ceil(viewport height / row height) + 1, at
-  /// most `--rows` (expanded details only make rows taller).
+  /// Most rows a viewport can show at once (`RunSize.visibleCells`).
   var visibleCells: Int
   /// `frameCount x visibleCells`: the records of a run, at most (fold halves aside).
   var cellFrames: Double { Double(frameCount) * Double(visibleCells) }
@@ -163,11 +162,9 @@ enum TableScript {
     // Toggled folds and heights run for their durations after the last toggle.
     let lastChange = (toggles.last?.time ?? 0) + (recipe.fold.map { $0.duration + (expansion?.heightDuration ?? 0) } ?? 0)
     // end <= 600 s and fps <= 1000 (TableOptions.validate), so this fits any Int.
-    let frameCount = Int((end * o.fps).rounded(.down)) + 1
-    let visible = min(Double(o.rows), (o.viewportHeight / o.rowHeight).rounded(.up) + 1)
     return TablePlan(
       recipe: recipe, options: o, layout: layout, scroll: scroll, toggles: toggles, expansion: expansion,
-      lastChange: lastChange, frameCount: frameCount, visibleCells: Int(visible))
+      lastChange: lastChange, frameCount: RunSize.frameCount(o, end: end), visibleCells: RunSize.visibleCells(o))
   }
 
   /// Runs `plan` through `TableAnimator` (the kernel), handing each frame to `visit` as
@@ -220,9 +217,43 @@ enum TableScript {
   }
 }
 
+/// How big a run gets, from the flags.
+struct RunSize {
+  /// Frames at most (nil: not known from the flags alone, the automatic end needs the plan).
+  var frameCount: Int?
+  /// Most rows a viewport shows at once.
+  var visibleCells: Int
+  var options: TableOptions
+
+  /// Frames of a run ending at `end` seconds: end x fps, plus the frame at 0. `end` <= 600 s
+  /// and fps <= 1000 (TableOptions.validate), so this fits any Int.
+  static func frameCount(_ o: TableOptions, end: Double) -> Int { Int((end * o.fps).rounded(.down)) + 1 }
+
+  /// ceil(viewport height / row height) + 1 rows (a viewport over uniform rows cuts at most
+  /// two partially), at most `--rows`; expanded details only make rows taller.
+  static func visibleCells(_ o: TableOptions) -> Int {
+    Int(min(Double(o.rows), (o.viewportHeight / o.rowHeight).rounded(.up) + 1))
+  }
+
+  /// What the flags alone say: exact visible cells, and frames when `--duration` is given.
+  /// Checked before the library builds anything, so its own input checks cannot come first.
+  init(_ o: TableOptions) {
+    self.frameCount = o.duration.map { Self.frameCount(o, end: $0) }
+    self.visibleCells = Self.visibleCells(o)
+    self.options = o
+  }
+
+  /// The planned run.
+  init(_ plan: TablePlan) {
+    self.frameCount = plan.frameCount
+    self.visibleCells = plan.visibleCells
+    self.options = plan.options
+  }
+}
+
 /// Caps that keep a run's memory and time bounded whatever the flags (README, "Caps").
-/// Each is checked on the `TablePlan`, before anything is simulated or allocated, and a
-/// refusal names the flags to change.
+/// Commands check the flags' `RunSize` before anything else and the plan's before
+/// simulating; a refusal names the flags to change (exit 64).
 enum RunCaps {
   /// Frames `render` may keep (it holds every frame for the HTML player).
   static let renderFrames = 20_000
@@ -230,42 +261,46 @@ enum RunCaps {
   static let renderCells = 500_000
   /// Cells one frame may show (`render` and `simulate`): viewport height / row height.
   static let visibleCellsPerFrame = 100_000
-  /// Records `simulate` may write (frames x visible cells; about 200 bytes each).
+  /// Records `simulate` may write (frames x visible cells; about 50-200 bytes each).
   static let simulateRecords = 100_000_000
 
   /// The visible-cells cap.
-  static func checkVisibleCells(_ plan: TablePlan, command: String) throws(ValidationError) {
-    guard plan.visibleCells > visibleCellsPerFrame else { return }
-    let o = plan.options
+  static func checkVisibleCells(_ size: RunSize, command: String) throws(ValidationError) {
+    guard size.visibleCells > visibleCellsPerFrame else { return }
+    let o = size.options
     throw ValidationError(
-      "\(command) would show up to \(plan.visibleCells) cells per frame (--viewport-height \(num(o.viewportHeight)) / "
+      "\(command) would show up to \(size.visibleCells) cells per frame (--viewport-height \(num(o.viewportHeight)) / "
         + "--row-height \(num(o.rowHeight)), at most --rows \(o.rows)), more than the cap of \(visibleCellsPerFrame); "
         + "lower --viewport-height or --rows, or raise --row-height")
   }
 
   /// `render`'s caps: visible cells, frames, then frames x visible cells.
-  static func checkRender(_ plan: TablePlan) throws(ValidationError) {
-    try checkVisibleCells(plan, command: "render")
-    let o = plan.options
-    if plan.frameCount > renderFrames {
+  static func checkRender(_ size: RunSize) throws(ValidationError) {
+    try checkVisibleCells(size, command: "render")
+    guard let frames = size.frameCount else { return }
+    let o = size.options
+    if frames > renderFrames {
       let span = o.duration.map { "--duration \(num($0)) s" } ?? "the automatic duration"
       throw ValidationError(
-        "render would keep up to \(plan.frameCount) frames (--fps \(num(o.fps)) x \(span)), more than the cap of "
+        "render would keep up to \(frames) frames (--fps \(num(o.fps)) x \(span)), more than the cap of "
           + "\(renderFrames); lower --fps or --duration (simulate streams any number of frames)")
     }
-    if plan.cellFrames > Double(renderCells) {
+    let cells = Double(frames) * Double(size.visibleCells)
+    if cells > Double(renderCells) {
       throw ValidationError(
-        "render would keep up to \(Int(plan.cellFrames)) cells (\(plan.frameCount) frames x \(plan.visibleCells) visible "
+        "render would keep up to \(Int(cells)) cells (\(frames) frames x \(size.visibleCells) visible "
           + "cells), more than the cap of \(renderCells); lower --fps or --duration, or --viewport-height")
     }
   }
 
   /// `simulate`'s caps: visible cells, then records.
-  static func checkSimulate(_ plan: TablePlan) throws(ValidationError) {
-    try checkVisibleCells(plan, command: "simulate")
-    if plan.cellFrames > Double(simulateRecords) {
+  static func checkSimulate(_ size: RunSize) throws(ValidationError) {
+    try checkVisibleCells(size, command: "simulate")
+    guard let frames = size.frameCount else { return }
+    let records = Double(frames) * Double(size.visibleCells)
+    if records > Double(simulateRecords) {
       throw ValidationError(
-        "simulate would write up to \(Int(plan.cellFrames)) records (\(plan.frameCount) frames x \(plan.visibleCells) "
+        "simulate would write up to \(Int(records)) records (\(frames) frames x \(size.visibleCells) "
           + "visible cells), more than the cap of \(simulateRecords); lower --fps or --duration, or --viewport-height")
     }
   }
