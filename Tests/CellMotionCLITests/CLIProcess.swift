@@ -148,6 +148,43 @@ enum CLI {
     return (exited ? (status >> 8) & 0xFF : -(status & 0x7F), Int(usage.ru_maxrss))
   }
 
+  /// Starts `cellmotion args` with stdout and stderr on /dev/null and a clean signal state
+  /// (no blocked signals, default dispositions: the test runner's threads block most
+  /// signals, and Foundation's Process passes that mask on). Wait with `waitStatus`.
+  /// - Parameter launcher: a program that runs the command line it is given (`nohup`).
+  static func spawn(_ args: [String], launcher: String? = nil) throws -> pid_t {
+    let cellmotion = try #require(executable, "cellmotion executable not found; build it with `swift build`")
+    let exe = launcher.map { URL(fileURLWithPath: $0) } ?? cellmotion
+    let args = launcher == nil ? args : [cellmotion.path] + args
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), all = sigset_t()
+    sigemptyset(&none)
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv = ([exe.path] + args).map { strdup($0) } + [nil]
+    defer { for p in argv { free(p) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, exe.path, &actions, &attributes, argv, environ)
+    try #require(spawned == 0, "posix_spawn failed: \(spawned)")
+    return pid
+  }
+
+  /// Waits for `pid`: (exit code, nil) or (nil, signal number).
+  static func waitStatus(_ pid: pid_t) -> (exit: Int32?, signal: Int32?) {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return status & 0x7F == 0 ? ((status >> 8) & 0xFF, nil) : (nil, status & 0x7F)
+  }
+
   /// A fresh empty directory for one test.
   static func temporaryDirectory() throws -> URL {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cellmotion-cli-\(UUID().uuidString)")

@@ -85,6 +85,32 @@ struct OutputPathTests {
     #expect(try fm.contentsOfDirectory(atPath: sub.path).isEmpty)
   }
 
+  @Test("an interrupted simulate -o leaves no temporary file behind; an ignored SIGHUP stays ignored")
+  func interrupted() throws {
+    let dir = try CLI.temporaryDirectory()
+    defer { try? fm.removeItem(at: dir) }
+    let pid = try CLI.spawn(["simulate", "--fps", "1000", "--duration", "600", "-o", dir.appendingPathComponent("s.csv").path])
+    // Wait for the temporary file to appear (the whole run would take tens of seconds).
+    let deadline = Date().addingTimeInterval(20)
+    while try fm.contentsOfDirectory(atPath: dir.path).isEmpty && Date() < deadline { usleep(20_000) }
+    let during = try fm.contentsOfDirectory(atPath: dir.path)
+    kill(pid, SIGINT)
+    let status = CLI.waitStatus(pid)
+    #expect(during.count == 1 && during[0].hasPrefix(".cellmotion-") && during[0].hasSuffix(".tmp"), "\(during)")
+    #expect(status.signal == SIGINT, "ends by the signal, as without the handler: \(status)")
+    #expect(try fm.contentsOfDirectory(atPath: dir.path).isEmpty, "removed by the signal handler")
+
+    // Under nohup (SIGHUP ignored from the start) a hangup does not stop the run.
+    let nohup = try #require(["/usr/bin/nohup", "/bin/nohup"].first { fm.isExecutableFile(atPath: $0) })
+    let hup = try CLI.spawn(["simulate", "--fps", "1000", "--duration", "30", "-o", dir.appendingPathComponent("h.csv").path], launcher: nohup)
+    while try fm.contentsOfDirectory(atPath: dir.path).isEmpty && Date() < deadline.addingTimeInterval(20) { usleep(20_000) }
+    let beforeHangup = try fm.contentsOfDirectory(atPath: dir.path)
+    kill(hup, SIGHUP)
+    #expect(beforeHangup.count == 1 && beforeHangup[0].hasSuffix(".tmp"), "still running: \(beforeHangup)")
+    #expect(CLI.waitStatus(hup).exit == 0)
+    #expect(try fm.contentsOfDirectory(atPath: dir.path) == ["h.csv"])
+  }
+
   @Test("-o replaces a regular file, creates a new one with its directories, and says clearly what else is wrong")
   func regularFilesAndMessages() throws {
     let dir = try CLI.temporaryDirectory()

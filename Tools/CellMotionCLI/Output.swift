@@ -325,16 +325,21 @@ enum TemporaryFiles {
     }
   }
 
+  /// Installs the handler for each signal the process does not ignore (a signal ignored
+  /// at start, as `nohup` does for SIGHUP, stays ignored).
   private static func installHandlers() {
     guard !installed else { return }
     installed = true
     for sig in [SIGINT, SIGTERM, SIGHUP] {
-      signal(sig) { sig in
+      let previous = signal(sig) { sig in
         for i in 0..<TemporaryFiles.slots {
           if let p = TemporaryFiles.table[i] { unlink(p) }
         }
         signal(sig, SIG_DFL)
         raise(sig)
+      }
+      if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+        signal(sig, SIG_IGN)
       }
     }
   }
