@@ -52,7 +52,8 @@ struct HostileInputTests {
     let r = try CLI.run(["inspect", escapes])
     #expect(r.status == 1 && r.errorLines.count == 1, "\(r.stderr)")
     #expect(!r.stderr.unicodeScalars.dropLast().contains { $0.value < 0x20 || $0.value == 0x7F }, "no raw control: \(r.stderr)")
-    #expect(r.stderr.contains(#"x\u{1B}[2J\nsecond line\u{7}.channels[0].duration must be > 0"#), "\(r.stderr)")
+    // (The wording of the range after "must be" is the library's.)
+    #expect(r.stderr.contains(#"x\u{1B}[2J\nsecond line\u{7}.channels[0].duration must be "#), "\(r.stderr)")
 
     // A half-megabyte name: the line keeps its start and its end.
     let huge = try recipe(named: String(repeating: "A", count: 500_000), invalid: true, in: dir, file: "huge.json")
@@ -61,7 +62,7 @@ struct HostileInputTests {
     let line = try #require(h.errorLines.first)
     #expect(line.count <= "cellmotion: error: ".count + 300, "\(line.count) characters")
     #expect(line.hasPrefix("cellmotion: error: AAAA") && line.contains("…"))
-    #expect(line.hasSuffix(".channels[0].duration must be > 0, got -1.0"), "\(line)")
+    #expect(line.contains(".channels[0].duration must be ") && line.hasSuffix(", got -1.0"), "\(line)")
 
     // File names and flag values are echoed the same way.
     let f = try CLI.run(["inspect", "no\u{1B}]0;title\u{7}.json"])
