@@ -59,6 +59,15 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tools/CellMotionCLI"),
+    /// Fuzzes the strict recipe reader. A plain build replays its corpus and runs seeded
+    /// mutations; Tools/fuzz.sh builds it with libFuzzer (-DCELLMOTION_LIBFUZZER).
+    .executableTarget(
+      name: "CellMotionFuzz",
+      dependencies: ["CellMotion", "CellMotionKernel", "_TestSupport", "_CellMotionFuzzShim"],
+      path: "Tools/CellMotionFuzz",
+      exclude: ["corpus", "recipe.dict"]),
+    /// Declares libFuzzer's LLVMFuzzerRunDriver for CellMotionFuzz.
+    .target(name: "_CellMotionFuzzShim", path: "Tools/CellMotionFuzzShim"),
 
     // MARK: - Unit test bundles
     .target(name: "_TestSupport", dependencies: ["CellMotion"], path: "Tests/_TestSupport"),

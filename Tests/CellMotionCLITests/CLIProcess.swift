@@ -10,6 +10,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 enum CLI {
   /// The executable's file name.
   static let name = "cellmotion"
@@ -61,7 +65,12 @@ enum CLI {
 
   /// The result of one run.
   struct Result {
+    /// The exit code, or the signal number when `signaled`.
     var status: Int32
+    /// Whether the process died of a signal (a trap, SIGSEGV, ...).
+    var signaled = false
+    /// Whether it was killed for running longer than the `timeout` given to `run`.
+    var timedOut = false
     var stdout: Data
     var stderr: String
     var out: String { String(decoding: stdout, as: UTF8.self) }
@@ -70,8 +79,12 @@ enum CLI {
   }
 
   /// Runs `cellmotion args` in `directory`; stdout and stderr go through temporary files
-  /// (no pipe-buffer deadlocks on large outputs).
-  static func run(_ args: [String], in directory: URL? = nil) throws -> Result {
+  /// (no pipe-buffer deadlocks on large outputs). `stdout`, if given, replaces the
+  /// temporary stdout file (e.g. /dev/full); `Result.stdout` is then empty. A process
+  /// still running after `timeout` seconds is killed (SIGKILL) and reported `timedOut`.
+  static func run(
+    _ args: [String], in directory: URL? = nil, stdout: FileHandle? = nil, timeout: TimeInterval? = nil
+  ) throws -> Result {
     let exe = try #require(executable, "cellmotion executable not found; build it with `swift build`")
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cli-io-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -84,15 +97,92 @@ enum CLI {
     p.executableURL = exe
     p.arguments = args
     if let directory { p.currentDirectoryURL = directory }
-    p.standardOutput = outHandle
+    p.standardOutput = stdout ?? outHandle
     p.standardError = errHandle
     try p.run()
+    var timedOut = false
+    if let timeout {
+      let deadline = Date().addingTimeInterval(timeout)
+      while p.isRunning {
+        if Date() > deadline {
+          kill(p.processIdentifier, SIGKILL)
+          timedOut = true
+          break
+        }
+        usleep(10_000)
+      }
+    }
     p.waitUntilExit()
     try outHandle.close()
     try errHandle.close()
     return Result(
-      status: p.terminationStatus, stdout: try Data(contentsOf: outURL),
+      status: p.terminationStatus, signaled: p.terminationReason == .uncaughtSignal, timedOut: timedOut,
+      stdout: try Data(contentsOf: outURL),
       stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+  }
+
+  /// Runs `cellmotion args` with stdout and stderr sent to `/dev/null`-like files in a
+  /// scratch directory and returns its exit status and peak resident set size in KiB,
+  /// measured by the kernel for this child alone (wait4(2)'s rusage.ru_maxrss).
+  static func peakRSS(_ args: [String], in directory: URL) throws -> (status: Int32, kib: Int) {
+    let exe = try #require(executable, "cellmotion executable not found; build it with `swift build`")
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, directory.appendingPathComponent("peak.stdout").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, directory.appendingPathComponent("peak.stderr").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    defer {
+      try? FileManager.default.removeItem(at: directory.appendingPathComponent("peak.stdout"))
+      try? FileManager.default.removeItem(at: directory.appendingPathComponent("peak.stderr"))
+    }
+    let argv = ([exe.path] + args).map { strdup($0) } + [nil]
+    defer { for p in argv { free(p) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, exe.path, &actions, nil, argv, environ)
+    try #require(spawned == 0, "posix_spawn failed: \(spawned)")
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    // WIFEXITED / WEXITSTATUS, spelled out (the C macros are not imported).
+    let exited = status & 0x7F == 0
+    return (exited ? (status >> 8) & 0xFF : -(status & 0x7F), Int(usage.ru_maxrss))
+  }
+
+  /// Starts `cellmotion args` with stdout and stderr on /dev/null and a clean signal state
+  /// (no blocked signals, default dispositions: the test runner's threads block most
+  /// signals, and Foundation's Process passes that mask on). Wait with `waitStatus`.
+  /// - Parameter launcher: a program that runs the command line it is given (`nohup`).
+  static func spawn(_ args: [String], launcher: String? = nil) throws -> pid_t {
+    let cellmotion = try #require(executable, "cellmotion executable not found; build it with `swift build`")
+    let exe = launcher.map { URL(fileURLWithPath: $0) } ?? cellmotion
+    let args = launcher == nil ? args : [cellmotion.path] + args
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), all = sigset_t()
+    sigemptyset(&none)
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv = ([exe.path] + args).map { strdup($0) } + [nil]
+    defer { for p in argv { free(p) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, exe.path, &actions, &attributes, argv, environ)
+    try #require(spawned == 0, "posix_spawn failed: \(spawned)")
+    return pid
+  }
+
+  /// Waits for `pid`: (exit code, nil) or (nil, signal number).
+  static func waitStatus(_ pid: pid_t) -> (exit: Int32?, signal: Int32?) {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return status & 0x7F == 0 ? ((status >> 8) & 0xFF, nil) : (nil, status & 0x7F)
   }
 
   /// A fresh empty directory for one test.

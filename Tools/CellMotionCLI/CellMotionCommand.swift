@@ -33,11 +33,11 @@ struct CellMotionCommand: ParsableCommand {
   static func main() {
     let command: any ParsableCommand
     do {
-      command = try parseAsRoot()
+      command = try parseAsRoot(joiningNegativeArrayValues(Array(CommandLine.arguments.dropFirst())))
     } catch {
-      // Help requests and clean exits keep ArgumentParser's own output.
-      if exitCode(for: error) == .success { exit(withError: error) }
-      fail(message(for: error), code: exitCode(for: error).rawValue)
+      // Help requests and clean exits print ArgumentParser's text, through a checked write.
+      if exitCode(for: error) == .success { succeed(printing: fullMessage(for: error)) }
+      fail(message(for: error), code: exitCode(for: error).rawValue, fold: true)
     }
     do {
       var mutable = command
@@ -47,20 +47,118 @@ struct CellMotionCommand: ParsableCommand {
     } catch let error as CLIError {
       fail(error.message, code: 1)
     } catch {
-      if exitCode(for: error) == .success { exit(withError: error) }
-      fail(message(for: error), code: max(1, exitCode(for: error).rawValue))
+      if exitCode(for: error) == .success { succeed(printing: fullMessage(for: error)) }
+      fail(message(for: error), code: max(1, exitCode(for: error).rawValue), fold: true)
     }
   }
 
-  /// Prints `cellmotion: error: <message>` (folded onto one line) and exits with `code`.
-  static func fail(_ message: String, code: Int32) -> Never {
-    let oneLine = message.split(whereSeparator: \.isNewline)
-      .map { $0.trimmingCharacters(in: .whitespaces) }
-      .filter { !$0.isEmpty }
-      .joined(separator: "; ")
-    var text = oneLine
-    if text.lowercased().hasPrefix("error: ") { text.removeFirst(7) }
-    Console.writeError("cellmotion: error: \(text)\n")
+  /// Array options with numeric values. Single-valued numeric options read their next
+  /// argument unconditionally (`@Option(parsing: .unconditional)`), so `--velocity -3000`
+  /// works; an array option (`--expand 1 3`) cannot, because it must stop at the next
+  /// option, so its negative values are rewritten before parsing.
+  static let numericArrayOptions: Set<String> = ["--expand"]
+
+  /// Rewrites each negative number that follows a `numericArrayOptions` flag, directly or
+  /// after other values of it, as `--flag=<number>`: `--expand 1 -3` becomes
+  /// `--expand 1 --expand=-3`, `--expand -3` becomes `--expand=-3`. The value then reaches
+  /// the option's validation ("row -3 is out of range") instead of being read as an
+  /// unknown option. Nothing after `--` is touched.
+  static func joiningNegativeArrayValues(_ arguments: [String]) -> [String] {
+    var out: [String] = []
+    var open: String?
+    for (i, argument) in arguments.enumerated() {
+      if argument == "--" {
+        out += arguments[i...]
+        break
+      }
+      if let option = open {
+        if !argument.hasPrefix("-") {
+          out.append(argument)
+          continue
+        }
+        if Double(argument) != nil {
+          // The bare flag itself takes the first value if it has none yet.
+          if out.last == option { out.removeLast() }
+          out.append("\(option)=\(argument)")
+          continue
+        }
+        open = nil
+      }
+      if numericArrayOptions.contains(argument) { open = argument }
+      out.append(argument)
+    }
+    return out
+  }
+
+  /// Prints `text` (help, a clean exit's message) and a newline on stdout and exits 0; a
+  /// failed write (a full disk, a closed stdout) is an error like any other.
+  static func succeed(printing text: String) -> Never {
+    if !text.isEmpty {
+      do {
+        try Console.write(text + "\n")
+      } catch {
+        fail(error.message, code: 1)
+      }
+    }
+    Foundation.exit(0)
+  }
+
+  /// Prints `cellmotion: error: <message>` on one line and exits with `code`.
+  ///
+  /// - Parameter fold: join the lines of a multi-line message with "; " (ArgumentParser's
+  ///   messages); otherwise a line break is user data and is escaped like any control.
+  static func fail(_ message: String, code: Int32, fold: Bool = false) -> Never {
+    Console.writeError("cellmotion: error: \(errorText(message, fold: fold))\n")
     Foundation.exit(code == 0 ? 1 : code)
   }
+
+  /// The longest error message printed, in characters; longer ones keep their start and
+  /// end around an ellipsis.
+  static let maximumErrorLength = 300
+
+  /// `message` made safe for one terminal line: folded (if asked), a leading "Error: "
+  /// dropped, control characters escaped (`\u{1B}`, so a recipe name cannot move the
+  /// cursor or recolour the terminal), and capped at `maximumErrorLength` characters.
+  static func errorText(_ message: String, fold: Bool) -> String {
+    var text = message
+    if fold {
+      text = message.split(whereSeparator: \.isNewline)
+        .map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }
+        .joined(separator: "; ")
+    }
+    if text.lowercased().hasPrefix("error: ") { text.removeFirst(7) }
+    return capped(escapingControls(text), maximumErrorLength)
+  }
+
+  /// `text` with at most `limit` characters: the first two thirds and the last third of
+  /// the budget around "…".
+  static func capped(_ text: String, _ limit: Int) -> String {
+    guard text.count > limit else { return text }
+    let head = limit * 2 / 3
+    return String(text.prefix(head)) + "…" + String(text.suffix(limit - head - 1))
+  }
+}
+
+/// `text` with control characters (C0, DEL, C1), line and paragraph separators and bidi
+/// controls written as escapes: `\n`, `\t`, `\r`, otherwise `\u{1B}`.
+func escapingControls(_ text: String) -> String {
+  var out = String.UnicodeScalarView()
+  for scalar in text.unicodeScalars {
+    let v = scalar.value
+    let bidi = v == 0x061C || v == 0x200E || v == 0x200F || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+    guard v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || bidi else {
+      out.append(scalar)
+      continue
+    }
+    let escape: String
+    switch v {
+    case 0x0A: escape = "\\n"
+    case 0x09: escape = "\\t"
+    case 0x0D: escape = "\\r"
+    default: escape = "\\u{\(String(v, radix: 16, uppercase: true))}"
+    }
+    out.append(contentsOf: escape.unicodeScalars)
+  }
+  return String(out)
 }

@@ -22,22 +22,22 @@ struct CurveCommand: ParsableCommand {
   @Argument(help: "Timing function, recipe preset name, or `spring`.")
   var curve: String?
 
-  @Option(help: "UIKit spring damping ratio (usingSpringWithDamping).")
+  @Option(parsing: .unconditional, help: "UIKit spring damping ratio (usingSpringWithDamping).")
   var dampingRatio: Double?
-  @Option(help: "Duration, seconds: the Bezier's duration, or UIKit's spring duration (default 1).")
+  @Option(parsing: .unconditional, help: "Duration, seconds: the Bezier's duration, or UIKit's spring duration (default 1).")
   var duration: Double?
-  @Option(help: "Spring initial velocity: UIKit's initialSpringVelocity, or CASpringAnimation's initialVelocity (distances per second).")
+  @Option(parsing: .unconditional, help: "Spring initial velocity: UIKit's initialSpringVelocity, or CASpringAnimation's initialVelocity (distances per second).")
   var initialVelocity: Double?
-  @Option(help: "CASpringAnimation mass (default 1).")
+  @Option(parsing: .unconditional, help: "CASpringAnimation mass (default 1).")
   var mass: Double?
-  @Option(help: "CASpringAnimation stiffness (default 100).")
+  @Option(parsing: .unconditional, help: "CASpringAnimation stiffness (default 100).")
   var stiffness: Double?
-  @Option(help: "CASpringAnimation damping (default 10).")
+  @Option(parsing: .unconditional, help: "CASpringAnimation damping (default 10).")
   var damping: Double?
 
   @Option(help: "Output format: svg or csv.")
   var format: CurveFormat = .svg
-  @Option(help: "Number of sample intervals.")
+  @Option(parsing: .unconditional, help: "Number of sample intervals.")
   var samples: Int = 240
   @Option(name: [.short, .long], help: "Output file (default: stdout).")
   var output: String?
@@ -55,9 +55,10 @@ struct CurveCommand: ParsableCommand {
   }
 
   mutating func run() throws {
+    let destination = try Destination(output)
     let plot = try CurveSource.resolve(self)
     let text = format == .csv ? plot.csv(samples: samples) : CurvePlot.svg(plot, samples: samples)
-    try AtomicFile.writeOrPrint(text, to: output)
+    try destination.write(text)
   }
 }
 

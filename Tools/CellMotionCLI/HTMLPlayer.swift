@@ -2,6 +2,8 @@
 // real <div> elements at the run's frame rate, with play, pause and a scrub slider. A URL
 // fragment `#t=0.25` (seconds) opens it paused at that time (for screenshots).
 //
+// The frame data is JSON (non-finite numbers as null, see jsonNum).
+//
 // matrix3d's 16 arguments are column-major for column vectors, which is exactly
 // CATransform3D's field order m11 m12 ... m44 (the kernel's output order), so the frames
 // are written as they come. Each div has transform-origin 0 0 because the matrices map
@@ -14,18 +16,18 @@ enum HTMLPlayer {
   /// The page for `run`: no external resources.
   static func html(_ run: TableRun) -> String {
     let o = run.options
-    var data = "{\"fps\":\(num(o.fps)),\"width\":\(num(o.width)),\"half\":\(num(run.halfHeight)),\"frames\":["
+    var data = "{\"fps\":\(jsonNum(o.fps)),\"width\":\(jsonNum(o.width)),\"half\":\(jsonNum(run.halfHeight)),\"frames\":["
     for (n, f) in run.frames.enumerated() {
       if n > 0 { data += ",\n" }
-      data += "{\"t\":\(num(f.time)),\"r\":\(f.rows.lowerBound),"
-      data += "\"h\":[" + f.cellHeights.map { num($0) }.joined(separator: ",") + "],"
-      data += "\"o\":[" + f.opacity.map { num($0, 4) }.joined(separator: ",") + "],"
-      data += "\"m\":[" + f.matrices.map { num($0) }.joined(separator: ",") + "],"
-      data += "\"d\":[" + f.openDetails.map { "{\"row\":\($0.row),\"top\":\(num($0.top))}" }.joined(separator: ",") + "],"
+      data += "{\"t\":\(jsonNum(f.time)),\"r\":\(f.rows.lowerBound),"
+      data += "\"h\":[" + f.cellHeights.map { jsonNum($0) }.joined(separator: ",") + "],"
+      data += "\"o\":[" + f.opacity.map { jsonNum($0, 4) }.joined(separator: ",") + "],"
+      data += "\"m\":[" + f.matrices.map { jsonNum($0) }.joined(separator: ",") + "],"
+      data += "\"d\":[" + f.openDetails.map { "{\"row\":\($0.row),\"top\":\(jsonNum($0.top))}" }.joined(separator: ",") + "],"
       data += "\"f\":[" + f.folds.map { fold in
-        "{\"row\":\(fold.row),\"s\":\(num(fold.shadowOpacity, 4)),\"top\":["
-          + fold.top.fieldOrder.map { num($0) }.joined(separator: ",") + "],\"bottom\":["
-          + fold.bottom.fieldOrder.map { num($0) }.joined(separator: ",") + "]}"
+        "{\"row\":\(fold.row),\"s\":\(jsonNum(fold.shadowOpacity, 4)),\"top\":["
+          + fold.top.fieldOrder.map { jsonNum($0) }.joined(separator: ",") + "],\"bottom\":["
+          + fold.bottom.fieldOrder.map { jsonNum($0) }.joined(separator: ",") + "]}"
       }.joined(separator: ",") + "]}"
     }
     data += "]}"

@@ -26,13 +26,13 @@ struct InspectCommand: ParsableCommand {
   var json = false
   @Flag(help: "Print the recipe itself in its Codable JSON form (as recipe-template does) and stop.")
   var emitJson = false
-  @Option(help: "Cell width, points.")
+  @Option(parsing: .unconditional, help: "Cell width, points.")
   var width: Double = 375
-  @Option(help: "Cell height, points.")
+  @Option(parsing: .unconditional, help: "Cell height, points.")
   var height: Double = 80
-  @Option(help: "Fold recipes: detail height, points.")
+  @Option(parsing: .unconditional, help: "Fold recipes: detail height, points.")
   var detailHeight: Double = 160
-  @Option(help: "Rows listed under settle times.")
+  @Option(parsing: .unconditional, help: "Rows listed under settle times.")
   var rows: Int = 10
   @Option(name: [.short, .long], help: "Output file (default: stdout).")
   var output: String?
@@ -45,18 +45,19 @@ struct InspectCommand: ParsableCommand {
   }
 
   mutating func run() throws {
+    let destination = try Destination(output)
     let recipe = try RecipeSource.load(self.recipe)
-    if emitJson { return try AtomicFile.writeOrPrint(RecipeSource.json(recipe), to: output) }
+    if emitJson { return try destination.write(RecipeSource.json(recipe)) }
     let compiled = try CompiledRecipe(recipe)
     let report = Inspection(recipe: recipe, compiled: compiled, command: self).tree()
     let text: String
     if json {
-      let data = try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys])
-      text = String(decoding: data, as: UTF8.self) + "\n"
+      // StrictJSON's writer: sorted keys, non-finite numbers as null, never an error.
+      text = StrictJSON.serialize(Inspection.json(report), pretty: true) + "\n"
     } else {
       text = Inspection.text(report)
     }
-    try AtomicFile.writeOrPrint(text, to: output)
+    try destination.write(text)
   }
 }
 
@@ -201,6 +202,21 @@ struct Inspection {
 
   func finite(_ x: Double) -> Any { x.isFinite ? x : NSNull() }
 
+  /// The tree as a JSON value (numbers that are not finite become null when written).
+  static func json(_ v: Any) -> JSONValue {
+    switch v {
+    case let d as [String: Any]: return .object(d.mapValues(json))
+    case let a as [Any]: return .array(a.map(json))
+    case let b as Bool: return .bool(b)
+    case let x as Double: return .number(x)
+    case let x as Float: return .number(Double(x))
+    case let i as Int: return .number(Double(i))
+    case let s as String: return .string(s)
+    case is NSNull: return .null
+    default: return .string("\(v)")
+    }
+  }
+
   // MARK: - Text
 
   /// The tree as indented `key: value` lines (keys in a fixed reading order).
@@ -236,7 +252,7 @@ struct Inspection {
     case let b as Bool: return b ? "true" : "false"
     case let d as Double: return num(d, 7)
     case let i as Int: return String(i)
-    case let s as String: return s
+    case let s as String: return escapingControls(s)
     case is NSNull: return "none"
     default: return "\(v)"
     }
@@ -254,6 +270,7 @@ struct RecipeTemplateCommand: ParsableCommand {
   var output: String?
 
   mutating func run() throws {
-    try AtomicFile.writeOrPrint(RecipeSource.json(try Recipe.preset(named: preset)), to: output)
+    let destination = try Destination(output)
+    try destination.write(RecipeSource.json(try Recipe.preset(named: preset)))
   }
 }

@@ -32,35 +32,50 @@ struct SimulateCommand: ParsableCommand {
   var progress = false
 
   mutating func run() throws {
+    let destination = try Destination(output)
+    try RunCaps.checkSimulate(RunSize(table))
     let recipe = try RecipeSource.load(self.recipe)
-    let run = try TableScript.run(recipe, table, forceProgress: progress)
-    try AtomicFile.writeOrPrint(Self.records(run, format: format), to: output)
+    let plan = try TableScript.plan(recipe, table)
+    try RunCaps.checkSimulate(RunSize(plan))
+    let format = self.format
+    // Streamed: each frame's records are written as soon as the frame is computed, so
+    // memory does not grow with frames x cells.
+    try destination.write { out in
+      if format == .csv { try out.write(Self.csvHeader) }
+      var n = 0
+      try TableScript.run(plan, forceProgress: progress) { frame in
+        try Self.write(frame, number: n, format: format, to: out)
+        n += 1
+      }
+    }
   }
 
   static let matrixColumns = (1...4).flatMap { r in (1...4).map { "m\(r)\($0)" } }
+  static let csvHeader = "frame,time,row,part," + matrixColumns.joined(separator: ",") + ",opacity\n"
 
-  /// The whole output text.
-  static func records(_ run: TableRun, format: SimulateFormat) -> String {
-    var s = format == .csv ? "frame,time,row,part," + matrixColumns.joined(separator: ",") + ",opacity\n" : ""
-    func record(_ n: Int, _ t: Double, _ row: Int, _ part: String, _ m: [String], _ opacity: Float) {
+  /// Writes the records of frame `n`: its cells, then its fold halves.
+  static func write(_ f: TableFrame, number n: Int, format: SimulateFormat, to out: FDWriter) throws(CLIError) {
+    func record(_ row: Int, _ part: String, _ m: [String], _ opacity: Float) throws(CLIError) {
       switch format {
       case .csv:
-        s += "\(n),\(num(t, 9)),\(row),\(part)," + m.joined(separator: ",") + ",\(num(opacity, 7))\n"
+        try out.write("\(n),\(num(f.time, 9)),\(row),\(part)," + m.joined(separator: ",") + ",\(num(opacity, 7))\n")
       case .jsonl:
-        s += "{\"frame\":\(n),\"time\":\(num(t, 9)),\"row\":\(row),\"part\":\"\(part)\",\"m\":[" + m.joined(separator: ",")
-          + "],\"opacity\":\(num(opacity, 7))}\n"
+        try out.write(
+          "{\"frame\":\(n),\"time\":\(jsonNum(f.time, 9)),\"row\":\(row),\"part\":\"\(part)\",\"m\":["
+            + m.joined(separator: ",") + "],\"opacity\":\(jsonNum(opacity, 7))}\n")
       }
     }
-    for (n, f) in run.frames.enumerated() {
-      for (i, row) in f.rows.enumerated() {
-        record(n, f.time, row, "cell", f.matrices[(16 * i)..<(16 * i + 16)].map { num($0, 8) }, f.opacity[i])
-      }
-      for fold in f.folds {
-        record(n, f.time, fold.row, "foldTop", fold.top.fieldOrder.map { num($0, 8) }, fold.shadowOpacity)
-        record(n, f.time, fold.row, "foldBottom", fold.bottom.fieldOrder.map { num($0, 8) }, fold.shadowOpacity)
-      }
+    // JSON has no NaN or Infinity: JSON Lines writes null (CSV keeps NaN, Infinity).
+    let json = format == .jsonl
+    func number(_ x: Double) -> String { json ? jsonNum(x, 8) : num(x, 8) }
+    func number(_ x: Float) -> String { json ? jsonNum(x, 8) : num(x, 8) }
+    for (i, row) in f.rows.enumerated() {
+      try record(row, "cell", f.matrices[(16 * i)..<(16 * i + 16)].map { number($0) }, f.opacity[i])
     }
-    return s
+    for fold in f.folds {
+      try record(fold.row, "foldTop", fold.top.fieldOrder.map { number($0) }, fold.shadowOpacity)
+      try record(fold.row, "foldBottom", fold.bottom.fieldOrder.map { number($0) }, fold.shadowOpacity)
+    }
   }
 }
 

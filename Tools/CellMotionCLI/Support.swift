@@ -1,4 +1,4 @@
-// Shared plumbing: the CLI's error type, stdout/stderr writes, atomic file output, a
+// Shared plumbing: the CLI's error type, stdout/stderr writes (files: Output.swift), a
 // progress bar on stderr, and compact number formatting for SVG, HTML, CSV and JSON.
 
 import Foundation
@@ -17,48 +17,57 @@ struct CLIError: Error, CustomStringConvertible {
   var description: String { message }
 }
 
-/// Writes to the standard streams without buffering surprises.
+/// Writes to the standard streams with write(2): no buffering surprises, and every failure
+/// on stdout is reported (FileHandle.write(_: Data) traps on a failed write instead).
 enum Console {
-  /// Writes `text` to stdout.
-  static func write(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+  /// Writes all of `text` to stdout.
+  ///
+  /// - Throws: `CLIError` ("cannot write to standard output: No space left on device").
+  static func write(_ text: String) throws(CLIError) {
+    if let code = writeAll(STDOUT_FILENO, text) {
+      throw CLIError("cannot write to standard output: \(describeErrno(code))")
+    }
   }
-  /// Writes `text` to stderr.
+
+  /// Writes `text` to stderr. Best effort: if stderr itself fails there is nowhere left
+  /// to report it, and the exit code still says what happened.
   static func writeError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    _ = writeAll(STDERR_FILENO, text)
   }
+
   /// Whether stderr is a terminal.
-  static var stderrIsTTY: Bool { isatty(2) != 0 }
-}
+  static var stderrIsTTY: Bool { isatty(STDERR_FILENO) != 0 }
 
-/// Writing an output file all at once: the bytes go to a temporary file in the same
-/// directory, which is then renamed over the destination (rename(2) is atomic within a
-/// file system), so a failure never leaves a partial file behind.
-enum AtomicFile {
-  /// Writes `text` to `path` atomically, creating the parent directory if needed.
-  static func write(_ text: String, to path: String) throws(CLIError) {
-    let url = URL(fileURLWithPath: path)
-    let dir = url.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    } catch {
-      throw CLIError("cannot create directory \(dir.path): \(error.localizedDescription)")
-    }
-    let temp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    let created = FileManager.default.createFile(atPath: temp.path, contents: Data(text.utf8))
-    guard created else { throw CLIError("cannot write \(path) (temporary file \(temp.path) not created)") }
-    if rename(temp.path, url.path) != 0 {
-      let reason = String(cString: strerror(errno))
-      unlink(temp.path)
-      throw CLIError("cannot write \(path): \(reason)")
-    }
+  /// Writes all of `text` to `fd`, retrying short writes and EINTR.
+  /// - Returns: nil on success, else the errno of the failed write(2).
+  static func writeAll(_ fd: Int32, _ text: String) -> Int32? {
+    var text = text
+    return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
   }
 
-  /// Writes to `path` atomically, or to stdout when `path` is nil or "-".
-  static func writeOrPrint(_ text: String, to path: String?) throws(CLIError) {
-    if let path, path != "-" { try write(text, to: path) } else { Console.write(text) }
+  /// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
+  /// - Returns: nil on success, else the errno of the failed write(2).
+  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    var offset = 0
+    while offset < bytes.count, let base = bytes.baseAddress {
+      #if canImport(Glibc)
+        let n = Glibc.write(fd, base + offset, bytes.count - offset)
+      #else
+        let n = Darwin.write(fd, base + offset, bytes.count - offset)
+      #endif
+      if n < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      if n == 0 { return EIO }
+      offset += n
+    }
+    return nil
   }
 }
+
+/// strerror(3) text for an errno value ("No space left on device").
+func describeErrno(_ code: Int32) -> String { String(cString: strerror(code)) }
 
 /// A one-line progress bar on stderr (`\r`-redrawn), shown only when enabled (stderr is
 /// a terminal, or `--progress`); it never touches stdout.
@@ -110,18 +119,34 @@ func num(_ x: Double, _ digits: Int = 6) -> String {
 @inline(__always)
 func num(_ x: Float, _ digits: Int = 6) -> String { num(Double(x), digits) }
 
-/// Escapes text for XML/HTML content and attribute values.
+/// `num` for JSON (JSON Lines, the HTML player's data): `null` for NaN and infinities,
+/// which JSON has no tokens for.
+@inline(__always)
+func jsonNum(_ x: Double, _ digits: Int = 6) -> String { x.isFinite ? num(x, digits) : "null" }
+
+/// `jsonNum` for Float values (kernel output).
+@inline(__always)
+func jsonNum(_ x: Float, _ digits: Int = 6) -> String { jsonNum(Double(x), digits) }
+
+/// Escapes text for XML/HTML content and attribute values. Characters XML 1.0 does not
+/// allow at all, even as references (C0 controls other than tab, line feed and carriage
+/// return; U+FFFE and U+FFFF), and the ones HTML reports as errors (DEL, C1 controls) are
+/// replaced with U+FFFD, so any recipe name gives a well-formed document.
 func xmlEscape(_ s: String) -> String {
-  var out = ""
-  for c in s {
-    switch c {
-    case "&": out += "&amp;"
-    case "<": out += "&lt;"
-    case ">": out += "&gt;"
-    case "\"": out += "&quot;"
-    case "'": out += "&apos;"
-    default: out.append(c)
+  var out = String.UnicodeScalarView()
+  for scalar in s.unicodeScalars {
+    switch scalar {
+    case "&": out.append(contentsOf: "&amp;".unicodeScalars)
+    case "<": out.append(contentsOf: "&lt;".unicodeScalars)
+    case ">": out.append(contentsOf: "&gt;".unicodeScalars)
+    case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
+    case "'": out.append(contentsOf: "&apos;".unicodeScalars)
+    case "\t", "\n", "\r": out.append(scalar)
+    default:
+      let v = scalar.value
+      let forbidden = v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFFFE || v == 0xFFFF
+      out.append(forbidden ? "\u{FFFD}" : scalar)
     }
   }
-  return out
+  return String(out)
 }

@@ -37,29 +37,29 @@ enum RuleKind: String, CaseIterable, ExpressibleByArgument {
 
 /// Table, scroll and clock options (points, seconds).
 struct TableOptions: ParsableArguments {
-  @Option(help: "Number of rows in the table.")
+  @Option(parsing: .unconditional, help: "Number of rows in the table.")
   var rows: Int = 20
-  @Option(help: "Row height, points.")
+  @Option(parsing: .unconditional, help: "Row height, points.")
   var rowHeight: Double = 80
-  @Option(help: "Table (and cell) width, points.")
+  @Option(parsing: .unconditional, help: "Table (and cell) width, points.")
   var width: Double = 375
-  @Option(help: "Viewport height, points.")
+  @Option(parsing: .unconditional, help: "Viewport height, points.")
   var viewportHeight: Double = 667
   @Option(help: "Scroll script: \(ScrollKind.allCases.map(\.rawValue).joined(separator: ", ")).")
   var scroll: ScrollKind = .none
-  @Option(help: "Scroll velocity, points per second (positive moves down the table); default 400 for constant, 3000 for fling.")
+  @Option(parsing: .unconditional, help: "Scroll velocity, points per second (positive moves down the table); default 400 for constant, 3000 for fling.")
   var velocity: Double?
-  @Option(help: "Time the scroll starts, seconds.")
+  @Option(parsing: .unconditional, help: "Time the scroll starts, seconds.")
   var scrollStart: Double = 0.1
   @Option(help: "Display rule: first (first appearance only), always, screenful (first screenful only).")
   var rule: RuleKind = .first
-  @Option(help: "Frames per second.")
+  @Option(parsing: .unconditional, help: "Frames per second.")
   var fps: Double = 60
-  @Option(help: "Seconds to simulate (default: until scrolling and every animation has ended, at most 10 s).")
+  @Option(parsing: .unconditional, help: "Seconds to simulate (default: until scrolling and every animation has ended, at most 10 s).")
   var duration: Double?
   @Option(parsing: .upToNextOption, help: "Fold recipes: rows to expand.")
   var expand: [Int] = [1]
-  @Option(help: "Fold recipes: detail height, points.")
+  @Option(parsing: .unconditional, help: "Fold recipes: detail height, points.")
   var detailHeight: Double = 160
 
   mutating func validate() throws {
@@ -95,7 +95,7 @@ struct TableFrame {
   var openDetails: [(row: Int, top: Double)] = []
 }
 
-/// A finished run of the table script.
+/// A finished run of the table script, every frame kept (render).
 struct TableRun {
   var recipe: Recipe
   var options: TableOptions
@@ -104,13 +104,35 @@ struct TableRun {
   var halfHeight: Double { options.detailHeight / 2 }
 }
 
+/// A run of the table script worked out before anything is simulated: the table, the
+/// scroll, the fold toggles, and how big the run can get. Commands check its `RunSize`
+/// against their caps before calling `TableScript.run`.
+struct TablePlan {
+  var recipe: Recipe
+  var options: TableOptions
+  var layout: TableLayout
+  var scroll: ScrollTrajectory
+  /// Rows toggled (expanded, then for closing recipes collapsed) and when, seconds.
+  var toggles: [(time: Double, row: Int)]
+  var expansion: ExpansionState?
+  /// When the last toggled fold and height change end, seconds.
+  var lastChange: Double
+  /// Frames at most: `--duration`, or the automatic end's estimate (at most 10 s), times
+  /// `--fps`, plus the frame at 0. An automatic run may stop earlier, once settled.
+  var frameCount: Int
+  /// Most rows a viewport can show at once (`RunSize.visibleCells`).
+  var visibleCells: Int
+  /// `frameCount x visibleCells`: the records of a run, at most (fold halves aside).
+  var cellFrames: Double { Double(frameCount) * Double(visibleCells) }
+}
+
 enum TableScript {
   /// Hard limit of the automatic duration, seconds.
   static let automaticLimit = 10.0
 
-  /// Runs `recipe` on the table described by `options`, reporting progress per frame.
-  /// - Parameter forceProgress: draw the progress bar even when stderr is not a terminal.
-  static func run(_ recipe: Recipe, _ o: TableOptions, forceProgress: Bool) throws -> TableRun {
+  /// Works out a run of `recipe` on the table described by `o`. Cheap whatever the
+  /// options: the layout is uniform (O(1)), nothing is simulated or allocated per row.
+  static func plan(_ recipe: Recipe, _ o: TableOptions) throws -> TablePlan {
     let layout = try TableLayout(rowCount: o.rows, rowHeight: o.rowHeight)
     let limits = try layout.scrollRange(viewportHeight: o.viewportHeight)
     let scroll: ScrollTrajectory
@@ -121,7 +143,6 @@ enum TableScript {
     case .fling:
       scroll = try .fling(from: 0, velocity: o.velocity ?? 3000, startTime: o.scrollStart, limits: limits)
     }
-    let folds = recipe.fold != nil
     var toggles: [(time: Double, row: Int)] = []
     var expansion: ExpansionState?
     if let spec = recipe.fold {
@@ -133,24 +154,32 @@ enum TableScript {
       let opened = open + (expansion?.heightDuration ?? 0) + spec.duration
       if spec.direction == .close { toggles += o.expand.map { (opened + 0.3, $0) } }
     }
-    let simulation = try TableSimulation(
-      layout: layout, viewportHeight: o.viewportHeight, scroll: scroll, rule: o.rule.rule, expansion: expansion)
-    let recipes = folds ? TableRecipes(first: Recipe(name: "none"), fold: recipe) : TableRecipes(first: recipe)
-    var animator = try TableAnimator(simulation: simulation, recipes: recipes, cellWidth: o.width, tableWidth: o.width)
-
     // Automatic end: scrolling over, no animation or fold running, no toggle pending.
     let staggerRows = recipe.stagger.base == .row ? Double(o.rows) : o.viewportHeight / o.rowHeight + 1
     let estimate = (scroll.endTime.isFinite ? scroll.endTime : 0) + recipe.stagger.step * staggerRows
       + recipe.activeDuration + (toggles.last?.time ?? 0) + 0.5
-    let end = o.duration ?? min(automaticLimit, estimate)
-    let frameCount = Int((end * o.fps).rounded(.down)) + 1
-    var progress = ProgressBar("simulating", total: frameCount, force: forceProgress)
-
+    let end = o.duration ?? (estimate.isFinite ? min(automaticLimit, estimate) : automaticLimit)
     // Toggled folds and heights run for their durations after the last toggle.
     let lastChange = (toggles.last?.time ?? 0) + (recipe.fold.map { $0.duration + (expansion?.heightDuration ?? 0) } ?? 0)
-    var frames: [TableFrame] = []
-    var pending = toggles[...]
-    for n in 0..<frameCount {
+    // end <= 600 s and fps <= 1000 (TableOptions.validate), so this fits any Int.
+    return TablePlan(
+      recipe: recipe, options: o, layout: layout, scroll: scroll, toggles: toggles, expansion: expansion,
+      lastChange: lastChange, frameCount: RunSize.frameCount(o, end: end), visibleCells: RunSize.visibleCells(o))
+  }
+
+  /// Runs `plan` through `TableAnimator` (the kernel), handing each frame to `visit` as
+  /// soon as it is computed; nothing is kept between frames.
+  /// - Parameter forceProgress: draw the progress bar even when stderr is not a terminal.
+  static func run(_ plan: TablePlan, forceProgress: Bool, _ visit: (TableFrame) throws -> Void) throws {
+    let o = plan.options, recipe = plan.recipe
+    let simulation = try TableSimulation(
+      layout: plan.layout, viewportHeight: o.viewportHeight, scroll: plan.scroll, rule: o.rule.rule,
+      expansion: plan.expansion)
+    let recipes = recipe.fold != nil ? TableRecipes(first: Recipe(name: "none"), fold: recipe) : TableRecipes(first: recipe)
+    var animator = try TableAnimator(simulation: simulation, recipes: recipes, cellWidth: o.width, tableWidth: o.width)
+    var progress = ProgressBar("simulating", total: plan.frameCount, force: forceProgress)
+    var pending = plan.toggles[...]
+    for n in 0..<plan.frameCount {
       let t = Double(n) / o.fps
       while let next = pending.first, next.time <= t {
         try animator.toggle(row: next.row, at: t)
@@ -167,16 +196,113 @@ enum TableScript {
           }
         }
       }
-      frames.append(
+      try visit(
         TableFrame(
           time: t, rows: f.rows, matrices: f.matrices, opacity: f.opacity, cellHeights: heights, folds: f.folds,
           openDetails: open))
       progress.update(n + 1)
-      let settled = t >= scroll.endTime && t >= lastChange && !f.animating.contains(true) && f.folds.isEmpty && pending.isEmpty
+      let settled = t >= plan.scroll.endTime && t >= plan.lastChange && !f.animating.contains(true) && f.folds.isEmpty
+        && pending.isEmpty
       if o.duration == nil, settled, t > 0, n > 0 { break }
     }
     progress.finish()
-    return TableRun(recipe: recipe, options: o, frames: frames)
+  }
+
+  /// Runs `plan` keeping every frame (render; check the caps first).
+  static func collect(_ plan: TablePlan, forceProgress: Bool) throws -> TableRun {
+    var frames: [TableFrame] = []
+    frames.reserveCapacity(plan.frameCount)
+    try run(plan, forceProgress: forceProgress) { frames.append($0) }
+    return TableRun(recipe: plan.recipe, options: plan.options, frames: frames)
+  }
+}
+
+/// How big a run gets, from the flags.
+struct RunSize {
+  /// Frames at most (nil: not known from the flags alone, the automatic end needs the plan).
+  var frameCount: Int?
+  /// Most rows a viewport shows at once.
+  var visibleCells: Int
+  var options: TableOptions
+
+  /// Frames of a run ending at `end` seconds: end x fps, plus the frame at 0. `end` <= 600 s
+  /// and fps <= 1000 (TableOptions.validate), so this fits any Int.
+  static func frameCount(_ o: TableOptions, end: Double) -> Int { Int((end * o.fps).rounded(.down)) + 1 }
+
+  /// ceil(viewport height / row height) + 1 rows (a viewport over uniform rows cuts at most
+  /// two partially), at most `--rows`; expanded details only make rows taller.
+  static func visibleCells(_ o: TableOptions) -> Int {
+    Int(min(Double(o.rows), (o.viewportHeight / o.rowHeight).rounded(.up) + 1))
+  }
+
+  /// What the flags alone say: exact visible cells, and frames when `--duration` is given.
+  /// Checked before the library builds anything, so its own input checks cannot come first.
+  init(_ o: TableOptions) {
+    self.frameCount = o.duration.map { Self.frameCount(o, end: $0) }
+    self.visibleCells = Self.visibleCells(o)
+    self.options = o
+  }
+
+  /// The planned run.
+  init(_ plan: TablePlan) {
+    self.frameCount = plan.frameCount
+    self.visibleCells = plan.visibleCells
+    self.options = plan.options
+  }
+}
+
+/// Caps that keep a run's memory and time bounded whatever the flags (README, "Caps").
+/// Commands check the flags' `RunSize` before anything else and the plan's before
+/// simulating; a refusal names the flags to change (exit 64).
+enum RunCaps {
+  /// Frames `render` may keep (it holds every frame for the HTML player).
+  static let renderFrames = 20_000
+  /// Cells over all frames `render` may keep (frames x visible cells).
+  static let renderCells = 500_000
+  /// Cells one frame may show (`render` and `simulate`): viewport height / row height.
+  static let visibleCellsPerFrame = 100_000
+  /// Records `simulate` may write (frames x visible cells; about 50-200 bytes each).
+  static let simulateRecords = 100_000_000
+
+  /// The visible-cells cap.
+  static func checkVisibleCells(_ size: RunSize, command: String) throws(ValidationError) {
+    guard size.visibleCells > visibleCellsPerFrame else { return }
+    let o = size.options
+    throw ValidationError(
+      "\(command) would show up to \(size.visibleCells) cells per frame (--viewport-height \(num(o.viewportHeight)) / "
+        + "--row-height \(num(o.rowHeight)), at most --rows \(o.rows)), more than the cap of \(visibleCellsPerFrame); "
+        + "lower --viewport-height or --rows, or raise --row-height")
+  }
+
+  /// `render`'s caps: visible cells, frames, then frames x visible cells.
+  static func checkRender(_ size: RunSize) throws(ValidationError) {
+    try checkVisibleCells(size, command: "render")
+    guard let frames = size.frameCount else { return }
+    let o = size.options
+    if frames > renderFrames {
+      let span = o.duration.map { "--duration \(num($0)) s" } ?? "the automatic duration"
+      throw ValidationError(
+        "render would keep up to \(frames) frames (--fps \(num(o.fps)) x \(span)), more than the cap of "
+          + "\(renderFrames); lower --fps or --duration (simulate streams any number of frames)")
+    }
+    let cells = Double(frames) * Double(size.visibleCells)
+    if cells > Double(renderCells) {
+      throw ValidationError(
+        "render would keep up to \(Int(cells)) cells (\(frames) frames x \(size.visibleCells) visible "
+          + "cells), more than the cap of \(renderCells); lower --fps or --duration, or --viewport-height")
+    }
+  }
+
+  /// `simulate`'s caps: visible cells, then records.
+  static func checkSimulate(_ size: RunSize) throws(ValidationError) {
+    try checkVisibleCells(size, command: "simulate")
+    guard let frames = size.frameCount else { return }
+    let records = Double(frames) * Double(size.visibleCells)
+    if records > Double(simulateRecords) {
+      throw ValidationError(
+        "simulate would write up to \(Int(records)) records (\(frames) frames x \(size.visibleCells) "
+          + "visible cells), more than the cap of \(simulateRecords); lower --fps or --duration, or --viewport-height")
+    }
   }
 }
 

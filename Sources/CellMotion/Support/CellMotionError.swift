@@ -19,6 +19,13 @@ public enum CellMotionError: Error, Equatable, Sendable, CustomStringConvertible
   case indexOutOfRange(field: String, index: Int, count: Int)
   /// A combination of individually valid inputs that cannot be used together.
   case invalidCombination(field: String, reason: String)
+  /// A file (`source`, e.g. its path) that is not JSON as `Recipe.decodeFile` reads it:
+  /// RFC 8259 with no duplicate keys, no number that overflows a Double, at most 64 levels
+  /// of nesting and 1 MiB. `line` and `column` are 1-based (columns count Unicode scalars).
+  case invalidJSON(source: String, line: Int, column: Int, reason: String)
+  /// A JSON document without the structure its type needs (a missing key, a value of the
+  /// wrong type) at `path`, a JSON path such as `channels[0].duration`.
+  case invalidStructure(source: String, path: String, reason: String)
 
   public var description: String {
     switch self {
@@ -38,6 +45,10 @@ public enum CellMotionError: Error, Equatable, Sendable, CustomStringConvertible
       return "\(field) \(index) is out of range 0..<\(count)"
     case .invalidCombination(let field, let reason):
       return "\(field): \(reason)"
+    case .invalidJSON(let source, let line, let column, let reason):
+      return "\(source) is not valid JSON: \(reason) (line \(line), column \(column))"
+    case .invalidStructure(let source, let path, let reason):
+      return "\(reason) at \(path) in \(source)"
     }
   }
 }

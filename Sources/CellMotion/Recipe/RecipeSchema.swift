@@ -1,7 +1,7 @@
 // The strict shape of a recipe file. JSONDecoder ignores unknown keys, so a typo such as
 // "curv" would silently fall back to nothing; this file derives the accepted keys of every
-// level from Recipe's own Codable output and checks a parsed JSON tree against them
-// before decoding.
+// level from Recipe's own Codable output and checks a parsed JSON tree (StrictJSON)
+// against them before decoding (Recipe.decodeFile).
 //
 // Derivation (honest by construction): `RecipeSchema.examples` builds fully populated
 // recipes (every optional set, every enum case used, both curve kinds at every curve
@@ -10,7 +10,6 @@
 // union of the values seen there. A field added to Recipe therefore shows up here without
 // edits; only free-text strings (the recipe's `name`) are listed by hand.
 
-import CellMotion
 import Foundation
 
 /// The accepted shape of one level of a recipe file.
@@ -56,9 +55,9 @@ enum RecipeSchema {
   static let shape: Shape = {
     var merged: Shape?
     for recipe in examples {
-      guard let data = try? JSONEncoder().encode(recipe),
-        let tree = try? JSONSerialization.jsonObject(with: data)
-      else { preconditionFailure("Recipe must encode to JSON") }
+      // Recipes with finite numbers always encode; were one not to, its keys would be
+      // missing and files using them refused (never accepted unchecked).
+      guard let data = try? JSONEncoder().encode(recipe), let tree = try? StrictJSON.parse(data) else { continue }
       let s = observe(tree, path: "")
       merged = merged?.merged(with: s) ?? s
     }
@@ -72,9 +71,8 @@ enum RecipeSchema {
     let modes = TransformInterpolationMode.allCases, fills = FillMode.allCases
     let directions: [FoldSpec.Direction] = [.open, .close]
     let count = [channels.count, bases.count, orders.count, modes.count, fills.count, directions.count].max() ?? 1
-    // CASpringAnimation's defaults are valid, so this cannot fail.
-    guard let defaultSpring = try? Spring() else { preconditionFailure("the default spring is valid") }
-    let spring = AnimationCurve.spring(defaultSpring)
+    // CASpringAnimation's defaults are valid, so the fallback is never used.
+    let spring = (try? Spring()).map(AnimationCurve.spring) ?? .bezier(.linear)
     let bezier = AnimationCurve.bezier(.easeInEaseOut)
     var out: [Recipe] = []
     for i in 0..<(2 * count) {
@@ -94,22 +92,24 @@ enum RecipeSchema {
   }
 
   /// The shape of one encoded value at `path`.
-  static func observe(_ value: Any, path: String) -> Shape {
-    if let dict = value as? [String: Any] {
+  static func observe(_ value: JSONValue, path: String) -> Shape {
+    switch value {
+    case .object(let dict):
       var keys: [String: Shape] = [:]
       for (k, v) in dict { keys[k] = observe(v, path: join(path, k)) }
       return .object(keys)
-    }
-    if let array = value as? [Any] {
+    case .array(let array):
       var element: Shape?
       for v in array {
         let s = observe(v, path: path + "[]")
         element = element?.merged(with: s) ?? s
       }
       return .array(element ?? .scalar)
+    case .string(let s):
+      return freeTextPaths.contains(path) ? .text : .names([s])
+    case .null, .bool, .number:
+      return .scalar
     }
-    if let s = value as? String { return freeTextPaths.contains(path) ? .text : .names([s]) }
-    return .scalar
   }
 
   static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
@@ -119,29 +119,31 @@ enum RecipeSchema {
   /// them with their coding path.
   ///
   /// - Throws: `CellMotionError.unknownName` naming the key or value and its JSON path
-  ///   (e.g. `channels[1].curv`), with `file` for context.
-  static func check(_ tree: Any, against shape: Shape = shape, path: String = "", file: String) throws(CellMotionError) {
+  ///   (e.g. `channels[1].curv`), with `source` for context.
+  static func check(_ tree: JSONValue, against shape: Shape = shape, path: String = "", source: String) throws(CellMotionError) {
     switch shape {
     case .object(let keys):
-      guard let dict = tree as? [String: Any] else { return }
+      guard case .object(let dict) = tree else { return }
       for key in dict.keys.sorted() {
         let here = join(path, key)
-        guard let sub = keys[key] else {
+        guard let sub = keys[key], let value = dict[key] else {
           throw .unknownName(
             kind: "key", name: key,
-            location: "\(here) in \(file) (allowed here: \(keys.keys.sorted().joined(separator: ", ")))")
+            location: "\(here) in \(source) (allowed here: \(keys.keys.sorted().joined(separator: ", ")))")
         }
-        try check(dict[key] as Any, against: sub, path: here, file: file)
+        try check(value, against: sub, path: here, source: source)
       }
     case .array(let element):
-      guard let array = tree as? [Any] else { return }
-      for (i, v) in array.enumerated() { try check(v, against: element, path: "\(path)[\(i)]", file: file) }
+      guard case .array(let array) = tree else { return }
+      for (i, v) in array.enumerated() { try check(v, against: element, path: "\(path)[\(i)]", source: source) }
     case .names(let names):
-      guard let s = tree as? String, !names.contains(s) else { return }
-      let key = path.split(separator: ".").last.map { String($0.split(separator: "[")[0]) } ?? path
+      guard case .string(let s) = tree, !names.contains(s) else { return }
+      // The last key of the path, without array indices (`channels[2].channel` -> channel).
+      let last = path.split(separator: ".").last ?? Substring(path)
+      let key = String(last.prefix { $0 != "[" })
       throw .unknownName(
         kind: kindNames[key] ?? key, name: s,
-        location: "\(path) in \(file) (known: \(names.sorted().joined(separator: ", ")))")
+        location: "\(path) in \(source) (known: \(names.sorted().joined(separator: ", ")))")
     case .text, .scalar:
       return
     }

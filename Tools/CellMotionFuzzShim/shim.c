@@ -1,0 +1,3 @@
+#include "CellMotionFuzzShim.h"
+
+int cellmotion_fuzz_shim_version(void) { return 1; }
