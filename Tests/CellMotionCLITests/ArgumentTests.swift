@@ -18,7 +18,7 @@ struct ArgumentTests {
   /// Options whose values are not numbers.
   static let other: [String: [String]] = [
     "render": ["--scroll", "--rule", "--output", "--basename", "--format"],
-    "simulate": ["--scroll", "--rule", "--format", "--output"],
+    "simulate": ["--scroll", "--rule", "--format", "--layout", "--output"],
     "curve": ["--format", "--output"],
     "inspect": ["--output"],
     "recipe-template": ["--output"],

@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import CellMotion
+import CellMotionKernel
 import Foundation
 
 struct SimulateCommand: ParsableCommand {
@@ -14,7 +15,7 @@ struct SimulateCommand: ParsableCommand {
       foldBottom), the 16 matrix entries m11 ... m44 (CATransform3D field order = CSS \
       matrix3d argument order; cell points -> viewport points, y down) and the opacity \
       (for fold halves: the shadow opacity). CSV has a header line and 21 columns; JSON \
-      Lines has one object per line with the same fields, the matrix as an array "m".
+      Lines has one object per line with the same fields, the matrix as an array "m".       With --layout affine each matrix is 6 numbers a b c d tx ty (CGAffineTransform       order = m11 m12 m21 m22 m41 m42; CSV: 11 columns), for recipes that stay affine.
       """)
 
   @Argument(help: "A preset name or a recipe JSON file.")
@@ -24,6 +25,9 @@ struct SimulateCommand: ParsableCommand {
 
   @Option(help: "Output format: csv or jsonl.")
   var format: SimulateFormat = .csv
+
+  @Option(help: "Matrix layout: 4x4 (16 numbers, CATransform3D order) or affine (a b c d tx ty).")
+  var layout: SimulateLayout = .fourByFour
 
   @Option(name: [.short, .long], help: "Output file (default: stdout).")
   var output: String?
@@ -38,13 +42,17 @@ struct SimulateCommand: ParsableCommand {
     let plan = try TableScript.plan(recipe, table)
     try RunCaps.checkSimulate(RunSize(plan))
     let format = self.format
+    let matrixLayout = layout.matrixLayout
+    if matrixLayout == .affine2D, recipe.fold != nil {
+      throw CLIError("--layout affine: \(recipe.name) folds, and fold halves are 3D; use --layout 4x4")
+    }
     // Streamed: each frame's records are written as soon as the frame is computed, so
     // memory does not grow with frames x cells.
     try destination.write { out in
-      if format == .csv { try out.write(Self.csvHeader) }
+      if format == .csv { try out.write(matrixLayout == .affine2D ? Self.affineCSVHeader : Self.csvHeader) }
       var n = 0
-      try TableScript.run(plan, forceProgress: progress) { frame in
-        try Self.write(frame, number: n, format: format, to: out)
+      try TableScript.run(plan, matrixLayout: matrixLayout, forceProgress: progress) { frame in
+        try Self.write(frame, number: n, format: format, floatsPerCell: matrixLayout.floatsPerCell, to: out)
         n += 1
       }
     }
@@ -52,9 +60,12 @@ struct SimulateCommand: ParsableCommand {
 
   static let matrixColumns = (1...4).flatMap { r in (1...4).map { "m\(r)\($0)" } }
   static let csvHeader = "frame,time,row,part," + matrixColumns.joined(separator: ",") + ",opacity\n"
+  static let affineCSVHeader = "frame,time,row,part,a,b,c,d,tx,ty,opacity\n"
 
   /// Writes the records of frame `n`: its cells, then its fold halves.
-  static func write(_ f: TableFrame, number n: Int, format: SimulateFormat, to out: FDWriter) throws(CLIError) {
+  static func write(
+    _ f: TableFrame, number n: Int, format: SimulateFormat, floatsPerCell k: Int = 16, to out: FDWriter
+  ) throws(CLIError) {
     func record(_ row: Int, _ part: String, _ m: [String], _ opacity: Float) throws(CLIError) {
       switch format {
       case .csv:
@@ -70,13 +81,21 @@ struct SimulateCommand: ParsableCommand {
     func number(_ x: Double) -> String { json ? jsonNum(x, 8) : num(x, 8) }
     func number(_ x: Float) -> String { json ? jsonNum(x, 8) : num(x, 8) }
     for (i, row) in f.rows.enumerated() {
-      try record(row, "cell", f.matrices[(16 * i)..<(16 * i + 16)].map { number($0) }, f.opacity[i])
+      try record(row, "cell", f.matrices[(k * i)..<(k * i + k)].map { number($0) }, f.opacity[i])
     }
     for fold in f.folds {
       try record(fold.row, "foldTop", fold.top.fieldOrder.map { number($0) }, fold.shadowOpacity)
       try record(fold.row, "foldBottom", fold.bottom.fieldOrder.map { number($0) }, fold.shadowOpacity)
     }
   }
+}
+
+/// The simulate matrix layout.
+enum SimulateLayout: String, CaseIterable, ExpressibleByArgument {
+  case fourByFour = "4x4"
+  case affine
+
+  var matrixLayout: MatrixLayout { self == .affine ? .affine2D : .transform3D }
 }
 
 /// The simulate output format.

@@ -79,7 +79,8 @@ struct TableOptions: ParsableArguments {
 }
 
 /// One computed frame: the visible rows' matrices (16 Floats each, CATransform3D field
-/// order = CSS matrix3d argument order, cell points -> viewport points), opacities, the
+/// order = CSS matrix3d argument order, cell points -> viewport points; 6 Floats a b c d
+/// tx ty with the affine layout), opacities, the
 /// cells' collapsed heights (points) and any folding detail halves.
 struct TableFrame {
   /// Seconds.
@@ -169,14 +170,20 @@ enum TableScript {
 
   /// Runs `plan` through `TableAnimator` (the kernel), handing each frame to `visit` as
   /// soon as it is computed; nothing is kept between frames.
-  /// - Parameter forceProgress: draw the progress bar even when stderr is not a terminal.
-  static func run(_ plan: TablePlan, forceProgress: Bool, _ visit: (TableFrame) throws -> Void) throws {
+  /// - Parameters:
+  ///   - matrixLayout: how each frame's `matrices` stores a row (16 or 6 Floats).
+  ///   - forceProgress: draw the progress bar even when stderr is not a terminal.
+  static func run(
+    _ plan: TablePlan, matrixLayout: MatrixLayout = .transform3D, forceProgress: Bool,
+    _ visit: (TableFrame) throws -> Void
+  ) throws {
     let o = plan.options, recipe = plan.recipe
     let simulation = try TableSimulation(
       layout: plan.layout, viewportHeight: o.viewportHeight, scroll: plan.scroll, rule: o.rule.rule,
       expansion: plan.expansion)
     let recipes = recipe.fold != nil ? TableRecipes(first: Recipe(name: "none"), fold: recipe) : TableRecipes(first: recipe)
-    var animator = try TableAnimator(simulation: simulation, recipes: recipes, cellWidth: o.width, tableWidth: o.width)
+    var animator = try TableAnimator(
+      simulation: simulation, recipes: recipes, cellWidth: o.width, tableWidth: o.width, layout: matrixLayout)
     var progress = ProgressBar("simulating", total: plan.frameCount, force: forceProgress)
     var pending = plan.toggles[...]
     for n in 0..<plan.frameCount {
