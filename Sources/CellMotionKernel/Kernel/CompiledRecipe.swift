@@ -287,13 +287,26 @@ public struct InverseFit: Sendable, Hashable {
 /// A unique (curve, duration, delay) of a recipe: its progress is computed once per lane
 /// group and shared by every channel that uses it (tip-in: matrix and opacity share one).
 public struct CompiledPart: Sendable, Hashable {
-  public var curve: CompiledCurve
+  public var curve: CompiledCurve {
+    didSet { solvePath = SolvePath(curve) }
+  }
   /// Seconds.
   public var duration: Float
   /// Seconds after the cell's (staggered) start.
   public var delay: Float
   /// Local time held after the end when the fill mode fills forwards (seconds).
   public var endLocalTime: Float
+  /// The loop `Kernel.progressStage` runs for `curve`, decided once here rather than per
+  /// block.
+  @usableFromInline private(set) var solvePath: SolvePath
+
+  public init(curve: CompiledCurve, duration: Float, delay: Float, endLocalTime: Float) {
+    self.curve = curve
+    self.duration = duration
+    self.delay = delay
+    self.endLocalTime = endLocalTime
+    solvePath = SolvePath(curve)
+  }
 }
 
 /// One channel: value = from + (to - from) * progress(part); from/to resolved per cell as

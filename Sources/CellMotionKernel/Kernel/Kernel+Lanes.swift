@@ -604,7 +604,7 @@ extension Kernel {
     @inline(__always) func run<S: BezierSolve>(_: S.Type) {
       bezierStage(L.self, S.self, part, r, t: t, start: start, count: count, into: out)
     }
-    switch SolvePath(part.curve) {
+    switch part.solvePath {
     case .newton1: run(NewtonSolve<1, 0>.self)
     case .newton2: run(NewtonSolve<2, 0>.self)
     case .newton3: run(NewtonSolve<3, 0>.self)
