@@ -21,6 +21,12 @@ struct SolvePathTests {
     }
     let easeInEaseOut = CompiledCurve(.bezier(.easeInEaseOut))
     #expect("\(SolvePath(easeInEaseOut))".hasPrefix("fitted"), "easeInEaseOut (tip-in): \(SolvePath(easeInEaseOut))")
+    // easeIn and easeOut (flip recipes): a fit in the square root of the distance from the
+    // flat end.
+    for curve in [TimingCurve.easeIn, .easeOut] {
+      let path = SolvePath(CompiledCurve(.bezier(curve)))
+      #expect("\(path)".hasPrefix("root"), "\(curve): \(path)")
+    }
     for curve in [TimingCurve.easeIn, .easeOut, .linear, .default] {
       let path = SolvePath(CompiledCurve(.bezier(curve)))
       #expect(path != .runtime, "\(curve): \(path)")

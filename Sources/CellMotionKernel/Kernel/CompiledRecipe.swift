@@ -5,285 +5,6 @@
 import CellMotion
 import Foundation
 
-/// How a timed part turns local time into progress.
-public enum CompiledCurve: Sendable, Hashable {
-  /// x(s) = ((ax s + bx) s + cx) s, y likewise; s solved per lane by `steps` safeguarded
-  /// Newton steps from s = x or from the quadratic first guess (`quadraticGuess`): the
-  /// cheapest choice that matches 8 steps from the guess on a dense grid (`newtonSteps`).
-  case bezier(ax: Float, bx: Float, cx: Float, ay: Float, by: Float, cy: Float, steps: Int, quadraticGuess: Bool)
-  /// The same polynomials, s from a fitted inverse instead of a Newton solve: s0 = P(x), a
-  /// polynomial approximation of the exact inverse of x(s), then `steps` corrections
-  /// s -= (x(s) - x) P'(x) (Newton's step with the derivative taken from the fit: no
-  /// divide, no select). Chosen only for curves whose inverse is smooth (x'(s) >= 0.05 on
-  /// [0, 1]) and where the kernel's Float result is as accurate as the Newton solve on
-  /// the dense grid of `newtonSteps`, at lower cost (`fittedSolve`); easeInEaseOut (tip-in)
-  /// is one.
-  case fittedBezier(ax: Float, bx: Float, cx: Float, ay: Float, by: Float, cy: Float, fit: InverseFit, steps: Int)
-  /// 1 - e^(-a t) (cos(wd t) + b sin(wd t)); a = zeta w0, b = (a - v0) / wd.
-  case underdamped(a: Float, wd: Float, b: Float)
-  /// 1 - (1 + c t) e^(-w0 t); c = w0 - v0.
-  case critical(w0: Float, c: Float)
-  /// 1 - e^(-a t) (cosh(beta t) + c t sinh(beta t)/(beta t)); c = a - v0, beta = w0 sqrt(zeta^2 - 1);
-  /// `slow` = a - beta, computed as w0^2 / (a + beta) (no cancellation: for large zeta,
-  /// a - beta in Float is all rounding error and can even come out positive, an
-  /// exponential that grows), and `fast` = a + beta: the two decay rates, 1/s.
-  case overdamped(a: Float, beta: Float, c: Float, slow: Float, fast: Float)
-
-  /// Compiles a (validated) curve: Bezier power-basis coefficients and step count, or the
-  /// spring's closed-form constants (rad/s, 1/s).
-  public init(_ curve: AnimationCurve) {
-    CurveCompilationCounter.current?.increment()
-    switch curve {
-    case .bezier(let b):
-      let p = b.polynomial
-      let c = (Float(p.ax), Float(p.bx), Float(p.cx), Float(p.ay), Float(p.by), Float(p.cy))
-      let grid = SolveGrid(c, exact: b)
-      let solve = Self.newtonSteps(c, grid)
-      if let fitted = Self.fittedSolve(c, exact: b, grid, newton: solve) {
-        self = .fittedBezier(ax: c.0, bx: c.1, cx: c.2, ay: c.3, by: c.4, cy: c.5, fit: fitted.fit, steps: fitted.steps)
-      } else {
-        self = .bezier(
-          ax: c.0, bx: c.1, cx: c.2, ay: c.3, by: c.4, cy: c.5, steps: solve.steps, quadraticGuess: solve.quadraticGuess)
-      }
-    case .spring(let s):
-      let w0 = s.naturalFrequency, zeta = s.dampingRatio, v0 = s.initialVelocity
-      let a = zeta * w0
-      switch s.regime {
-      case .underdamped:
-        let wd = w0 * (1 - zeta * zeta).squareRoot()
-        self = .underdamped(a: Float(a), wd: Float(wd), b: Float((a - v0) / wd))
-      case .critical:
-        self = .critical(w0: Float(w0), c: Float(w0 - v0))
-      case .overdamped:
-        let beta = w0 * ((zeta - 1) * (zeta + 1)).squareRoot()
-        self = .overdamped(
-          a: Float(a), beta: Float(beta), c: Float(a - v0), slow: Float(w0 * w0 / (a + beta)), fast: Float(a + beta))
-      }
-    }
-  }
-
-  /// The cheapest (steps, first guess) after which the kernel's Float solve of this curve
-  /// is as close to the exact progress as 8 steps from the quadratic guess, plus 1e-7,
-  /// on a dense grid: x = i / 1024 and x = 2^-j, 1 - 2^-j near the ends, where the
-  /// tangent may be vertical. The quadratic first guess is exact to second order, so well
-  /// conditioned curves need 2-4 steps (easeInEaseOut: see the test); the kernel runs the
-  /// same count on every lane, so no lane branches.
-  static func newtonSteps(_ c: (Float, Float, Float, Float, Float, Float), _ grid: SolveGrid) -> (
-    steps: Int, quadraticGuess: Bool
-  ) {
-    func worst(_ steps: Int, _ guess: Bool) -> Double {
-      grid.worst { Kernel.bezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, steps: steps, quadraticGuess: guess) }
-    }
-    // The guess costs about two steps (a square root, a divide and selects).
-    for cost in 1...(Kernel.bezierSteps + 2) {
-      if cost <= Kernel.bezierSteps, worst(cost, false) <= grid.target { return (cost, false) }
-      if cost > 2, worst(cost - 2, true) <= grid.target { return (cost - 2, true) }
-    }
-    return (Kernel.bezierSteps, true)
-  }
-
-  /// The dense grid of `newtonSteps` with the exact progress, the slope scales and the
-  /// accuracy every solve must reach: as close to the exact progress as 8 Newton steps from
-  /// the quadratic guess, plus 1e-7.
-  struct SolveGrid {
-    var xs: [Float]
-    var exact: [Double]
-    var scales: [Double]
-    var target = 0.0
-    init(_ c: (Float, Float, Float, Float, Float, Float), exact curve: TimingCurve) {
-      xs = (0...1024).map { Float($0) / 1024 }
-      for j in 1...24 {
-        let e = Float(sign: .plus, exponent: -j, significand: 1)
-        xs.append(e)
-        xs.append(1 - e)
-      }
-      // Exact progress, scaled as in the kernel tests: where |dy/dx| is large, Float
-      // rounding of x alone moves y, whatever the solver does.
-      exact = xs.map { curve.value(at: Double($0)) }
-      scales = xs.map { max(1, abs(curve.slope(at: Double($0))) / 5) }
-      target =
-        worst { Kernel.bezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, steps: Kernel.bezierSteps, quadraticGuess: true) }
-        + 1e-7
-    }
-    /// Worst scaled error of `solve` over the grid.
-    func worst(_ solve: (Float) -> Float) -> Double {
-      var w = 0.0
-      for (i, x) in xs.enumerated() { w = max(w, abs(Double(solve(x)) - exact[i]) / scales[i]) }
-      return w
-    }
-    /// Worst unscaled error of `solve` over the grid.
-    func worstAbsolute(_ solve: (Float) -> Float) -> Double {
-      var w = 0.0
-      for (i, x) in xs.enumerated() { w = max(w, abs(Double(solve(x)) - exact[i])) }
-      return w
-    }
-  }
-
-  /// Relative cost of the solves per lane group, in multiply-adds, weighted for latency
-  /// (the solve is a dependency chain per group, so a sequential step costs more than
-  /// operations that run side by side): a Newton step about 16 (a divide and three
-  /// selects in the chain), the quadratic guess about 32; a fitted inverse of degree d with
-  /// k corrections 2d + 8k + 3 (two Estrin polynomials, then four chained multiply-adds per
-  /// correction).
-  static func newtonCost(steps: Int, quadraticGuess: Bool) -> Int { 16 * steps + (quadraticGuess ? 32 : 0) }
-  static func fittedCost(degree: Int, steps: Int) -> Int { 2 * degree + 8 * steps + 3 }
-
-  /// The cheapest fitted inverse (degree 4-8, 1-3 corrections) that meets the grid's
-  /// target and costs less than the Newton solve, or nil. Only for curves with
-  /// x'(s) >= 0.05 on [0, 1]: there the inverse s(x) is smooth (its polynomial fit
-  /// converges), and the grid's spacing is fine against its variation.
-  static func fittedSolve(
-    _ c: (Float, Float, Float, Float, Float, Float), exact curve: TimingCurve, _ grid: SolveGrid,
-    newton: (steps: Int, quadraticGuess: Bool)
-  ) -> (fit: InverseFit, steps: Int)? {
-    let p = curve.polynomial
-    // x'(s) = 3 ax s^2 + 2 bx s + cx: its minimum on [0, 1] is at an end or the vertex.
-    var candidates = [0.0, 1.0]
-    if p.ax != 0 {
-      let vertex = -p.bx / (3 * p.ax)
-      if vertex > 0 && vertex < 1 { candidates.append(vertex) }
-    }
-    let minSlope = candidates.map { s in (3 * p.ax * s + 2 * p.bx) * s + p.cx }.min()!
-    guard minSlope >= 0.05 else { return nil }
-    let budget = newtonCost(steps: newton.steps, quadraticGuess: newton.quadraticGuess)
-    var options: [(cost: Int, degree: Int, steps: Int)] = []
-    for degree in 4...8 {
-      for steps in 1...3 where fittedCost(degree: degree, steps: steps) < budget {
-        options.append((fittedCost(degree: degree, steps: steps), degree, steps))
-      }
-    }
-    // Besides the slope-scaled target, the fit must not be less accurate than the Newton
-    // solve it replaces anywhere on the grid in absolute terms (or than 3e-7, a few Float
-    // ulps of 1): the scaled target alone would let it spend, where the curve is gentle,
-    // the error that Newton needs only where it is steep.
-    let newtonAbsolute = grid.worstAbsolute {
-      Kernel.bezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, steps: newton.steps, quadraticGuess: newton.quadraticGuess)
-    }
-    var fits: [Int: InverseFit] = [:]
-    for option in options.sorted(by: { ($0.cost, $0.degree) < ($1.cost, $1.degree) }) {
-      let fit = fits[option.degree] ?? InverseFit(curve, degree: option.degree)
-      fits[option.degree] = fit
-      let solve: (Float) -> Float = {
-        Kernel.fittedBezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, fit, degree: option.degree, steps: option.steps)
-      }
-      if grid.worst(solve) <= grid.target && grid.worstAbsolute(solve) <= max(newtonAbsolute, 3e-7) {
-        return (fit, option.steps)
-      }
-    }
-    return nil
-  }
-
-  var isSpring: Bool {
-    switch self {
-    case .bezier, .fittedBezier: return false
-    case .underdamped, .critical, .overdamped: return true
-    }
-  }
-
-  /// Bounds on the progress this curve can produce at any local time, widened by 1e-3 for
-  /// the kernel's Float arithmetic: a Bezier's exact y range over s in [0, 1] (its ends
-  /// and the zeros of y'), a spring's envelope (|1 - p| <= sqrt(1 + b^2) underdamped,
-  /// max(1, |c| / w0) critical, 1 + |c| / (e (a - beta)) overdamped). Inactive lanes hold
-  /// p = 1, which every range contains. The kernel uses them to prove a rotation angle
-  /// stays within [-pi/4, pi/4] (`VectorMath.sincosSmall`).
-  @usableFromInline var progressBounds: (lo: Double, hi: Double) {
-    let margin = 1e-3
-    switch self {
-    case .bezier(_, _, _, let ay, let by, let cy, _, _), .fittedBezier(_, _, _, let ay, let by, let cy, _, _):
-      let (a, b, c) = (Double(ay), Double(by), Double(cy))
-      var params: [Double] = [0, 1]
-      // y'(s) = 3a s^2 + 2b s + c.
-      if abs(a) > 1e-12 {
-        let disc = 4 * b * b - 12 * a * c
-        if disc >= 0 {
-          params.append((-2 * b + disc.squareRoot()) / (6 * a))
-          params.append((-2 * b - disc.squareRoot()) / (6 * a))
-        }
-      } else if abs(b) > 1e-12 {
-        params.append(-c / (2 * b))
-      }
-      let ys = params.filter { $0 >= 0 && $0 <= 1 }.map { s in ((a * s + b) * s + c) * s }
-      return (ys.min()! - margin, ys.max()! + margin)
-    case .underdamped(_, _, let b):
-      let m = (1 + Double(b) * Double(b)).squareRoot()
-      return (1 - m - margin, 1 + m + margin)
-    case .critical(let w0, let c):
-      let m = max(1, abs(Double(c)) / Double(w0))
-      return (1 - m - margin, 1 + m + margin)
-    case .overdamped(_, _, let c, let slow, _):
-      guard slow > 0 else { return (-.infinity, .infinity) }
-      let m = 1 + abs(Double(c)) / (M_E * Double(slow))
-      return (1 - m - margin, 1 + m + margin)
-    }
-  }
-}
-
-/// Counts `CompiledCurve` compilations (a test hook: compile cost must follow the distinct
-/// curves, not the channels). Bind one to `current` for the duration of a call:
-/// `CurveCompilationCounter.$current.withValue(counter) { try CompiledRecipe(recipe) }`;
-/// a task-local, so concurrent compilations elsewhere do not count.
-package final class CurveCompilationCounter: @unchecked Sendable {
-  @TaskLocal package static var current: CurveCompilationCounter?
-  private let lock = NSLock()
-  private var value = 0
-  package init() {}
-  /// Compilations counted so far.
-  package var count: Int { lock.withLock { value } }
-  func increment() { lock.withLock { value += 1 } }
-}
-
-/// A polynomial approximation of the inverse of a Bezier's x(s) (`CompiledCurve.fittedBezier`):
-/// P(x) ~ s with x(s) = x, in powers of t = 2x - 1 (lowest first), interpolating the exact
-/// inverse (`TimingCurve.parameter(forX:)`) at the degree + 1 Chebyshev points of [0, 1],
-/// and its derivative dP/dx in the same basis.
-public struct InverseFit: Sendable, Hashable {
-  public let degree: Int
-  /// Coefficients of P in t (lanes above `degree` are 0).
-  public let p: SIMD16<Float>
-  /// Coefficients of dP/dx in t (lanes from `degree` on are 0).
-  public let dp: SIMD16<Float>
-
-  /// Fits `curve`'s inverse with a polynomial of `degree` (1...15; `CompiledCurve` asks
-  /// for 4...8).
-  init(_ curve: TimingCurve, degree: Int) {
-    precondition(degree >= 1 && degree <= 15, "InverseFit degree \(degree) outside 1...15")
-    let n = degree + 1
-    // Chebyshev coefficients c_j = (2/n) sum_k f(x_k) T_j(t_k), c_0 halved.
-    let ts = (0..<n).map { k in cos(Double.pi * (Double(k) + 0.5) / Double(n)) }
-    let fs = ts.map { t in curve.parameter(forX: (t + 1) / 2) }
-    var cheb = [Double](repeating: 0, count: n)
-    for j in 0..<n {
-      var sum = 0.0
-      for k in 0..<n { sum += fs[k] * cos(Double(j) * Double.pi * (Double(k) + 0.5) / Double(n)) }
-      cheb[j] = 2 * sum / Double(n)
-    }
-    cheb[0] /= 2
-    // Power basis in t: T_0 = 1, T_1 = t, T_(j+1) = 2 t T_j - T_(j-1).
-    var mono = [Double](repeating: 0, count: n)
-    var previous = [Double](repeating: 0, count: n), current = [Double](repeating: 0, count: n)
-    previous[0] = 1
-    if n > 1 { current[1] = 1 }
-    for j in 0..<n {
-      let tj = j == 0 ? previous : current
-      for i in 0..<n { mono[i] += cheb[j] * tj[i] }
-      if j >= 1 {
-        var next = [Double](repeating: 0, count: n)
-        for i in 0..<(n - 1) { next[i + 1] = 2 * current[i] }
-        for i in 0..<n { next[i] -= previous[i] }
-        previous = current
-        current = next
-      }
-    }
-    var p = SIMD16<Float>(), dp = SIMD16<Float>()
-    for i in 0..<n { p[i] = Float(mono[i]) }
-    // dP/dx = 2 dP/dt.
-    for i in 1..<n { dp[i - 1] = Float(2 * Double(i) * mono[i]) }
-    self.degree = degree
-    self.p = p
-    self.dp = dp
-  }
-}
-
 /// A unique (curve, duration, delay) of a recipe: its progress is computed once per lane
 /// group and shared by every channel that uses it (tip-in: matrix and opacity share one).
 public struct CompiledPart: Sendable, Hashable {
@@ -347,6 +68,9 @@ public struct CompiledRecipe: Sendable {
   /// Uniform flags that pick the kernel path for this recipe.
   public let hasChannelTransform: Bool
   public let hasRotationXY: Bool
+  /// Which rotation channels animate (about x, y, z): the general path skips the sine and
+  /// cosine of the others (their angle is 0).
+  @usableFromInline let rotates: (x: Bool, y: Bool, z: Bool)
   public let hasTranslationZ: Bool
   public let translateFirst: Bool
   /// m34 added after the animated transform (0 when none).
@@ -365,15 +89,16 @@ public struct CompiledRecipe: Sendable {
   public let isPlanar: Bool
   /// Seconds from a cell's staggered start until nothing changes (`Recipe.activeDuration`).
   public let activeDuration: Double
-  /// Cells per block of the kernel's staged evaluation: every part's progress and the 16
-  /// matrix entries of a block fit the kernel's stack scratch (`Kernel.scratchFloats`);
-  /// at most 128, a multiple of 8.
+  /// Cells per block of the kernel's staged evaluation: every part's progress, the 16
+  /// matrix entries and (fold recipes) the 32 entries of the two halves of a block fit the
+  /// kernel's stack scratch (`Kernel.scratchFloats`); at most 128, a multiple of 8.
   public let blockCells: Int
   /// The planar path's start values, deltas and flags, computed once here so that a frame
   /// does no work (and no allocation) to derive them; nil when not `isPlanar`.
   @usableFromInline var planarConstants: PlanarConstants? = nil
   /// Most distinct timed parts (curve, duration, delay) one recipe may have: enough for a
-  /// block of 8 cells in the kernel's scratch. Counted on the recipe's own values (curve,
+  /// block of 8 cells in the kernel's scratch (32 fewer for a recipe with a fold, whose
+  /// halves take 32 rows of it). Counted on the recipe's own values (curve,
   /// and duration, delay and end time as Floats) before any curve is compiled.
   public static var maxParts: Int { Kernel.scratchFloats / 8 - 16 }
   /// Most channels one recipe may have: 1,024. There are 11 channel kinds and where two
@@ -427,10 +152,12 @@ public struct CompiledRecipe: Sendable {
     let channelKeys = recipe.channels.map { key($0.curve, $0.duration, $0.delay) }
     let matrixKey = recipe.matrix.map { key($0.curve, $0.duration, $0.delay) }
     let foldKey = recipe.fold.map { key($0.curve, $0.duration, 0) }
-    guard keys.count <= Self.maxParts else {
+    // A fold's halves take 32 rows of the scratch that parts would otherwise use.
+    let partLimit = Self.maxParts - (recipe.fold != nil ? 32 : 0)
+    guard keys.count <= partLimit else {
       throw .outOfRange(
         field: "\(recipe.name): distinct (curve, duration, delay) parts", value: Double(keys.count),
-        expected: "<= \(Self.maxParts)")
+        expected: "<= \(partLimit)")
     }
     // 2. Each distinct curve compiled once. Keys whose compiled parts coincide (curves that
     //    differ only below Float precision) share one part, in order of first use.
@@ -461,6 +188,10 @@ public struct CompiledRecipe: Sendable {
     hasChannelTransform = !transformChannels.isEmpty
     hasRotationXY = transformChannels.contains { $0.channel == .rotationX || $0.channel == .rotationY }
     hasTranslationZ = transformChannels.contains { $0.channel == .translationZ }
+    rotates = (
+      transformChannels.contains { $0.channel == .rotationX }, transformChannels.contains { $0.channel == .rotationY },
+      transformChannels.contains { $0.channel == .rotationZ }
+    )
     translateFirst = recipe.order == .translateFirst
     if let m = recipe.matrix, let matrixKey {
       let i = partOfKey[matrixKey]
@@ -514,7 +245,8 @@ public struct CompiledRecipe: Sendable {
     } else {
       fold = nil
     }
-    blockCells = min(128, Kernel.scratchFloats / (parts.count + 16) / 8 * 8)
+    // Rows per cell: each part's progress, 16 matrix entries, and 32 fold entries.
+    blockCells = min(128, Kernel.scratchFloats / (parts.count + 16 + (recipe.fold != nil ? 32 : 0)) / 8 * 8)
     self.parts = parts
     self.channels = channels
     var planar = !hasRotationXY && !hasTranslationZ && m34 == 0

@@ -1,0 +1,132 @@
+// FrameJob: one frame's evaluation of a batch as a value (its inputs, outputs, time and
+// lane width), shaped as batch-animation runtimes shape their jobs: validated once, then
+// run over ranges of cells by one or more workers. Unsafe access to the batch's and the
+// output's storage is confined to `withKernelInputs` / `withKernelOutputs` below.
+
+import CellMotion
+import Foundation
+
+/// A validated frame: everything `run(_:)` needs to evaluate any range of the batch's
+/// cells. Made by `Kernel.evaluate` inside `CellBatch.withKernelInputs` and
+/// `FrameOutput.withKernelOutputs` (its pointers are valid only there); the two-thread
+/// worker is handed one job. Cells are independent and each cell's arithmetic is the same
+/// in any range, so any split gives bit-identical results.
+@usableFromInline
+struct FrameJob: @unchecked Sendable {
+  let recipes: [CompiledRecipe]
+  let recipeIndex: UnsafePointer<Int32>
+  /// Frame time relative to the batch's time origin, seconds.
+  let t: Float
+  let inputs: KernelInputs
+  let outputs: KernelOutputs
+  let lanes: LaneWidth
+  /// Cells in the batch.
+  let count: Int
+
+  /// Checks that `batch` can be evaluated at `time` into `output` with `options`; the
+  /// rules are listed at `Kernel.evaluate`. After this, nothing in `run` can fail.
+  static func validate(
+    _ batch: CellBatch, at time: Double, into output: FrameOutput, options: KernelOptions
+  ) throws(CellMotionError) {
+    try Check.time(time, "time")
+    guard batch.isWithinPrecisionWindow(time) else {
+      throw .outOfRange(
+        field: "time - batch.timeOrigin", value: time - batch.timeOrigin,
+        expected: "within +-\(Int(CellBatch.precisionWindow)) s (the kernel's Float times lose precision "
+          + "beyond it; call CellBatch.rebase(to:) with a time near the frame time)")
+    }
+    guard output.capacity >= batch.count else {
+      throw .bufferSize(field: "FrameOutput capacity", expected: batch.count, actual: output.capacity)
+    }
+    try options.validate()
+    if !output.includesFold, batch.recipes.contains(where: { $0.fold != nil }) {
+      throw .invalidCombination(field: "FrameOutput", reason: "a recipe folds but the output has no fold buffers")
+    }
+    if output.layout == .affine2D, let r = batch.recipes.first(where: { !$0.isPlanar }) {
+      throw .invalidCombination(
+        field: "FrameOutput.layout",
+        reason: "recipe \(r.recipe.name) is not affine (perspective, rotation about x or y, or z translation); "
+          + "use the transform3D layout")
+    }
+  }
+
+  /// Evaluates cells `range` (within 0..<count): runs of one recipe at the job's lane width.
+  func run(_ range: Range<Int>) {
+    Kernel.evaluateRange(
+      range, recipes: recipes, recipeIndex: recipeIndex, t: t, inputs: inputs, outputs: outputs, lanes: lanes)
+  }
+
+  /// Runs the whole batch on `threads` threads: the calling thread alone, the calling
+  /// thread and the persistent `PairWorker` (no allocation per frame), or
+  /// `concurrentPerform` over chunks aligned to 8 cells.
+  func run(threads: Int) {
+    let n = count
+    if threads == 1 {
+      run(0..<n)
+    } else if threads == 2, PairWorker.shared.tryStart(self) {
+      run(0..<PairWorker.split(n))
+      PairWorker.shared.finish()
+    } else {
+      // threads <= maxThreads (validated) so chunks <= 256, and ceil(n / chunks) is taken
+      // without forming n + chunks - 1: no step can overflow for any count.
+      let chunks = threads * 4
+      let per = (n / chunks + (n % chunks == 0 ? 0 : 1) + 7) & ~7
+      DispatchQueue.concurrentPerform(iterations: chunks) { c in
+        let lo = min(n, c * per), hi = min(n, lo + per)
+        if lo < hi { run(lo..<hi) }
+      }
+    }
+  }
+}
+
+extension CellBatch {
+  /// Calls `body` with pointers to the batch's SoA arrays and recipe indices, valid only
+  /// during the call (the one place the kernel reaches the batch's storage).
+  func withKernelInputs<R>(_ body: (KernelInputs, UnsafePointer<Int32>) -> R) -> R {
+    start.withUnsafeBufferPointer { st in
+      width.withUnsafeBufferPointer { wi in
+        height.withUnsafeBufferPointer { he in
+          tableWidth.withUnsafeBufferPointer { tw in
+            detailHeight.withUnsafeBufferPointer { dh in
+              recipeIndex.withUnsafeBufferPointer { ri in
+                body(
+                  KernelInputs(
+                    start: st.baseAddress!, width: wi.baseAddress!, height: he.baseAddress!,
+                    tableWidth: tw.baseAddress!, detailHeight: dh.baseAddress!),
+                  ri.baseAddress!)
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+extension FrameOutput {
+  /// Calls `body` with pointers to the output's buffers (fold buffers nil when absent,
+  /// corners nil unless `includesCorners`), valid only during the call (the one place the
+  /// kernel reaches the output's storage). The output must have room for at least one cell.
+  mutating func withKernelOutputs<R>(_ body: (KernelOutputs) -> R) -> R {
+    let includeCorners = includesCorners, affine = layout == .affine2D
+    return matrices.withUnsafeMutableBufferPointer { mo in
+      opacity.withUnsafeMutableBufferPointer { op in
+        shadowOpacity.withUnsafeMutableBufferPointer { so in
+          foldTop.withUnsafeMutableBufferPointer { ft in
+            foldBottom.withUnsafeMutableBufferPointer { fb in
+              foldShadow.withUnsafeMutableBufferPointer { fs in
+                corners.withUnsafeMutableBufferPointer { co in
+                  body(
+                    KernelOutputs(
+                      matrices: mo.baseAddress!, opacity: op.baseAddress!, shadow: so.baseAddress!,
+                      foldTop: ft.baseAddress, foldBottom: fb.baseAddress, foldShadow: fs.baseAddress,
+                      corners: includeCorners ? co.baseAddress : nil, affine: affine))
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,189 @@
+// The values one lane group works on: pointers to the batch's inputs and the frame's
+// outputs, a 4x4 matrix, channel values and the planar matrix in lanes, the staged
+// progress of a block, and loading a (possibly partial) group.
+
+import CellMotion
+import Foundation
+
+/// Pointers to a batch's SoA inputs, valid for one evaluation.
+@usableFromInline
+struct KernelInputs: @unchecked Sendable {
+  @usableFromInline let start: UnsafePointer<Float>
+  @usableFromInline let width: UnsafePointer<Float>
+  @usableFromInline let height: UnsafePointer<Float>
+  @usableFromInline let tableWidth: UnsafePointer<Float>
+  @usableFromInline let detailHeight: UnsafePointer<Float>
+  @inlinable init(
+    start: UnsafePointer<Float>, width: UnsafePointer<Float>, height: UnsafePointer<Float>,
+    tableWidth: UnsafePointer<Float>, detailHeight: UnsafePointer<Float>
+  ) {
+    self.start = start
+    self.width = width
+    self.height = height
+    self.tableWidth = tableWidth
+    self.detailHeight = detailHeight
+  }
+}
+
+/// Pointers to a frame's outputs; optional parts are nil when not requested.
+@usableFromInline
+struct KernelOutputs: @unchecked Sendable {
+  @usableFromInline let matrices: UnsafeMutablePointer<Float>
+  @usableFromInline let opacity: UnsafeMutablePointer<Float>
+  @usableFromInline let shadow: UnsafeMutablePointer<Float>
+  @usableFromInline let foldTop: UnsafeMutablePointer<Float>?
+  @usableFromInline let foldBottom: UnsafeMutablePointer<Float>?
+  @usableFromInline let foldShadow: UnsafeMutablePointer<Float>?
+  @usableFromInline let corners: UnsafeMutablePointer<Float>?
+  /// `matrices` holds 6 Floats per cell (`MatrixLayout.affine2D`), not 16.
+  @usableFromInline let affine: Bool
+  @inlinable init(
+    matrices: UnsafeMutablePointer<Float>, opacity: UnsafeMutablePointer<Float>,
+    shadow: UnsafeMutablePointer<Float>, foldTop: UnsafeMutablePointer<Float>?,
+    foldBottom: UnsafeMutablePointer<Float>?, foldShadow: UnsafeMutablePointer<Float>?,
+    corners: UnsafeMutablePointer<Float>?, affine: Bool = false
+  ) {
+    self.affine = affine
+    self.matrices = matrices
+    self.opacity = opacity
+    self.shadow = shadow
+    self.foldTop = foldTop
+    self.foldBottom = foldBottom
+    self.foldShadow = foldShadow
+    self.corners = corners
+  }
+}
+
+/// A general 4x4 in lanes (row-vector convention): entry `e` in field order, m11 m12 m13
+/// m14 m21 ... m44, is `self[e]`, i.e. row `e / 4`, column `e % 4`. Indexed storage, so
+/// compositions and stores are loops over entries (constant bounds: the optimiser unrolls
+/// them and keeps every entry in a register).
+@usableFromInline
+struct LaneMatrix<L: FloatLanes> {
+  @usableFromInline var m: InlineArray<16, L>
+
+  @inlinable init(_ m: InlineArray<16, L>) { self.m = m }
+
+  /// From 16 entries in field order.
+  @inlinable @inline(__always)
+  init(_ e: (L, L, L, L, L, L, L, L, L, L, L, L, L, L, L, L)) {
+    m = [e.0, e.1, e.2, e.3, e.4, e.5, e.6, e.7, e.8, e.9, e.10, e.11, e.12, e.13, e.14, e.15]
+  }
+
+  /// A 3x3 linear part plus translation, m44 = 1.
+  @inlinable @inline(__always)
+  init(linear r: (L, L, L, L, L, L, L, L, L), translation t: (L, L, L)) {
+    let z = L(repeating: 0), o = L(repeating: 1)
+    m = [r.0, r.1, r.2, z, r.3, r.4, r.5, z, r.6, r.7, r.8, z, t.0, t.1, t.2, o]
+  }
+
+  /// Entry `e` (0...15, field order).
+  @inlinable
+  subscript(e: Int) -> L {
+    @inline(__always) get { m[e] }
+    @inline(__always) set { m[e] = newValue }
+  }
+
+  /// Entry at `row`, `column` (0...3 each).
+  @inlinable
+  subscript(row: Int, column: Int) -> L {
+    @inline(__always) get { m[4 &* row &+ column] }
+    @inline(__always) set { m[4 &* row &+ column] = newValue }
+  }
+
+  /// self * b (self applies first): entry (i, j) = sum over k of self(i, k) b(k, j).
+  @inlinable @inline(__always)
+  func times(_ b: LaneMatrix<L>) -> LaneMatrix<L> {
+    var r = self
+    for i in 0..<4 {
+      for j in 0..<4 {
+        r[i, j] = L.muladd(
+          self[i, 0], b[0, j], L.muladd(self[i, 1], b[1, j], L.muladd(self[i, 2], b[2, j], self[i, 3] * b[3, j])))
+      }
+    }
+    return r
+  }
+
+  /// The 16 entries as SoA rows: entry e (field order) at `q + e * stride`, one lane group
+  /// each.
+  @inlinable @inline(__always)
+  func storeRows(to q: UnsafeMutablePointer<Float>, stride s: Int) {
+    for e in 0..<16 { self[e].store(to: q + e &* s) }
+  }
+
+  /// self * Perspective(m34 = k): column 4 += column 3 * k.
+  @inlinable @inline(__always)
+  mutating func applyPerspective(_ k: Float) {
+    for i in 0..<4 { self[i, 3] = self[i, 3] + self[i, 2] * k }
+  }
+
+  /// Translate(-a) * self * Translate(+a) for an anchor (ax, ay, 0).
+  @inlinable @inline(__always)
+  mutating func applyAnchor(_ ax: L, _ ay: L) {
+    // Translate(-a) * self: row 4 -= ax row 1 + ay row 2.
+    for j in 0..<4 { self[3, j] = self[3, j] - ax * self[0, j] - ay * self[1, j] }
+    // * Translate(+a): columns 1 and 2 += column 4 times ax, ay.
+    for i in 0..<4 {
+      self[i, 0] = self[i, 0] + self[i, 3] * ax
+      self[i, 1] = self[i, 1] + self[i, 3] * ay
+    }
+  }
+}
+
+/// Transform channel values of one lane group (opacities have a stage of their own).
+@usableFromInline
+struct LaneChannels<L: FloatLanes> {
+  @usableFromInline var tx = L(repeating: 0), ty = L(repeating: 0), tz = L(repeating: 0)
+  @usableFromInline var rx = L(repeating: 0), ry = L(repeating: 0), rz = L(repeating: 0)
+  @usableFromInline var s = L(repeating: 1), sx = L(repeating: 1), sy = L(repeating: 1)
+  @inlinable init() {}
+}
+
+/// The affine result of a planar group: [a b 0 0; c d 0 0; 0 0 1 0; tx ty 0 1].
+@usableFromInline
+struct LanePlanar<L: FloatLanes> {
+  @usableFromInline var a, b, c, d, tx, ty: L
+  @inlinable init(a: L, b: L, c: L, d: L, tx: L, ty: L) {
+    (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
+  }
+}
+
+/// A fold's two halves and their shadow opacity, per lane.
+@usableFromInline
+struct LaneFold<L: FloatLanes> {
+  @usableFromInline var top: LaneMatrix<L>
+  @usableFromInline var bottom: LaneMatrix<L>
+  @usableFromInline var shadow: L
+  @inlinable init(top: LaneMatrix<L>, bottom: LaneMatrix<L>, shadow: L) {
+    self.top = top
+    self.bottom = bottom
+    self.shadow = shadow
+  }
+}
+
+/// Stage 1's output for one block: the progress of part k (`CompiledRecipe.parts`) for the
+/// block's cell i at `base[k * stride + i]`.
+@usableFromInline
+struct StagedProgress: @unchecked Sendable {
+  @usableFromInline let base: UnsafePointer<Float>
+  @usableFromInline let stride: Int
+  @inlinable init(base: UnsafePointer<Float>, stride: Int) {
+    self.base = base
+    self.stride = stride
+  }
+  /// The lane group of part `part` at the block's cell `i`.
+  @inlinable @inline(__always)
+  func callAsFunction<L: FloatLanes>(_ part: Int, _ i: Int) -> L { L.load(base + part * stride + i) }
+}
+
+extension Kernel {
+  /// Loads a lane group from `p`; when fewer than `L.width` values remain (`available`),
+  /// only those are read and the other lanes repeat the first (finite, like real input).
+  @inlinable @inline(__always)
+  static func loadGroup<L: FloatLanes>(_ p: UnsafePointer<Float>, _ available: Int) -> L {
+    if available >= L.width { return L.load(p) }
+    var v = L(repeating: p[0])
+    for k in 1..<available { v[lane: k] = p[k] }
+    return v
+  }
+}

@@ -1,0 +1,327 @@
+// Pass 1, Bezier curves: local time fraction x to progress y(s(x)), solving x(s) = x per
+// lane by safeguarded Newton steps or a fitted inverse, with the solve chosen per curve
+// when the recipe is compiled (`SolvePath`).
+
+import CellMotion
+import Foundation
+
+/// How `Kernel.bezierStage` solves a curve: a fixed step count and first guess known to
+/// the compiler (the loop unrolls), or the compiled curve's own (`RuntimeSolve`).
+@usableFromInline protocol BezierSolve {
+  /// true: the fitted inverse (`CompiledCurve.fittedBezier`); false: Newton; nil: the curve's.
+  static var fitted: Bool? { get }
+  static var steps: Int? { get }
+  static var quadraticGuess: Bool? { get }
+  /// Degree of the fitted inverse.
+  static var degree: Int? { get }
+  /// true: the fit is in a square-root domain (`CompiledCurve.rootFittedBezier`).
+  static var root: Bool? { get }
+}
+
+/// Newton's solve with `n` steps, from the quadratic first guess when `guess` is 1 (Swift's
+/// integer generic parameters: every count is a type without a hand-written type per count).
+@usableFromInline enum NewtonSolve<let n: Int, let guess: Int>: BezierSolve {
+  @inlinable static var fitted: Bool? { false }
+  @inlinable static var steps: Int? { n }
+  @inlinable static var quadraticGuess: Bool? { guess != 0 }
+  @inlinable static var degree: Int? { 0 }
+  @inlinable static var root: Bool? { false }
+}
+
+/// A fitted inverse of degree `d` with `n` corrections.
+@usableFromInline enum FittedSolve<let d: Int, let n: Int>: BezierSolve {
+  @inlinable static var fitted: Bool? { true }
+  @inlinable static var steps: Int? { n }
+  @inlinable static var quadraticGuess: Bool? { false }
+  @inlinable static var degree: Int? { d }
+  @inlinable static var root: Bool? { false }
+}
+/// A fitted inverse in a square-root domain, degree `d`, `n` Newton corrections.
+@usableFromInline enum RootFittedSolve<let d: Int, let n: Int>: BezierSolve {
+  @inlinable static var fitted: Bool? { true }
+  @inlinable static var steps: Int? { n }
+  @inlinable static var quadraticGuess: Bool? { false }
+  @inlinable static var degree: Int? { d }
+  @inlinable static var root: Bool? { true }
+}
+
+@usableFromInline enum RuntimeSolve: BezierSolve {
+  @inlinable static var fitted: Bool? { nil }
+  @inlinable static var steps: Int? { nil }
+  @inlinable static var quadraticGuess: Bool? { nil }
+  @inlinable static var degree: Int? { nil }
+  @inlinable static var root: Bool? { nil }
+}
+
+/// The loop a curve's progress stage runs: one case per specialised Bezier solve (its
+/// counts known to the compiler, so the loop unrolls), the run-time fallback, or a spring.
+///
+/// Every (steps, first guess) and (degree, corrections) that `CompiledCurve` can choose
+/// (Newton 1...8 steps with either guess, fitted degree 4...8 with 1...3 corrections,
+/// square-root fits of degree 4...8 with 1...2 corrections) has
+/// a case, and `Kernel.progressStage` switches over this enum without a default, so a case
+/// cannot be dropped from the kernel without a compile error, nor from here without a
+/// curve mapping to `.runtime`, which `SolvePathTests` checks for every preset and for
+/// sampled random curves. (When the old `Steps4` type was deleted, curves compiled to 4
+/// steps silently fell to the run-time loop.)
+@usableFromInline enum SolvePath: Hashable, Sendable {
+  case newton1
+  case newton2
+  case newton3
+  case newton4
+  case newton5
+  case newton6
+  case newton7
+  case newton8
+  case newton1Guess
+  case newton2Guess
+  case newton3Guess
+  case newton4Guess
+  case newton5Guess
+  case newton6Guess
+  case newton7Guess
+  case newton8Guess
+  case fitted4x1
+  case fitted5x1
+  case fitted6x1
+  case fitted7x1
+  case fitted8x1
+  case fitted4x2
+  case fitted5x2
+  case fitted6x2
+  case fitted7x2
+  case fitted8x2
+  case fitted4x3
+  case fitted5x3
+  case fitted6x3
+  case fitted7x3
+  case fitted8x3
+  case root4x1
+  case root5x1
+  case root6x1
+  case root7x1
+  case root8x1
+  case root4x2
+  case root5x2
+  case root6x2
+  case root7x2
+  case root8x2
+  case runtime
+  case spring
+
+  /// The path of a compiled curve.
+  @inlinable
+  init(_ curve: CompiledCurve) {
+    switch curve {
+    case .bezier(_, _, _, _, _, _, let steps, let guess):
+      switch (steps, guess) {
+      case (1, false): self = .newton1
+      case (2, false): self = .newton2
+      case (3, false): self = .newton3
+      case (4, false): self = .newton4
+      case (5, false): self = .newton5
+      case (6, false): self = .newton6
+      case (7, false): self = .newton7
+      case (8, false): self = .newton8
+      case (1, true): self = .newton1Guess
+      case (2, true): self = .newton2Guess
+      case (3, true): self = .newton3Guess
+      case (4, true): self = .newton4Guess
+      case (5, true): self = .newton5Guess
+      case (6, true): self = .newton6Guess
+      case (7, true): self = .newton7Guess
+      case (8, true): self = .newton8Guess
+      default: self = .runtime
+      }
+    case .fittedBezier(_, _, _, _, _, _, let fit, let steps):
+      switch (fit.degree, steps) {
+      case (4, 1): self = .fitted4x1
+      case (5, 1): self = .fitted5x1
+      case (6, 1): self = .fitted6x1
+      case (7, 1): self = .fitted7x1
+      case (8, 1): self = .fitted8x1
+      case (4, 2): self = .fitted4x2
+      case (5, 2): self = .fitted5x2
+      case (6, 2): self = .fitted6x2
+      case (7, 2): self = .fitted7x2
+      case (8, 2): self = .fitted8x2
+      case (4, 3): self = .fitted4x3
+      case (5, 3): self = .fitted5x3
+      case (6, 3): self = .fitted6x3
+      case (7, 3): self = .fitted7x3
+      case (8, 3): self = .fitted8x3
+      default: self = .runtime
+      }
+    case .rootFittedBezier(_, _, _, _, _, _, let fit, let steps):
+      switch (fit.degree, steps) {
+      case (4, 1): self = .root4x1
+      case (5, 1): self = .root5x1
+      case (6, 1): self = .root6x1
+      case (7, 1): self = .root7x1
+      case (8, 1): self = .root8x1
+      case (4, 2): self = .root4x2
+      case (5, 2): self = .root5x2
+      case (6, 2): self = .root6x2
+      case (7, 2): self = .root7x2
+      case (8, 2): self = .root8x2
+      default: self = .runtime
+      }
+    case .underdamped, .critical, .overdamped:
+      self = .spring
+    }
+  }
+}
+
+extension Kernel {
+  /// Solves x(s) = x for the Bezier parameter, per lane, branch-free: a fixed number of
+  /// Newton steps, each safeguarded by a bracket [lo, hi] that bisection falls back to
+  /// where Newton would leave it (or its derivative vanishes). x(s) is non-decreasing
+  /// because the x control points lie in [0, 1], so the bracket is valid.
+  @inlinable @inline(__always)
+  static func bezierProgress<L: FloatLanes>(
+    _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float,
+    steps: Int = bezierSteps, quadraticGuess: Bool = true
+  ) -> L {
+    // Well-conditioned curves converge from s = x in as few steps as the quadratic guess
+    // needs plus its own cost (a square root and a divide); the compiler picks per curve.
+    var s = x
+    if quadraticGuess { s = quadraticFirstGuess(x, ax, bx, cx) }
+    var lo = L(repeating: 0), hi = L(repeating: 1)
+    let ax3 = ax * 3, bx2 = bx * 2
+    let negX = L(repeating: 0) - x
+    for _ in 0..<steps {
+      let fx = L.muladd(L.muladd(L.muladd(s, ax, bx), s, cx), s, negX)
+      let below = L.lt(fx, L(repeating: 0))
+      lo = lo.replacing(with: s, where: below)
+      hi = s.replacing(with: hi, where: below)
+      let d = L.muladd(L.muladd(s, ax3, bx2), s, cx)
+      let newton = s - fx / d
+      let mid = (lo + hi) * 0.5
+      // Keep Newton inside the bracket, ends included (a converged step lands on one);
+      // NaN and infinities fail this test and bisect instead.
+      let inside = L.and(L.ge(newton, lo), L.ge(hi, newton))
+      s = mid.replacing(with: newton, where: inside)
+    }
+    let y = L.muladd(L.muladd(s, ay, by), s, cy) * s
+    // The ends are exact (0 -> 0, 1 -> 1), as in the reference; the Float polynomial at
+    // s = 1 is not exactly 1, and x'(1) = 0 for curves with x2 = 1 stalls Newton there.
+    let end = L.ge(x, L(repeating: 1))
+    return y.replacing(with: L(repeating: 1), where: end)
+      .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
+  }
+
+  /// Progress of a Bezier through its fitted inverse (`CompiledCurve.fittedBezier`): s0 =
+  /// P(x), then `steps` corrections s -= (x(s) - x) P'(x), then y(s). (No clamp of s0: P
+  /// stays within its fit error of [0, 1] for x in [0, 1], and the compiler checked the
+  /// result near both ends.)
+  /// Multiply-adds only: no divide, no select until the exact ends. `p` and `dp` are
+  /// `InverseFit.p` and `.dp`.
+  @inlinable @inline(__always)
+  static func fittedBezierProgress<L: FloatLanes>(
+    _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float,
+    p: SIMD16<Float>, dp: SIMD16<Float>, degree: Int, steps: Int
+  ) -> L {
+    let t = L.muladd(x, 2, -1), t2 = t * t, t4 = t2 * t2
+    var s = estrin(p, degree: degree, t, t2, t4)
+    let negD = L(repeating: 0) - estrin(dp, degree: degree - 1, t, t2, t4)
+    let negX = L(repeating: 0) - x
+    for _ in 0..<steps {
+      let fx = L.muladd(L.muladd(L.muladd(s, ax, bx), s, cx), s, negX)
+      s = L.muladd(fx, negD, s)
+    }
+    let y = L.muladd(L.muladd(s, ay, by), s, cy) * s
+    // The ends exact, as in `bezierProgress`.
+    return y.replacing(with: L(repeating: 1), where: L.ge(x, L(repeating: 1)))
+      .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
+  }
+
+  /// The polynomial with coefficients `c` (lowest first, degree <= 15) at t, by Estrin's
+  /// scheme: pairs c_2j + c_2j+1 t, then pairs of those with t^2, t^4, t^8. The same
+  /// multiply-add count as Horner's rule, but a dependency chain of about log2(degree)
+  /// steps instead of `degree` (the solve is latency-bound). `degree` is a constant in
+  /// the specialised kernels, so every test here folds away.
+  @inlinable @inline(__always)
+  static func estrin<L: FloatLanes>(_ c: SIMD16<Float>, degree d: Int, _ t: L, _ t2: L, _ t4: L) -> L {
+    @inline(__always) func q(_ j: Int) -> L {
+      2 * j + 1 <= d ? L.muladd(t, L(repeating: c[2 * j + 1]), L(repeating: c[2 * j])) : L(repeating: c[2 * j])
+    }
+    @inline(__always) func r(_ j: Int) -> L { 4 * j + 2 <= d ? L.muladd(t2, q(2 * j + 1), q(2 * j)) : q(2 * j) }
+    @inline(__always) func u(_ j: Int) -> L { 8 * j + 4 <= d ? L.muladd(t4, r(2 * j + 1), r(2 * j)) : r(2 * j) }
+    return d >= 8 ? L.muladd(t4 * t4, u(1), u(0)) : u(0)
+  }
+
+  /// `fittedBezierProgress` with the fit's own degree.
+  @inlinable
+  static func fittedBezierProgress<L: FloatLanes>(
+    _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float, _ fit: InverseFit,
+    degree: Int? = nil, steps: Int
+  ) -> L {
+    fittedBezierProgress(x, ax, bx, cx, ay, by, cy, p: fit.p, dp: fit.dp, degree: degree ?? fit.degree, steps: steps)
+  }
+
+  /// Progress of a Bezier with a flat end in x through its square-root fit
+  /// (`CompiledCurve.rootFittedBezier`): v = sqrt(x * scale + offset) (sqrt(x) or
+  /// sqrt(1 - x), `InverseFit.rootScale`/`rootOffset`), s0 = offset + v P(v), then `steps` Newton
+  /// steps s -= (x(s) - x) / x'(s), each kept only where it lands in [0, 1] (x'(s) = 0 at
+  /// the flat end itself gives 0/0 there, which fails the test), then y(s) with the exact
+  /// ends. One square root and one divide per correction, against the Newton solve's
+  /// square root and divide for the first guess plus a divide per step.
+  @inlinable @inline(__always)
+  static func rootFittedBezierProgress<L: FloatLanes>(
+    _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float,
+    p: SIMD16<Float>, scale: Float, offset: Float, degree: Int, steps: Int
+  ) -> L {
+    let v = L.sqrt(L.maximum(L.muladd(x, scale, offset), L(repeating: 0)))
+    let t = L.muladd(v, 2, -1), t2 = t * t, t4 = t2 * t2
+    var s = L.muladd(v, estrin(p, degree: degree, t, t2, t4), L(repeating: offset))
+    let ax3 = ax * 3, bx2 = bx * 2
+    let negX = L(repeating: 0) - x
+    for _ in 0..<steps {
+      let fx = L.muladd(L.muladd(L.muladd(s, ax, bx), s, cx), s, negX)
+      let d = L.muladd(L.muladd(s, ax3, bx2), s, cx)
+      let newton = s - fx / d
+      s = s.replacing(with: newton, where: L.and(L.ge(newton, L(repeating: 0)), L.ge(L(repeating: 1), newton)))
+    }
+    let y = L.muladd(L.muladd(s, ay, by), s, cy) * s
+    // The ends exact, as in `bezierProgress`.
+    return y.replacing(with: L(repeating: 1), where: L.ge(x, L(repeating: 1)))
+      .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
+  }
+
+  /// `rootFittedBezierProgress` with the fit's own degree and domain.
+  @inlinable
+  static func rootFittedBezierProgress<L: FloatLanes>(
+    _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float, _ fit: InverseFit,
+    degree: Int? = nil, steps: Int
+  ) -> L {
+    rootFittedBezierProgress(
+      x, ax, bx, cx, ay, by, cy, p: fit.p, scale: fit.rootScale, offset: fit.rootOffset,
+      degree: degree ?? fit.degree, steps: steps)
+  }
+
+  /// The quadratic first guess of `bezierProgress`, in [0, 1].
+  @inlinable @inline(__always)
+  static func quadraticFirstGuess<L: FloatLanes>(_ x: L, _ ax: Float, _ bx: Float, _ cx: Float) -> L {
+    // First guess from the quadratic expansion at the nearer end, exact as s -> 0 or 1,
+    // where x'(s) may vanish (x1 = 0 or x2 = 1) and plain Newton from s = x crawls:
+    // near 0, x ~ cx s + bx s^2; near 1, 1 - x ~ d u + e u^2 with u = 1 - s,
+    // d = x'(1) = 3ax + 2bx + cx, e = -(3ax + bx). Solved in the cancellation-free form
+    // r = 2 c / (b + sqrt(b^2 + 4 a c)).
+    let back = L.ge(x, L(repeating: 0.5))
+    let xr = x.replacing(with: 1 - x, where: back)
+    let qa = L(repeating: bx).replacing(with: L(repeating: -(3 * ax + bx)), where: back)
+    let qb = L(repeating: cx).replacing(with: L(repeating: 3 * ax + 2 * bx + cx), where: back)
+    let disc = L.maximum(qb * qb + qa * xr * 4, L(repeating: 0))
+    let r = (xr * 2) / (qb + L.sqrt(disc))
+    var s = L.clamp(r.replacing(with: 1 - r, where: back), 0, 1)
+    // 0/0 (degenerate curves) fails every comparison: start from x there.
+    s = x.replacing(with: s, where: L.and(L.ge(s, L(repeating: 0)), L.ge(L(repeating: 1), s)))
+    return s
+  }
+
+  /// Most Newton/bisection steps of `bezierProgress`: 8 keep the kernel within 2e-6 of the
+  /// exact progress on the presets and 1e-5 on random curves with near-vertical ends
+  /// (measured by KernelDifferentialTests.bezierSolveBound). Each compiled curve runs the
+  /// fewest steps that do as well (`CompiledCurve.newtonSteps`).
+  @usableFromInline static var bezierSteps: Int { 8 }
+}

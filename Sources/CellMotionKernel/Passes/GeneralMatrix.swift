@@ -1,0 +1,179 @@
+// Pass 3 on the general path: the full 4x4 (rotations about x and y, z translation,
+// perspective, 3D matrix interpolation) as 16 SoA rows per block, and the optional
+// per-group outputs (fold halves, projected corners).
+
+import CellMotion
+import Foundation
+
+extension Kernel {
+  /// Stage 3 of a block on the general 4x4 path: cells `b ..< b + n`, the 16 entries as
+  /// SoA rows of `soa`.
+  @inlinable
+  static func evaluateGeneralBlock<L: FloatLanes>(
+    _: L.Type, _ r: CompiledRecipe, at b: Int, count n: Int, progress: StagedProgress,
+    soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    var i = 0
+    while i + L.width <= n {
+      generalGroup(L.self, r, at: b, i, lanes: L.width, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+      i += L.width
+    }
+    if i < n {
+      generalGroup(L.self, r, at: b, i, lanes: n - i, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+    }
+  }
+
+  /// One general group at the block's cell `i` (`lanes` valid cells).
+  @inlinable @inline(__always)
+  static func generalGroup<L: FloatLanes>(
+    _: L.Type, _ r: CompiledRecipe, at b: Int, _ i: Int, lanes: Int, progress: StagedProgress,
+    soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    let c = b + i, s = progress.stride
+    let wi: L = loadGroup(inputs.width + c, lanes), he: L = loadGroup(inputs.height + c, lanes)
+    let m = evaluateGroup(
+      r, progress: progress, at: i, width: wi, height: he, tableWidth: loadGroup(inputs.tableWidth + c, lanes))
+    m.storeRows(to: soa + i, stride: s)
+    if outputs.corners != nil {
+      groupExtras(r, m, at: b, i, lanes: lanes, progress: progress, width: wi, height: he, inputs: inputs,
+        outputs: outputs)
+    }
+  }
+
+  /// Evaluates one lane group of cells sharing recipe `r`.
+  @inlinable @inline(__always)
+  static func evaluateGroup<L: FloatLanes>(
+    _ r: CompiledRecipe, progress: StagedProgress, at i: Int, width: L, height: L, tableWidth: L
+  ) -> LaneMatrix<L> {
+    let v: LaneChannels<L> = channelValues(r, progress: progress, at: i, height: height, tableWidth: tableWidth)
+    let (tx, ty, tz) = (v.tx, v.ty, v.tz)
+    let (rx, ry, rz, s, sx, sy) = (v.rx, v.ry, v.rz, v.s, v.sx, v.sy)
+    let z = L(repeating: 0), one = L(repeating: 1)
+    var m = LaneMatrix<L>(linear: (one, z, z, z, one, z, z, z, one), translation: (z, z, z))
+    if r.hasChannelTransform {
+      let ex = s * sx, ey = s * sy
+      // Sines and cosines of the rotations that animate only (the others are 0: sin 0,
+      // cos 1); the tests are on recipe constants, the same for every group.
+      let cz = r.rotates.z ? L.sincos(rz) : (sin: z, cos: one)
+      // S * Rz (rows): [ex cz, ex sz, 0], [-ey sz, ey cz, 0], [0, 0, 1].
+      var l = (ex * cz.cos, ex * cz.sin, z, -(ey * cz.sin), ey * cz.cos, z, z, z, one)
+      if r.hasRotationXY {
+        // S * Rx * Ry * Rz in full.
+        let cx = r.rotates.x ? L.sincos(rx) : (sin: z, cos: one)
+        let cy = r.rotates.y ? L.sincos(ry) : (sin: z, cos: one)
+        // Rx * Ry rows: [cy, 0, -sy], [sx sy, cx, sx cy], [cx sy, -sx, cx cy].
+        let a = (
+          cy.cos, z, -cy.sin,
+          cx.sin * cy.sin, cx.cos, cx.sin * cy.cos,
+          cx.cos * cy.sin, -cx.sin, cx.cos * cy.cos
+        )
+        // (Rx Ry) * Rz, Rz rows [cz, sz, 0], [-sz, cz, 0], [0, 0, 1]; then scale rows.
+        l = (
+          ex * (a.0 * cz.cos - a.1 * cz.sin), ex * (a.0 * cz.sin + a.1 * cz.cos), ex * a.2,
+          ey * (a.3 * cz.cos - a.4 * cz.sin), ey * (a.3 * cz.sin + a.4 * cz.cos), ey * a.5,
+          a.6 * cz.cos - a.7 * cz.sin, a.6 * cz.sin + a.7 * cz.cos, a.8
+        )
+      }
+      var t = (tx, ty, tz)
+      if r.translateFirst {
+        // T * L: the translation row goes through L.
+        t = (
+          tx * l.0 + ty * l.3 + tz * l.6,
+          tx * l.1 + ty * l.4 + tz * l.7,
+          tx * l.2 + ty * l.5 + tz * l.8
+        )
+      }
+      m = LaneMatrix(linear: l, translation: t)
+    }
+    if let matrix = r.matrix {
+      var mm: LaneMatrix<L>
+      switch matrix {
+      case .twoD(let part, let a, let b):
+        let p: L = progress(part, i)
+        @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
+        let dtx = lerp(0), dty = lerp(1), dsx = lerp(2), dsy = lerp(3), angle = lerp(4)
+        let r11 = lerp(5), r12 = lerp(6), r21 = lerp(7), r22 = lerp(8)
+        let cs = L.sincos(angle)
+        // Scale * Rotation * Remainder.
+        let row0 = (cs.cos * r11 + cs.sin * r21, cs.cos * r12 + cs.sin * r22)
+        let row1 = (cs.cos * r21 - cs.sin * r11, cs.cos * r22 - cs.sin * r12)
+        mm = LaneMatrix(
+          linear: (dsx * row0.0, dsx * row0.1, z, dsy * row1.0, dsy * row1.1, z, z, z, one),
+          translation: (dtx, dty, z))
+      case .threeD(let part, let a, let b, let qa, let qb, let theta, let nlerp):
+        let p: L = progress(part, i)
+        @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
+        var wa: L, wb: L
+        if nlerp {
+          wa = 1 - p
+          wb = p
+        } else {
+          let inv = 1 / sin(theta)
+          wa = L.sincos((1 - p) * theta).sin * inv
+          wb = L.sincos(p * theta).sin * inv
+        }
+        var qx = wa * qa.x + wb * qb.x, qy = wa * qa.y + wb * qb.y
+        var qz = wa * qa.z + wb * qb.z, qw = wa * qa.w + wb * qb.w
+        if nlerp {
+          let xy2: L = qx * qx + qy * qy
+          let zw2: L = qz * qz + qw * qw
+          let n: L = 1 / (xy2 + zw2).squareRoot()
+          qx = qx * n
+          qy = qy * n
+          qz = qz * n
+          qw = qw * n
+        }
+        // Rotation (row-vector) from the quaternion.
+        let xx = qx * qx, yy = qy * qy, zz = qz * qz
+        let xy = qx * qy, xz = qx * qz, yz = qy * qz, xw = qx * qw, yw = qy * qw, zw = qz * qw
+        let r0 = (1 - (yy + zz) * 2, (xy + zw) * 2, (xz - yw) * 2)
+        let r1 = ((xy - zw) * 2, 1 - (xx + zz) * 2, (yz + xw) * 2)
+        let r2 = ((xz + yw) * 2, (yz - xw) * 2, 1 - (xx + yy) * 2)
+        let p0 = lerp(0), p1 = lerp(1), p2 = lerp(2), p3 = lerp(3)
+        let t0 = lerp(4), t1 = lerp(5), t2 = lerp(6)
+        let s0 = lerp(7), s1 = lerp(8), s2 = lerp(9)
+        let kxy = lerp(10), kxz = lerp(11), kyz = lerp(12)
+        // Scale * Skew * Rotation (rows).
+        let k1 = (r1.0 + kxy * r0.0, r1.1 + kxy * r0.1, r1.2 + kxy * r0.2)
+        let k2 = (
+          r2.0 + kxz * r0.0 + kyz * r1.0, r2.1 + kxz * r0.1 + kyz * r1.1, r2.2 + kxz * r0.2 + kyz * r1.2
+        )
+        let l0 = (s0 * r0.0, s0 * r0.1, s0 * r0.2)
+        let l1 = (s1 * k1.0, s1 * k1.1, s1 * k1.2)
+        let l2 = (s2 * k2.0, s2 * k2.1, s2 * k2.2)
+        // * Translation * Perspective(column 4 = p).
+        mm = LaneMatrix((
+          l0.0, l0.1, l0.2, l0.0 * p0 + l0.1 * p1 + l0.2 * p2,
+          l1.0, l1.1, l1.2, l1.0 * p0 + l1.1 * p1 + l1.2 * p2,
+          l2.0, l2.1, l2.2, l2.0 * p0 + l2.1 * p1 + l2.2 * p2,
+          t0, t1, t2, t0 * p0 + t1 * p1 + t2 * p2 + p3
+        ))
+      case .componentwise(let part, let a, let b):
+        let p: L = progress(part, i)
+        @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
+        mm = LaneMatrix(InlineArray(repeating: L(repeating: 0)))
+        for e in 0..<16 { mm[e] = lerp(e) }
+      case .discrete(let part, let a, let b):
+        let p: L = progress(part, i)
+        let late = L.ge(p, L(repeating: 0.5))
+        @inline(__always) func pick(_ i: Int) -> L { L(repeating: a[i]).replacing(with: L(repeating: b[i]), where: late) }
+        mm = LaneMatrix(InlineArray(repeating: L(repeating: 0)))
+        for e in 0..<16 { mm[e] = pick(e) }
+      }
+      m = r.hasChannelTransform ? m.times(mm) : mm
+    }
+    if r.m34 != 0 { m.applyPerspective(r.m34) }
+    m.applyAnchor(width * r.anchor.x, height * r.anchor.y)
+    return m
+  }
+
+  /// The optional per-group output: projected corners (outputs that include them).
+  @inlinable @inline(__always)
+  static func groupExtras<L: FloatLanes>(
+    _ r: CompiledRecipe, _ matrix: LaneMatrix<L>, at b: Int, _ i: Int, lanes: Int, progress: StagedProgress,
+    width: L, height: L, inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    let c = b + i
+    if let co = outputs.corners { storeCorners(matrix, at: c, lanes: lanes, to: co, width: width, height: height) }
+  }
+}

@@ -1,0 +1,308 @@
+// Pass 3 on the planar path: recipes that stay affine in 2D compute six entries
+// (a b c d tx ty) per cell, in loops specialised to the recipe's shape (`PlanarShape`).
+
+import CellMotion
+import Foundation
+
+/// A planar recipe's 2D matrix path as plain Floats, computed once when the recipe is
+/// compiled (`CompiledRecipe.planarConstants`; no array access or bounds check per group):
+/// start values and deltas of (tx, ty, sx, sy, angle, m11, m12, m21, m22), and the flags
+/// that pick the planar loop (`PlanarShape`).
+@usableFromInline
+struct PlanarConstants: Sendable {
+  @usableFromInline var part: Int?
+  /// Start values (f) and deltas (d) of tx, ty, sx, sy, angle, m11, m12, m21, m22.
+  @usableFromInline var ftx: Float = 0, fty: Float = 0, fsx: Float = 0, fsy: Float = 0, fan: Float = 0
+  @usableFromInline var f11: Float = 0, f12: Float = 0, f21: Float = 0, f22: Float = 0
+  @usableFromInline var dtx: Float = 0, dty: Float = 0, dsx: Float = 0, dsy: Float = 0, dan: Float = 0
+  @usableFromInline var d11: Float = 0, d12: Float = 0, d21: Float = 0, d22: Float = 0
+  /// Whether the decomposition's remaining 2x2 (m11 m12 m21 m22) is not the identity at
+  /// both ends (a skew); without one, Scale * Rotation is all there is.
+  @usableFromInline var hasRemainder = false
+  /// Whether the matrix path's angle, and the winning rotation-about-z channel, stay within
+  /// [-pi/4, pi/4] for every progress the curves can produce (`progressBounds`), so the
+  /// group can use `sincosSmall` (no argument reduction).
+  @usableFromInline var smallAngle = false
+  @usableFromInline var smallRotationZ = false
+  /// Whether the matrix path's scale is 1 on both axes at every time (fsx = fsy = 1,
+  /// dsx = dsy = 0): S * R is R (tip-in).
+  @usableFromInline var unitScale = false
+  init(_ r: CompiledRecipe) {
+    func small(_ from: Float, _ delta: Float, _ part: Int) -> Bool {
+      let b = r.parts[part].curve.progressBounds
+      let ends = [Double(from) + Double(delta) * b.lo, Double(from) + Double(delta) * b.hi]
+      return ends.allSatisfy { abs($0) <= Double.pi / 4 }
+    }
+    if let rz = r.transformChannels.last(where: { $0.channel == .rotationZ }) {
+      let d = rz.to - rz.from
+      smallRotationZ = rz.from.y == 0 && rz.from.z == 0 && d.y == 0 && d.z == 0 && small(rz.from.x, d.x, rz.part)
+    } else {
+      smallRotationZ = true
+    }
+    part = nil
+    if case .twoD(let p, let a, let b) = r.matrix {
+      part = p
+      (ftx, fty, fsx, fsy, fan) = (a[0], a[1], a[2], a[3], a[4])
+      (f11, f12, f21, f22) = (a[5], a[6], a[7], a[8])
+      (dtx, dty, dsx, dsy, dan) = (b[0] - a[0], b[1] - a[1], b[2] - a[2], b[3] - a[3], b[4] - a[4])
+      (d11, d12, d21, d22) = (b[5] - a[5], b[6] - a[6], b[7] - a[7], b[8] - a[8])
+      hasRemainder = (f11, f12, f21, f22) != (1, 0, 0, 1) || (d11, d12, d21, d22) != (0, 0, 0, 0)
+      smallAngle = small(fan, dan, p)
+      unitScale = (fsx, fsy, dsx, dsy) == (1, 1, 0, 0)
+    }
+  }
+}
+
+/// Which planar path a block takes, known to the compiler: each flag is a constant in a
+/// specialised kernel (the group loop is then straight-line code with no per-group tests,
+/// phi moves or spills), or nil to read it from the recipe at run time (`AnyPlanar`).
+/// `Kernel.evaluatePlanarRun` picks the shape once per block.
+@usableFromInline protocol PlanarShape {
+  /// Whether channels move the transform (`CompiledRecipe.hasChannelTransform`).
+  static var channels: Bool? { get }
+  /// Whether a whole-matrix animation applies (`PlanarConstants.part != nil`).
+  static var matrix: Bool? { get }
+  /// Whether corners are written (`groupExtras`; fold halves have a pass of their own).
+  static var extras: Bool? { get }
+  static var smallAngle: Bool? { get }
+  static var remainder: Bool? { get }
+  static var unitScale: Bool? { get }
+  static var smallRotationZ: Bool? { get }
+  static var translateFirst: Bool? { get }
+}
+
+
+
+
+
+@usableFromInline protocol StaticFlag { static var value: Bool { get } }
+@usableFromInline enum Yes: StaticFlag { @inlinable static var value: Bool { true } }
+@usableFromInline enum No: StaticFlag { @inlinable static var value: Bool { false } }
+
+/// Every flag read at run time: recipes with channels and a matrix, fold or corners.
+@usableFromInline enum AnyPlanar: PlanarShape {
+  @inlinable static var channels: Bool? { nil }
+  @inlinable static var matrix: Bool? { nil }
+  @inlinable static var extras: Bool? { nil }
+  @inlinable static var smallAngle: Bool? { nil }
+  @inlinable static var remainder: Bool? { nil }
+  @inlinable static var unitScale: Bool? { nil }
+  @inlinable static var smallRotationZ: Bool? { nil }
+  @inlinable static var translateFirst: Bool? { nil }
+}
+
+/// Neither channels nor a matrix move the cell (the fold recipes), no extras: the identity.
+@usableFromInline enum IdentityPlanar: PlanarShape {
+  @inlinable static var channels: Bool? { false }
+  @inlinable static var matrix: Bool? { false }
+  @inlinable static var extras: Bool? { false }
+  @inlinable static var smallAngle: Bool? { nil }
+  @inlinable static var remainder: Bool? { nil }
+  @inlinable static var unitScale: Bool? { nil }
+  @inlinable static var smallRotationZ: Bool? { nil }
+  @inlinable static var translateFirst: Bool? { nil }
+}
+
+/// A whole-matrix animation only (tip-in), no extras.
+@usableFromInline enum MatrixPlanar<SmallAngle: StaticFlag, Remainder: StaticFlag, UnitScale: StaticFlag>: PlanarShape {
+  @inlinable static var channels: Bool? { false }
+  @inlinable static var matrix: Bool? { true }
+  @inlinable static var extras: Bool? { false }
+  @inlinable static var smallAngle: Bool? { SmallAngle.value }
+  @inlinable static var remainder: Bool? { Remainder.value }
+  @inlinable static var unitScale: Bool? { UnitScale.value }
+  @inlinable static var smallRotationZ: Bool? { nil }
+  @inlinable static var translateFirst: Bool? { nil }
+}
+
+/// Channels only (slide-in, move-up, the channel form of tip-in), no extras.
+@usableFromInline enum ChannelPlanar<SmallRotationZ: StaticFlag, TranslateFirst: StaticFlag>: PlanarShape {
+  @inlinable static var channels: Bool? { true }
+  @inlinable static var matrix: Bool? { false }
+  @inlinable static var extras: Bool? { false }
+  @inlinable static var smallAngle: Bool? { nil }
+  @inlinable static var remainder: Bool? { nil }
+  @inlinable static var unitScale: Bool? { nil }
+  @inlinable static var smallRotationZ: Bool? { SmallRotationZ.value }
+  @inlinable static var translateFirst: Bool? { TranslateFirst.value }
+}
+
+extension Kernel {
+  /// Stage 3 of a planar block with the shape picked for the recipe and outputs: the common
+  /// recipes get a specialised loop (`MatrixPlanar`, `ChannelPlanar`), the rest `AnyPlanar`.
+  @inlinable
+  static func evaluatePlanarRun<L: FloatLanes>(
+    _: L.Type, _ r: CompiledRecipe, _ k: PlanarConstants, at b: Int, count n: Int, progress: StagedProgress,
+    soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    @inline(__always) func run<S: PlanarShape>(_ shape: S.Type) {
+      evaluatePlanarBlock(
+        L.self, S.self, r, k, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+    }
+    let extras = outputs.corners != nil
+    if !extras && !r.hasChannelTransform && k.part == nil {
+      // Nothing moves the cell (the fold recipes: their halves have a pass of their own).
+      run(IdentityPlanar.self)
+    } else if !extras && !r.hasChannelTransform && k.part != nil {
+      switch (k.smallAngle, k.hasRemainder, k.unitScale) {
+      case (true, false, true): run(MatrixPlanar<Yes, No, Yes>.self)
+      case (true, false, false): run(MatrixPlanar<Yes, No, No>.self)
+      case (true, true, _): run(MatrixPlanar<Yes, Yes, No>.self)
+      case (false, false, true): run(MatrixPlanar<No, No, Yes>.self)
+      case (false, false, false): run(MatrixPlanar<No, No, No>.self)
+      case (false, true, _): run(MatrixPlanar<No, Yes, No>.self)
+      }
+    } else if !extras && r.hasChannelTransform && k.part == nil {
+      switch (k.smallRotationZ, r.translateFirst) {
+      case (true, false): run(ChannelPlanar<Yes, No>.self)
+      case (true, true): run(ChannelPlanar<Yes, Yes>.self)
+      case (false, false): run(ChannelPlanar<No, No>.self)
+      case (false, true): run(ChannelPlanar<No, Yes>.self)
+      }
+    } else {
+      run(AnyPlanar.self)
+    }
+  }
+
+  /// Stage 3 of a planar block (`CompiledRecipe.isPlanar`): cells `b ..< b + n`, the six
+  /// varying entries as pair rows (a, b), (c, d), (tx, ty) of `soa`, 2 x `progress.stride`
+  /// Floats each (`FloatLanes.storePairs`, read by `storePlanarBlock`).
+  /// A function of its own so that the optimiser inlines the group into a small loop.
+  @inlinable
+  static func evaluatePlanarBlock<L: FloatLanes, S: PlanarShape>(
+    _: L.Type, _: S.Type, _ r: CompiledRecipe, _ k: PlanarConstants, at b: Int, count n: Int,
+    progress: StagedProgress, soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    var i = 0
+    while i &+ L.width <= n {
+      planarGroup(
+        L.self, S.self, r, k, at: b, i, lanes: L.width, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+      i &+= L.width
+    }
+    if i < n {
+      planarGroup(
+        L.self, S.self, r, k, at: b, i, lanes: n &- i, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+    }
+  }
+
+  /// One planar group at the block's cell `i` (`lanes` valid cells; fewer than `L.width`
+  /// only in a block's last group).
+  @inlinable @inline(__always)
+  static func planarGroup<L: FloatLanes, S: PlanarShape>(
+    _: L.Type, _: S.Type, _ r: CompiledRecipe, _ k: PlanarConstants, at b: Int, _ i: Int, lanes: Int,
+    progress: StagedProgress, soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    let c = b &+ i, s = progress.stride
+    let wi: L = loadGroup(inputs.width + c, lanes), he: L = loadGroup(inputs.height + c, lanes)
+    let m = evaluatePlanarGroup(
+      r, k, S.self, progress: progress, at: i, width: wi, height: he,
+      tableWidth: loadGroup(inputs.tableWidth + c, lanes))
+    // Pair rows (a, b), (c, d), (tx, ty), 2 s Floats each (`storePlanarBlock`).
+    L.storePairs(m.a, m.b, to: soa + 2 * i)
+    L.storePairs(m.c, m.d, to: soa + 2 * s + 2 * i)
+    L.storePairs(m.tx, m.ty, to: soa + 4 * s + 2 * i)
+    if S.extras ?? (outputs.corners != nil) {
+      let z = L(repeating: 0), one = L(repeating: 1)
+      let matrix = LaneMatrix<L>(linear: (m.a, m.b, z, m.c, m.d, z, z, z, one), translation: (m.tx, m.ty, z))
+      groupExtras(r, matrix, at: b, i, lanes: lanes, progress: progress, width: wi, height: he, inputs: inputs,
+        outputs: outputs)
+    }
+  }
+
+  /// Every channel's value for one lane group (model values where nothing animates), from
+  /// the staged progress of the group at the block's cell `i`.
+  @inlinable @inline(__always)
+  static func channelValues<L: FloatLanes>(
+    _ r: CompiledRecipe, progress: StagedProgress, at i: Int, height: L, tableWidth: L
+  ) -> LaneChannels<L> {
+    var c = LaneChannels<L>()
+    for ch in r.transformChannels {
+      let p: L = progress(ch.part, i)
+      // from + (to - from) p, each end c + h * cellHeight + w * tableWidth.
+      let f = ch.from, d = ch.to - ch.from
+      let from = L.muladd(height, f.y, L.muladd(tableWidth, f.z, L(repeating: f.x)))
+      let delta = L.muladd(height, d.y, L.muladd(tableWidth, d.z, L(repeating: d.x)))
+      let v = L.muladd(delta, p, from)
+      switch ch.channel {
+      case .opacity, .shadowOpacity: break  // opacityStage
+      case .translationX: c.tx = v
+      case .translationY: c.ty = v
+      case .translationZ: c.tz = v
+      case .rotationX: c.rx = v
+      case .rotationY: c.ry = v
+      case .rotationZ: c.rz = v
+      case .scale: c.s = v
+      case .scaleX: c.sx = v
+      case .scaleY: c.sy = v
+      }
+    }
+    return c
+  }
+
+  /// Evaluates one lane group of a planar recipe (`CompiledRecipe.isPlanar`: no rotation
+  /// about x or y, no z translation, no perspective, a 2D matrix path if any): only the six
+  /// entries of the affine matrix [a b 0 0; c d 0 0; 0 0 1 0; tx ty 0 1] are computed,
+  /// with the same formulas as `evaluateGroup` restricted to them. Fewer live vectors than
+  /// the general 4x4 (6 instead of 16), so nothing spills.
+  @inlinable @inline(__always)
+  static func evaluatePlanarGroup<L: FloatLanes, S: PlanarShape>(
+    _ r: CompiledRecipe, _ k: PlanarConstants, _: S.Type, progress: StagedProgress, at i: Int, width: L, height: L,
+    tableWidth: L
+  ) -> LanePlanar<L> {
+    let one = L(repeating: 1), z = L(repeating: 0)
+    let hasChannels = S.channels ?? r.hasChannelTransform
+    var m = LanePlanar<L>(a: one, b: z, c: z, d: one, tx: z, ty: z)
+    if hasChannels {
+      let v: LaneChannels<L> = channelValues(r, progress: progress, at: i, height: height, tableWidth: tableWidth)
+      let ex = v.s * v.sx, ey = v.s * v.sy
+      let cz = (S.smallRotationZ ?? k.smallRotationZ) ? L.sincosSmall(v.rz) : L.sincos(v.rz)
+      // S * Rz rows [ex cz, ex sz], [-ey sz, ey cz]; translation first or last.
+      m.a = ex * cz.cos
+      m.b = ex * cz.sin
+      m.c = -(ey * cz.sin)
+      m.d = ey * cz.cos
+      if S.translateFirst ?? r.translateFirst {
+        m.tx = L.muladd(v.tx, m.a, v.ty * m.c)
+        m.ty = L.muladd(v.tx, m.b, v.ty * m.d)
+      } else {
+        m.tx = v.tx
+        m.ty = v.ty
+      }
+    }
+    if S.matrix ?? (k.part != nil) {
+      let p: L = progress(k.part ?? 0, i)
+      let angle = L.muladd(p, k.dan, k.fan)
+      let cs = (S.smallAngle ?? k.smallAngle) ? L.sincosSmall(angle) : L.sincos(angle)
+      // Scale * Rotation * Remainder; rotation rows [cos, sin], [-sin, cos].
+      var a2 = cs.cos, b2 = cs.sin, c2 = -cs.sin, d2 = cs.cos
+      if !(S.unitScale ?? k.unitScale) {
+        let dsx = L.muladd(p, k.dsx, k.fsx), dsy = L.muladd(p, k.dsy, k.fsy)
+        (a2, b2, c2, d2) = (dsx * a2, dsx * b2, dsy * c2, dsy * d2)
+      }
+      if S.remainder ?? k.hasRemainder {
+        let r11 = L.muladd(p, k.d11, k.f11), r12 = L.muladd(p, k.d12, k.f12)
+        let r21 = L.muladd(p, k.d21, k.f21), r22 = L.muladd(p, k.d22, k.f22)
+        (a2, b2, c2, d2) = (
+          L.muladd(a2, r11, b2 * r21), L.muladd(a2, r12, b2 * r22),
+          L.muladd(c2, r11, d2 * r21), L.muladd(c2, r12, d2 * r22)
+        )
+      }
+      let tx2 = L.muladd(p, k.dtx, k.ftx), ty2 = L.muladd(p, k.dty, k.fty)
+      if hasChannels {
+        // channels * matrix (2D affine product, row vectors).
+        m = LanePlanar(
+          a: L.muladd(m.a, a2, m.b * c2), b: L.muladd(m.a, b2, m.b * d2),
+          c: L.muladd(m.c, a2, m.d * c2), d: L.muladd(m.c, b2, m.d * d2),
+          tx: L.muladd(m.tx, a2, L.muladd(m.ty, c2, tx2)), ty: L.muladd(m.tx, b2, L.muladd(m.ty, d2, ty2)))
+      } else {
+        m = LanePlanar(a: a2, b: b2, c: c2, d: d2, tx: tx2, ty: ty2)
+      }
+    }
+    // About the anchor: Translate(-anchor) * M * Translate(+anchor).
+    let ax = width * r.anchor.x, ay = height * r.anchor.y
+    let nax = width * -r.anchor.x, nay = height * -r.anchor.y
+    m.tx = L.muladd(nax, m.a, L.muladd(nay, m.c, m.tx + ax))
+    m.ty = L.muladd(nax, m.b, L.muladd(nay, m.d, m.ty + ay))
+    return m
+  }
+}

@@ -1,0 +1,241 @@
+// Pass 1: media timing (local time per lane from the frame time, start, delay, speed,
+// repeat, autoreverse and fill), each part's progress for a block, and pass 2: opacity.
+
+import CellMotion
+import Foundation
+
+extension Kernel {
+  /// Local time of one timed part per lane at frame time `t` (relative to the batch
+  /// origin), in seconds within [0, duration], and the lanes where the part is inactive
+  /// (no fill: the model value shows, as progress 1).
+  @inlinable @inline(__always)
+  static func partLocalTime<L: FloatLanes>(
+    _ part: CompiledPart, _ r: CompiledRecipe, start: L, t: Float
+  ) -> (local: L, inactive: L.Mask) {
+    let dur = part.duration
+    var ta = (L(repeating: t) - start) - part.delay
+    var local: L
+    var inactive: L.Mask
+    if r.simpleTiming {
+      local = L.clamp(ta, 0, dur)
+      // Inactive before the start unless filling backwards, and from the end on unless
+      // filling forwards (the model value, = to, shows: same as p = 1 for a single
+      // non-reversing iteration, but kept explicit). Thresholds, not branches on the flags,
+      // so the mask stays in a register.
+      let before: Float = r.fillsBackwards ? -.infinity : 0
+      let after: Float = r.fillsForwards ? .infinity : dur
+      inactive = L.or(L.lt(ta, L(repeating: before)), L.ge(ta, L(repeating: after)))
+    } else {
+      ta = ta * r.speed
+      let active = dur * max(r.repeatCount, 1) * (r.autoreverses ? 2 : 1)
+      let k = L.floor(ta * (1 / dur))
+      var tl = L.clamp(ta - k * dur, 0, dur)
+      if r.autoreverses {
+        let odd = L.ge(k - L.floor(k * 0.5) * 2, L(repeating: 0.5))
+        tl = tl.replacing(with: dur - tl, where: odd)
+      }
+      let before = L.lt(ta, L(repeating: 0))
+      let after = L.ge(ta, L(repeating: active))
+      local = tl.replacing(with: L(repeating: 0), where: before)
+      local = local.replacing(with: L(repeating: part.endLocalTime), where: after)
+      inactive = L.lt(ta, L(repeating: -Float.infinity))
+      if !r.fillsBackwards { inactive = L.or(inactive, before) }
+      if !r.fillsForwards { inactive = L.or(inactive, after) }
+    }
+    return (local, inactive)
+  }
+
+  /// Progress of one timed part per lane at frame time `t` (relative to the batch origin).
+  @inlinable @inline(__always)
+  static func partProgress<L: FloatLanes>(
+    _ part: CompiledPart, _ r: CompiledRecipe, start: L, t: Float
+  ) -> L {
+    let (local, inactive) = partLocalTime(part, r, start: start, t: t)
+    return curveProgress(part.curve, local: local, duration: part.duration)
+      .replacing(with: L(repeating: 1), where: inactive)
+  }
+
+  /// Stage 1 of a block: the progress of `part` for `count` cells starting at `start`,
+  /// written to `out` in whole lane groups (the last group padded with its first lane's
+  /// input, so `out` needs room for `count` rounded up to `L.width`). The curve is chosen
+  /// once, outside the loop, so each curve runs as its own small loop whose iterations
+  /// the processor overlaps (the Bezier solve is a chain of dependent steps).
+  @inlinable @inline(__always)
+  static func progressStage<L: FloatLanes>(
+    _: L.Type, _ part: CompiledPart, _ r: CompiledRecipe, t: Float, start: UnsafePointer<Float>, count: Int,
+    into out: UnsafeMutablePointer<Float>
+  ) {
+    // Bezier solves run as types, so their loops specialise to straight-line code (a
+    // literal argument to an inlined function was not enough: the optimiser kept the stage
+    // out of line with the step count as a run-time value). No default: see `SolvePath`.
+    @inline(__always) func run<S: BezierSolve>(_: S.Type) {
+      bezierStage(L.self, S.self, part, r, t: t, start: start, count: count, into: out)
+    }
+    switch part.solvePath {
+    case .newton1: run(NewtonSolve<1, 0>.self)
+    case .newton2: run(NewtonSolve<2, 0>.self)
+    case .newton3: run(NewtonSolve<3, 0>.self)
+    case .newton4: run(NewtonSolve<4, 0>.self)
+    case .newton5: run(NewtonSolve<5, 0>.self)
+    case .newton6: run(NewtonSolve<6, 0>.self)
+    case .newton7: run(NewtonSolve<7, 0>.self)
+    case .newton8: run(NewtonSolve<8, 0>.self)
+    case .newton1Guess: run(NewtonSolve<1, 1>.self)
+    case .newton2Guess: run(NewtonSolve<2, 1>.self)
+    case .newton3Guess: run(NewtonSolve<3, 1>.self)
+    case .newton4Guess: run(NewtonSolve<4, 1>.self)
+    case .newton5Guess: run(NewtonSolve<5, 1>.self)
+    case .newton6Guess: run(NewtonSolve<6, 1>.self)
+    case .newton7Guess: run(NewtonSolve<7, 1>.self)
+    case .newton8Guess: run(NewtonSolve<8, 1>.self)
+    case .fitted4x1: run(FittedSolve<4, 1>.self)
+    case .fitted5x1: run(FittedSolve<5, 1>.self)
+    case .fitted6x1: run(FittedSolve<6, 1>.self)
+    case .fitted7x1: run(FittedSolve<7, 1>.self)
+    case .fitted8x1: run(FittedSolve<8, 1>.self)
+    case .fitted4x2: run(FittedSolve<4, 2>.self)
+    case .fitted5x2: run(FittedSolve<5, 2>.self)
+    case .fitted6x2: run(FittedSolve<6, 2>.self)
+    case .fitted7x2: run(FittedSolve<7, 2>.self)
+    case .fitted8x2: run(FittedSolve<8, 2>.self)
+    case .fitted4x3: run(FittedSolve<4, 3>.self)
+    case .fitted5x3: run(FittedSolve<5, 3>.self)
+    case .fitted6x3: run(FittedSolve<6, 3>.self)
+    case .fitted7x3: run(FittedSolve<7, 3>.self)
+    case .fitted8x3: run(FittedSolve<8, 3>.self)
+    case .root4x1: run(RootFittedSolve<4, 1>.self)
+    case .root5x1: run(RootFittedSolve<5, 1>.self)
+    case .root6x1: run(RootFittedSolve<6, 1>.self)
+    case .root7x1: run(RootFittedSolve<7, 1>.self)
+    case .root8x1: run(RootFittedSolve<8, 1>.self)
+    case .root4x2: run(RootFittedSolve<4, 2>.self)
+    case .root5x2: run(RootFittedSolve<5, 2>.self)
+    case .root6x2: run(RootFittedSolve<6, 2>.self)
+    case .root7x2: run(RootFittedSolve<7, 2>.self)
+    case .root8x2: run(RootFittedSolve<8, 2>.self)
+    case .runtime: run(RuntimeSolve.self)
+    case .spring:
+      var i = 0
+      while i < count {
+        partProgress(part, r, start: loadGroup(start + i, count - i) as L, t: t).store(to: out + i)
+        i += L.width
+      }
+    }
+  }
+
+  /// The Bezier loop of `progressStage`; `S` fixes the solve (`BezierSolve`).
+  @inlinable
+  static func bezierStage<L: FloatLanes, S: BezierSolve>(
+    _: L.Type, _: S.Type, _ part: CompiledPart, _ r: CompiledRecipe, t: Float, start: UnsafePointer<Float>,
+    count: Int, into out: UnsafeMutablePointer<Float>
+  ) {
+    // Constants only (`let`): the local function below must not capture a variable, which
+    // would put it in a heap box on every call.
+    let ax: Float, bx: Float, cx: Float, ay: Float, by: Float, cy: Float
+    let runtimeFitted: Bool, runtimeSteps: Int, runtimeGuess: Bool, runtimeDegree: Int, runtimeRoot: Bool
+    let p: SIMD16<Float>, dp: SIMD16<Float>, rootScale: Float, rootOffset: Float
+    switch part.curve {
+    case .bezier(let a0, let a1, let a2, let a3, let a4, let a5, let st, let g):
+      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
+      (runtimeFitted, runtimeSteps, runtimeGuess, runtimeDegree, p, dp) = (false, st, g, 0, .zero, .zero)
+      (runtimeRoot, rootScale, rootOffset) = (false, 0, 0)
+    case .fittedBezier(let a0, let a1, let a2, let a3, let a4, let a5, let fit, let st):
+      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
+      (runtimeFitted, runtimeSteps, runtimeGuess, runtimeDegree, p, dp) = (true, st, false, fit.degree, fit.p, fit.dp)
+      (runtimeRoot, rootScale, rootOffset) = (false, 0, 0)
+    case .rootFittedBezier(let a0, let a1, let a2, let a3, let a4, let a5, let fit, let st):
+      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
+      (runtimeFitted, runtimeSteps, runtimeGuess, runtimeDegree, p, dp) = (true, st, false, fit.degree, fit.p, fit.dp)
+      (runtimeRoot, rootScale, rootOffset) = (true, fit.rootScale, fit.rootOffset)
+    default: return
+    }
+    let fitted = S.fitted ?? runtimeFitted, steps = S.steps ?? runtimeSteps
+    let guess = S.quadraticGuess ?? runtimeGuess, degree = S.degree ?? runtimeDegree
+    let root = S.root ?? runtimeRoot
+    @inline(__always) func solve(_ x: L) -> L {
+      if root {
+        return rootFittedBezierProgress(
+          x, ax, bx, cx, ay, by, cy, p: p, scale: rootScale, offset: rootOffset, degree: degree, steps: steps)
+      }
+      return fitted
+        ? fittedBezierProgress(x, ax, bx, cx, ay, by, cy, p: p, dp: dp, degree: degree, steps: steps)
+        : bezierProgress(x, ax, bx, cx, ay, by, cy, steps: steps, quadraticGuess: guess)
+    }
+    let dur = part.duration, inv = 1 / dur
+    if r.simpleTiming {
+      // `partLocalTime`'s simple case with every recipe constant in a local first (read
+      // through `r` they were reloaded and re-tested per group), and the inactive lanes
+      // as two selects at the end (no mask kept alive across the solve).
+      let t0 = t - part.delay
+      let before: Float = r.fillsBackwards ? -.infinity : 0
+      let after: Float = r.fillsForwards ? .infinity : dur
+      var i = 0
+      while i < count {
+        let st: L = loadGroup(start + i, count &- i)
+        let ta = L(repeating: t0) - st
+        // x = (t0 - start) / dur as one multiply-add (off the solve's critical path: the
+        // selects below use ta).
+        let x = L.clamp(L.muladd(st, -inv, t0 * inv), 0, 1)
+        solve(x)
+          .replacing(with: L(repeating: 1), where: L.lt(ta, L(repeating: before)))
+          .replacing(with: L(repeating: 1), where: L.ge(ta, L(repeating: after)))
+          .store(to: out + i)
+        i &+= L.width
+      }
+      return
+    }
+    var i = 0
+    while i < count {
+      let (local, inactive) = partLocalTime(part, r, start: loadGroup(start + i, count - i) as L, t: t)
+      solve(L.clamp(local * inv, 0, 1)).replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
+      i += L.width
+    }
+  }
+
+  /// The opacity (or shadow opacity) stage of a block: the winning channel's value clamped
+  /// to [0, 1], or `modelValue` where the recipe does not animate it, written straight to
+  /// `out` for the block's `count` cells (a last partial group stores only its valid
+  /// lanes).
+  @inlinable @inline(__always)
+  static func opacityStage<L: FloatLanes>(
+    _: L.Type, _ channel: CompiledChannel?, modelValue: Float, progress: StagedProgress, height: UnsafePointer<Float>,
+    tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>
+  ) {
+    let w = L.width
+    guard let ch = channel else {
+      var i = 0
+      while i + w <= count {
+        L(repeating: modelValue).store(to: out + i)
+        i += w
+      }
+      while i < count {
+        out[i] = modelValue
+        i += 1
+      }
+      return
+    }
+    let f = ch.from, d = ch.to - ch.from
+    let usesGeometry = f.y != 0 || f.z != 0 || d.y != 0 || d.z != 0
+    var i = 0
+    while i < count {
+      let p: L = progress(ch.part, i)
+      var v: L
+      if usesGeometry {
+        let rest = count - i
+        let he: L = loadGroup(height + i, rest), tw: L = loadGroup(tableWidth + i, rest)
+        let from = L.muladd(he, f.y, L.muladd(tw, f.z, L(repeating: f.x)))
+        let delta = L.muladd(he, d.y, L.muladd(tw, d.z, L(repeating: d.x)))
+        v = L.muladd(delta, p, from)
+      } else {
+        v = L.muladd(p, d.x, f.x)
+      }
+      v = L.clamp(v, 0, 1)
+      if i + w <= count {
+        v.store(to: out + i)
+      } else {
+        for k in 0..<(count - i) { out[i + k] = v[lane: k] }
+      }
+      i += w
+    }
+  }
+}
