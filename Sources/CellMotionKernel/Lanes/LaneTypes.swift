@@ -55,48 +55,126 @@ struct KernelOutputs: @unchecked Sendable {
 }
 
 /// A general 4x4 in lanes (row-vector convention): entry `e` in field order, m11 m12 m13
-/// m14 m21 ... m44, is `self[e]`, i.e. row `e / 4`, column `e % 4`. Indexed storage, so
-/// compositions and stores are loops over entries (constant bounds: the optimiser unrolls
-/// them and keeps every entry in a register).
+/// m14 m21 ... m44, is `self[e]`, i.e. row `e / 4`, column `e % 4`. Compositions and
+/// stores are loops over entries (`unrolled4`, `unrolled16`); every index is a constant
+/// after inlining, so the subscript's switch folds and every entry stays in a register.
+///
+/// Why sixteen fields and a switch rather than an `InlineArray<16, L>`: measured on the
+/// fold pass, the array's storage was rebuilt on the stack in every iteration of a store
+/// loop (16 vector stores to read one entry back), 4x the instructions of the whole pass.
 @usableFromInline
 struct LaneMatrix<L: FloatLanes> {
-  @usableFromInline var m: InlineArray<16, L>
+  @usableFromInline var m11, m12, m13, m14, m21, m22, m23, m24: L
+  @usableFromInline var m31, m32, m33, m34, m41, m42, m43, m44: L
 
-  @inlinable init(_ m: InlineArray<16, L>) { self.m = m }
+  /// From a function of the entry index (0...15, field order), called once per entry.
+  @inlinable @inline(__always)
+  init(entry: (Int) -> L) {
+    m11 = entry(0)
+    m12 = entry(1)
+    m13 = entry(2)
+    m14 = entry(3)
+    m21 = entry(4)
+    m22 = entry(5)
+    m23 = entry(6)
+    m24 = entry(7)
+    m31 = entry(8)
+    m32 = entry(9)
+    m33 = entry(10)
+    m34 = entry(11)
+    m41 = entry(12)
+    m42 = entry(13)
+    m43 = entry(14)
+    m44 = entry(15)
+  }
 
   /// From 16 entries in field order.
   @inlinable @inline(__always)
   init(_ e: (L, L, L, L, L, L, L, L, L, L, L, L, L, L, L, L)) {
-    m = [e.0, e.1, e.2, e.3, e.4, e.5, e.6, e.7, e.8, e.9, e.10, e.11, e.12, e.13, e.14, e.15]
+    (m11, m12, m13, m14, m21, m22, m23, m24) = (e.0, e.1, e.2, e.3, e.4, e.5, e.6, e.7)
+    (m31, m32, m33, m34, m41, m42, m43, m44) = (e.8, e.9, e.10, e.11, e.12, e.13, e.14, e.15)
   }
 
   /// A 3x3 linear part plus translation, m44 = 1.
   @inlinable @inline(__always)
   init(linear r: (L, L, L, L, L, L, L, L, L), translation t: (L, L, L)) {
     let z = L(repeating: 0), o = L(repeating: 1)
-    m = [r.0, r.1, r.2, z, r.3, r.4, r.5, z, r.6, r.7, r.8, z, t.0, t.1, t.2, o]
+    self.init((r.0, r.1, r.2, z, r.3, r.4, r.5, z, r.6, r.7, r.8, z, t.0, t.1, t.2, o))
   }
 
   /// Entry `e` (0...15, field order).
   @inlinable
   subscript(e: Int) -> L {
-    @inline(__always) get { m[e] }
-    @inline(__always) set { m[e] = newValue }
+    @inline(__always) get {
+      switch e {
+      case 0: return m11
+      case 1: return m12
+      case 2: return m13
+      case 3: return m14
+      case 4: return m21
+      case 5: return m22
+      case 6: return m23
+      case 7: return m24
+      case 8: return m31
+      case 9: return m32
+      case 10: return m33
+      case 11: return m34
+      case 12: return m41
+      case 13: return m42
+      case 14: return m43
+      default: return m44
+      }
+    }
+    @inline(__always) set {
+      switch e {
+      case 0: m11 = newValue
+      case 1: m12 = newValue
+      case 2: m13 = newValue
+      case 3: m14 = newValue
+      case 4: m21 = newValue
+      case 5: m22 = newValue
+      case 6: m23 = newValue
+      case 7: m24 = newValue
+      case 8: m31 = newValue
+      case 9: m32 = newValue
+      case 10: m33 = newValue
+      case 11: m34 = newValue
+      case 12: m41 = newValue
+      case 13: m42 = newValue
+      case 14: m43 = newValue
+      default: m44 = newValue
+      }
+    }
   }
 
   /// Entry at `row`, `column` (0...3 each).
   @inlinable
   subscript(row: Int, column: Int) -> L {
-    @inline(__always) get { m[4 &* row &+ column] }
-    @inline(__always) set { m[4 &* row &+ column] = newValue }
+    @inline(__always) get { self[4 &* row &+ column] }
+    @inline(__always) set { self[4 &* row &+ column] = newValue }
+  }
+
+  /// Calls `body` with 0, 1, 2, 3: a loop written out, so every index is a constant
+  /// after inlining and the subscripts' switches fold to field accesses. (LLVM did not
+  /// fully unroll `for e in 0..<16 { self[e].store(...) }`: it stayed a loop through a
+  /// jump table, 30 instructions per entry.)
+  @inlinable @inline(__always)
+  static func unrolled4(_ body: (Int) -> Void) {
+    body(0); body(1); body(2); body(3)
+  }
+
+  /// Calls `body` with every entry index 0...15 in field order, written out (`unrolled4`).
+  @inlinable @inline(__always)
+  static func unrolled16(_ body: (Int) -> Void) {
+    unrolled4 { i in unrolled4 { j in body(4 &* i &+ j) } }
   }
 
   /// self * b (self applies first): entry (i, j) = sum over k of self(i, k) b(k, j).
   @inlinable @inline(__always)
   func times(_ b: LaneMatrix<L>) -> LaneMatrix<L> {
     var r = self
-    for i in 0..<4 {
-      for j in 0..<4 {
+    Self.unrolled4 { i in
+      Self.unrolled4 { j in
         r[i, j] = L.muladd(
           self[i, 0], b[0, j], L.muladd(self[i, 1], b[1, j], L.muladd(self[i, 2], b[2, j], self[i, 3] * b[3, j])))
       }
@@ -108,22 +186,22 @@ struct LaneMatrix<L: FloatLanes> {
   /// each.
   @inlinable @inline(__always)
   func storeRows(to q: UnsafeMutablePointer<Float>, stride s: Int) {
-    for e in 0..<16 { self[e].store(to: q + e &* s) }
+    Self.unrolled16 { e in self[e].store(to: q + e &* s) }
   }
 
   /// self * Perspective(m34 = k): column 4 += column 3 * k.
   @inlinable @inline(__always)
   mutating func applyPerspective(_ k: Float) {
-    for i in 0..<4 { self[i, 3] = self[i, 3] + self[i, 2] * k }
+    Self.unrolled4 { i in self[i, 3] = self[i, 3] + self[i, 2] * k }
   }
 
   /// Translate(-a) * self * Translate(+a) for an anchor (ax, ay, 0).
   @inlinable @inline(__always)
   mutating func applyAnchor(_ ax: L, _ ay: L) {
     // Translate(-a) * self: row 4 -= ax row 1 + ay row 2.
-    for j in 0..<4 { self[3, j] = self[3, j] - ax * self[0, j] - ay * self[1, j] }
+    Self.unrolled4 { j in self[3, j] = self[3, j] - ax * self[0, j] - ay * self[1, j] }
     // * Translate(+a): columns 1 and 2 += column 4 times ax, ay.
-    for i in 0..<4 {
+    Self.unrolled4 { i in
       self[i, 0] = self[i, 0] + self[i, 3] * ax
       self[i, 1] = self[i, 1] + self[i, 3] * ay
     }

@@ -5,52 +5,92 @@
 import CellMotion
 import Foundation
 
-/// How `Kernel.bezierStage` solves a curve: a fixed step count and first guess known to
-/// the compiler (the loop unrolls), or the compiled curve's own (`RuntimeSolve`).
+/// A Bezier curve's compiled constants, as the solves read them: x(s) = ((ax s + bx) s +
+/// cx) s and y(s) likewise, the Newton solve's step count and first guess, or the fitted
+/// inverse (`InverseFit`) with its correction count.
+@usableFromInline
+struct BezierConstants: Sendable {
+  @usableFromInline enum Solve: Sendable { case newton, fitted, rootFitted }
+  @usableFromInline let ax, bx, cx, ay, by, cy: Float
+  @usableFromInline let solve: Solve
+  /// Newton steps, or corrections after a fitted inverse.
+  @usableFromInline let steps: Int
+  @usableFromInline let quadraticGuess: Bool
+  @usableFromInline let fit: InverseFit?
+
+  /// The constants of a Bezier curve; nil for a spring.
+  @inlinable @inline(__always)
+  init?(_ curve: CompiledCurve) {
+    switch curve {
+    case .bezier(let a0, let a1, let a2, let a3, let a4, let a5, let st, let g):
+      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
+      (solve, steps, quadraticGuess, fit) = (.newton, st, g, nil)
+    case .fittedBezier(let a0, let a1, let a2, let a3, let a4, let a5, let f, let st):
+      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
+      (solve, steps, quadraticGuess, fit) = (.fitted, st, false, f)
+    case .rootFittedBezier(let a0, let a1, let a2, let a3, let a4, let a5, let f, let st):
+      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
+      (solve, steps, quadraticGuess, fit) = (.rootFitted, st, false, f)
+    case .underdamped, .critical, .overdamped:
+      return nil
+    }
+  }
+}
+
+/// How `Kernel.bezierStage` solves a curve: each conforming type is one solve with its
+/// counts as compile-time constants (so its loop unrolls to straight-line code), except
+/// `RuntimeSolve`, which reads them from the curve. One `progress` per type: the stage
+/// calls exactly one solve, with nothing left for the optimiser to fold away (a single
+/// function choosing among the three by flags was kept out of line, its degree a
+/// run-time value, and cost tip-in 60 % more instructions).
 @usableFromInline protocol BezierSolve {
-  /// true: the fitted inverse (`CompiledCurve.fittedBezier`); false: Newton; nil: the curve's.
-  static var fitted: Bool? { get }
-  static var steps: Int? { get }
-  static var quadraticGuess: Bool? { get }
-  /// Degree of the fitted inverse.
-  static var degree: Int? { get }
-  /// true: the fit is in a square-root domain (`CompiledCurve.rootFittedBezier`).
-  static var root: Bool? { get }
+  /// Progress y(s(x)) per lane for x in [0, 1], the ends exact.
+  static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L
 }
 
 /// Newton's solve with `n` steps, from the quadratic first guess when `guess` is 1 (Swift's
 /// integer generic parameters: every count is a type without a hand-written type per count).
 @usableFromInline enum NewtonSolve<let n: Int, let guess: Int>: BezierSolve {
-  @inlinable static var fitted: Bool? { false }
-  @inlinable static var steps: Int? { n }
-  @inlinable static var quadraticGuess: Bool? { guess != 0 }
-  @inlinable static var degree: Int? { 0 }
-  @inlinable static var root: Bool? { false }
+  @inlinable @inline(__always)
+  static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
+    Kernel.bezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, steps: n, quadraticGuess: guess != 0)
+  }
 }
 
 /// A fitted inverse of degree `d` with `n` corrections.
 @usableFromInline enum FittedSolve<let d: Int, let n: Int>: BezierSolve {
-  @inlinable static var fitted: Bool? { true }
-  @inlinable static var steps: Int? { n }
-  @inlinable static var quadraticGuess: Bool? { false }
-  @inlinable static var degree: Int? { d }
-  @inlinable static var root: Bool? { false }
-}
-/// A fitted inverse in a square-root domain, degree `d`, `n` Newton corrections.
-@usableFromInline enum RootFittedSolve<let d: Int, let n: Int>: BezierSolve {
-  @inlinable static var fitted: Bool? { true }
-  @inlinable static var steps: Int? { n }
-  @inlinable static var quadraticGuess: Bool? { false }
-  @inlinable static var degree: Int? { d }
-  @inlinable static var root: Bool? { true }
+  @inlinable @inline(__always)
+  static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
+    let fit = c.fit.unsafelyUnwrapped
+    return Kernel.fittedBezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: fit.p, dp: fit.dp, degree: d, steps: n)
+  }
 }
 
+/// A fitted inverse in a square-root domain, degree `d`, `n` Newton corrections.
+@usableFromInline enum RootFittedSolve<let d: Int, let n: Int>: BezierSolve {
+  @inlinable @inline(__always)
+  static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
+    let fit = c.fit.unsafelyUnwrapped
+    return Kernel.rootFittedBezierProgress(
+      x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: fit.p, scale: fit.rootScale, offset: fit.rootOffset, degree: d,
+      steps: n)
+  }
+}
+
+/// The solve with the curve's own counts, read at run time (a fallback: `SolvePathTests`
+/// checks that no preset or sampled curve reaches it).
 @usableFromInline enum RuntimeSolve: BezierSolve {
-  @inlinable static var fitted: Bool? { nil }
-  @inlinable static var steps: Int? { nil }
-  @inlinable static var quadraticGuess: Bool? { nil }
-  @inlinable static var degree: Int? { nil }
-  @inlinable static var root: Bool? { nil }
+  @inlinable
+  static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
+    switch c.solve {
+    case .newton:
+      return Kernel.bezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, steps: c.steps, quadraticGuess: c.quadraticGuess)
+    case .fitted:
+      return Kernel.fittedBezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, c.fit!, steps: c.steps)
+    case .rootFitted:
+      return Kernel.rootFittedBezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, c.fit!, steps: c.steps)
+    }
+  }
 }
 
 /// The loop a curve's progress stage runs: one case per specialised Bezier solve (its

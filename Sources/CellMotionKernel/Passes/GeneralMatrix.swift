@@ -151,14 +151,12 @@ extension Kernel {
       case .componentwise(let part, let a, let b):
         let p: L = progress(part, i)
         @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
-        mm = LaneMatrix(InlineArray(repeating: L(repeating: 0)))
-        for e in 0..<16 { mm[e] = lerp(e) }
+        mm = LaneMatrix(entry: lerp)
       case .discrete(let part, let a, let b):
         let p: L = progress(part, i)
         let late = L.ge(p, L(repeating: 0.5))
         @inline(__always) func pick(_ i: Int) -> L { L(repeating: a[i]).replacing(with: L(repeating: b[i]), where: late) }
-        mm = LaneMatrix(InlineArray(repeating: L(repeating: 0)))
-        for e in 0..<16 { mm[e] = pick(e) }
+        mm = LaneMatrix(entry: pick)
       }
       m = r.hasChannelTransform ? m.times(mm) : mm
     }

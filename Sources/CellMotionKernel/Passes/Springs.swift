@@ -1,44 +1,93 @@
-// Pass 1, any curve at a local time: the Bezier solves and the closed-form damped
-// springs (under-, critically and over-damped).
+// Pass 1, springs: the closed-form damped springs (under-, critically and over-damped) as
+// types the spring stage specialises on, and any curve's progress at a local time.
 
 import CellMotion
 import Foundation
 
-extension Kernel {
-  /// Progress of `curve` at local time `local` (seconds in [0, duration]) per lane.
+/// A damped spring's closed form (`CompiledCurve.underdamped`, `.critical`, `.overdamped`):
+/// progress per lane at local time `local` (seconds in [0, duration]), exactly 1 from
+/// `duration` on (the settled end). One type per damping regime, so the spring stage's
+/// loop holds only its own arithmetic.
+@usableFromInline protocol SpringForm {
+  func progress<L: FloatLanes>(_ local: L, duration: Float) -> L
+}
+
+/// 1 - e^(-a t) (cos(wd t) + b sin(wd t)).
+@usableFromInline struct UnderdampedSpring: SpringForm {
+  @usableFromInline let a, wd, b: Float
+  @inlinable init(a: Float, wd: Float, b: Float) { (self.a, self.wd, self.b) = (a, wd, b) }
   @inlinable @inline(__always)
-  static func curveProgress<L: FloatLanes>(_ curve: CompiledCurve, local: L, duration dur: Float) -> L {
-    var p: L
-    switch curve {
-    case .bezier(let ax, let bx, let cx, let ay, let by, let cy, let steps, let guess):
-      p = bezierProgress(
-        L.clamp(local * (1 / dur), 0, 1), ax, bx, cx, ay, by, cy, steps: steps, quadraticGuess: guess)
-    case .fittedBezier(let ax, let bx, let cx, let ay, let by, let cy, let fit, let steps):
-      p = fittedBezierProgress(L.clamp(local * (1 / dur), 0, 1), ax, bx, cx, ay, by, cy, fit, steps: steps)
-    case .rootFittedBezier(let ax, let bx, let cx, let ay, let by, let cy, let fit, let steps):
-      p = rootFittedBezierProgress(L.clamp(local * (1 / dur), 0, 1), ax, bx, cx, ay, by, cy, fit, steps: steps)
-    case .underdamped(let a, let wd, let b):
-      let e = L.exp(local * -a)
-      let sc = L.sincos(local * wd)
-      p = 1 - e * (sc.cos + sc.sin * b)
-      p = p.replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: dur)))
-    case .critical(let w0, let c):
-      p = 1 - (local * c + 1) * L.exp(local * -w0)
-      p = p.replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: dur)))
-    case .overdamped(let a, let beta, let c, let slow, let fast):
-      // e^(-a t) cosh(beta t) = (e1 + e2) / 2 and e^(-a t) sinh(beta t) / (beta t) with
-      // e1,2 = e^(-slow t), e^(-fast t) (slow = a - beta without cancellation), both
-      // decaying (no overflow). For small y = beta t the difference cancels, so use the
-      // series sinh(y)/y = 1 + y^2/6 + y^4/120 + y^6/5040 (relative error < 3e-9 for y < 0.5).
-      let e1 = L.exp(local * -slow), e2 = L.exp(local * -fast)
-      let y = local * beta
-      let y2 = y * y
-      let series = L.exp(local * -a) * (((y2 * (1 / 5040) + (1 / 120)) * y2 + (1 / 6)) * y2 + 1)
-      let direct = (e1 - e2) / L.maximum(y * 2, L(repeating: 1e-30))
-      let sinhc = series.replacing(with: direct, where: L.ge(y, L(repeating: 0.5)))
-      p = 1 - ((e1 + e2) * 0.5 + local * c * sinhc)
-      p = p.replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: dur)))
+  func progress<L: FloatLanes>(_ local: L, duration: Float) -> L {
+    let e = L.exp(local * -a)
+    let sc = L.sincos(local * wd)
+    return (1 - e * (sc.cos + sc.sin * b)).replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: duration)))
+  }
+}
+
+/// 1 - (1 + c t) e^(-w0 t).
+@usableFromInline struct CriticalSpring: SpringForm {
+  @usableFromInline let w0, c: Float
+  @inlinable init(w0: Float, c: Float) { (self.w0, self.c) = (w0, c) }
+  @inlinable @inline(__always)
+  func progress<L: FloatLanes>(_ local: L, duration: Float) -> L {
+    (1 - (local * c + 1) * L.exp(local * -w0)).replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: duration)))
+  }
+}
+
+/// 1 - e^(-a t) (cosh(beta t) + c t sinh(beta t) / (beta t)).
+@usableFromInline struct OverdampedSpring: SpringForm {
+  @usableFromInline let a, beta, c, slow, fast: Float
+  @inlinable init(a: Float, beta: Float, c: Float, slow: Float, fast: Float) {
+    (self.a, self.beta, self.c, self.slow, self.fast) = (a, beta, c, slow, fast)
+  }
+  @inlinable @inline(__always)
+  func progress<L: FloatLanes>(_ local: L, duration: Float) -> L {
+    // e^(-a t) cosh(beta t) = (e1 + e2) / 2 and e^(-a t) sinh(beta t) / (beta t) with
+    // e1,2 = e^(-slow t), e^(-fast t) (slow = a - beta without cancellation), both
+    // decaying (no overflow). For small y = beta t the difference cancels, so use the
+    // series sinh(y)/y = 1 + y^2/6 + y^4/120 + y^6/5040 (relative error < 3e-9 for y < 0.5).
+    let e1 = L.exp(local * -slow), e2 = L.exp(local * -fast)
+    let y = local * beta
+    let y2 = y * y
+    let series = L.exp(local * -a) * (((y2 * (1 / 5040) + (1 / 120)) * y2 + (1 / 6)) * y2 + 1)
+    let direct = (e1 - e2) / L.maximum(y * 2, L(repeating: 1e-30))
+    let sinhc = series.replacing(with: direct, where: L.ge(y, L(repeating: 0.5)))
+    return (1 - ((e1 + e2) * 0.5 + local * c * sinhc))
+      .replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: duration)))
+  }
+}
+
+extension Kernel {
+  /// The spring loop of `progressStage`: `count` cells' progress of `part` (a spring in
+  /// the form `S`), inactive lanes at 1.
+  @inlinable
+  static func springStage<L: FloatLanes, S: SpringForm>(
+    _: L.Type, _ spring: S, _ part: CompiledPart, _ r: CompiledRecipe, t: Float, start: UnsafePointer<Float>,
+    count: Int, into out: UnsafeMutablePointer<Float>
+  ) {
+    var i = 0
+    while i < count {
+      let (local, inactive) = partLocalTime(part, r, start: loadGroup(start + i, count - i) as L, t: t)
+      spring.progress(local, duration: part.duration).replacing(with: L(repeating: 1), where: inactive)
+        .store(to: out + i)
+      i += L.width
     }
-    return p
+  }
+
+  /// Progress of `curve` at local time `local` (seconds in [0, duration]) per lane, any
+  /// curve, its solve read at run time (the stages specialise instead; tests and the
+  /// run-time fallback use this).
+  @inlinable
+  static func curveProgress<L: FloatLanes>(_ curve: CompiledCurve, local: L, duration dur: Float) -> L {
+    switch curve {
+    case .bezier, .fittedBezier, .rootFittedBezier:
+      return RuntimeSolve.progress(L.clamp(local * (1 / dur), 0, 1), BezierConstants(curve).unsafelyUnwrapped)
+    case .underdamped(let a, let wd, let b):
+      return UnderdampedSpring(a: a, wd: wd, b: b).progress(local, duration: dur)
+    case .critical(let w0, let c):
+      return CriticalSpring(w0: w0, c: c).progress(local, duration: dur)
+    case .overdamped(let a, let beta, let c, let slow, let fast):
+      return OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast).progress(local, duration: dur)
+    }
   }
 }

@@ -45,16 +45,6 @@ extension Kernel {
     return (local, inactive)
   }
 
-  /// Progress of one timed part per lane at frame time `t` (relative to the batch origin).
-  @inlinable @inline(__always)
-  static func partProgress<L: FloatLanes>(
-    _ part: CompiledPart, _ r: CompiledRecipe, start: L, t: Float
-  ) -> L {
-    let (local, inactive) = partLocalTime(part, r, start: start, t: t)
-    return curveProgress(part.curve, local: local, duration: part.duration)
-      .replacing(with: L(repeating: 1), where: inactive)
-  }
-
   /// Stage 1 of a block: the progress of `part` for `count` cells starting at `start`,
   /// written to `out` in whole lane groups (the last group padded with its first lane's
   /// input, so `out` needs room for `count` rounded up to `L.width`). The curve is chosen
@@ -115,10 +105,18 @@ extension Kernel {
     case .root8x2: run(RootFittedSolve<8, 2>.self)
     case .runtime: run(RuntimeSolve.self)
     case .spring:
-      var i = 0
-      while i < count {
-        partProgress(part, r, start: loadGroup(start + i, count - i) as L, t: t).store(to: out + i)
-        i += L.width
+      switch part.curve {
+      case .underdamped(let a, let wd, let b):
+        springStage(L.self, UnderdampedSpring(a: a, wd: wd, b: b), part, r, t: t, start: start, count: count, into: out)
+      case .critical(let w0, let c):
+        springStage(L.self, CriticalSpring(w0: w0, c: c), part, r, t: t, start: start, count: count, into: out)
+      case .overdamped(let a, let beta, let c, let slow, let fast):
+        springStage(
+          L.self, OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast), part, r, t: t, start: start,
+          count: count, into: out)
+      case .bezier, .fittedBezier, .rootFittedBezier:
+        // `SolvePath` maps Beziers to their solves, never to `.spring`.
+        run(RuntimeSolve.self)
       }
     }
   }
@@ -129,38 +127,7 @@ extension Kernel {
     _: L.Type, _: S.Type, _ part: CompiledPart, _ r: CompiledRecipe, t: Float, start: UnsafePointer<Float>,
     count: Int, into out: UnsafeMutablePointer<Float>
   ) {
-    // Constants only (`let`): the local function below must not capture a variable, which
-    // would put it in a heap box on every call.
-    let ax: Float, bx: Float, cx: Float, ay: Float, by: Float, cy: Float
-    let runtimeFitted: Bool, runtimeSteps: Int, runtimeGuess: Bool, runtimeDegree: Int, runtimeRoot: Bool
-    let p: SIMD16<Float>, dp: SIMD16<Float>, rootScale: Float, rootOffset: Float
-    switch part.curve {
-    case .bezier(let a0, let a1, let a2, let a3, let a4, let a5, let st, let g):
-      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
-      (runtimeFitted, runtimeSteps, runtimeGuess, runtimeDegree, p, dp) = (false, st, g, 0, .zero, .zero)
-      (runtimeRoot, rootScale, rootOffset) = (false, 0, 0)
-    case .fittedBezier(let a0, let a1, let a2, let a3, let a4, let a5, let fit, let st):
-      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
-      (runtimeFitted, runtimeSteps, runtimeGuess, runtimeDegree, p, dp) = (true, st, false, fit.degree, fit.p, fit.dp)
-      (runtimeRoot, rootScale, rootOffset) = (false, 0, 0)
-    case .rootFittedBezier(let a0, let a1, let a2, let a3, let a4, let a5, let fit, let st):
-      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
-      (runtimeFitted, runtimeSteps, runtimeGuess, runtimeDegree, p, dp) = (true, st, false, fit.degree, fit.p, fit.dp)
-      (runtimeRoot, rootScale, rootOffset) = (true, fit.rootScale, fit.rootOffset)
-    default: return
-    }
-    let fitted = S.fitted ?? runtimeFitted, steps = S.steps ?? runtimeSteps
-    let guess = S.quadraticGuess ?? runtimeGuess, degree = S.degree ?? runtimeDegree
-    let root = S.root ?? runtimeRoot
-    @inline(__always) func solve(_ x: L) -> L {
-      if root {
-        return rootFittedBezierProgress(
-          x, ax, bx, cx, ay, by, cy, p: p, scale: rootScale, offset: rootOffset, degree: degree, steps: steps)
-      }
-      return fitted
-        ? fittedBezierProgress(x, ax, bx, cx, ay, by, cy, p: p, dp: dp, degree: degree, steps: steps)
-        : bezierProgress(x, ax, bx, cx, ay, by, cy, steps: steps, quadraticGuess: guess)
-    }
+    guard let c = BezierConstants(part.curve) else { return }
     let dur = part.duration, inv = 1 / dur
     if r.simpleTiming {
       // `partLocalTime`'s simple case with every recipe constant in a local first (read
@@ -176,7 +143,7 @@ extension Kernel {
         // x = (t0 - start) / dur as one multiply-add (off the solve's critical path: the
         // selects below use ta).
         let x = L.clamp(L.muladd(st, -inv, t0 * inv), 0, 1)
-        solve(x)
+        S.progress(x, c)
           .replacing(with: L(repeating: 1), where: L.lt(ta, L(repeating: before)))
           .replacing(with: L(repeating: 1), where: L.ge(ta, L(repeating: after)))
           .store(to: out + i)
@@ -187,7 +154,7 @@ extension Kernel {
     var i = 0
     while i < count {
       let (local, inactive) = partLocalTime(part, r, start: loadGroup(start + i, count - i) as L, t: t)
-      solve(L.clamp(local * inv, 0, 1)).replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
+      S.progress(L.clamp(local * inv, 0, 1), c).replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
       i += L.width
     }
   }
