@@ -87,6 +87,12 @@ public struct CompiledRecipe: Sendable {
   public let fold: (part: Int, opening: Bool, m34: Float)?
   /// Whether the transform stays affine 2D at every time (the kernel's 6-entry path).
   public let isPlanar: Bool
+  /// The general path's specialised shape: a single rotation about x or y (flips); nil
+  /// for every other recipe.
+  @usableFromInline private(set) var axisRotation: AxisRotation? = nil
+  /// (c, sin c, cos c) when the fold's angle stays within `AngleCentre.reach` of c (every
+  /// fold curve that does not overshoot far); nil: the full-range sine.
+  @usableFromInline private(set) var foldAngleCentre: SIMD3<Float>? = nil
   /// Seconds from a cell's staggered start until nothing changes (`Recipe.activeDuration`).
   public let activeDuration: Double
   /// Cells per block of the kernel's staged evaluation: every part's progress, the 16
@@ -258,5 +264,12 @@ public struct CompiledRecipe: Sendable {
     }
     isPlanar = planar
     if planar { planarConstants = PlanarConstants(self) }
+    if !planar { axisRotation = AxisRotation(self) }
+    if let f = fold {
+      // The fold's angle is (1 - openness) * (-pi/2), openness = p or 1 - p.
+      foldAngleCentre = f.opening
+        ? AngleCentre.of(from: -.pi / 2, delta: .pi / 2, bounds: parts[f.part].curve.progressBounds)
+        : AngleCentre.of(from: 0, delta: -.pi / 2, bounds: parts[f.part].curve.progressBounds)
+    }
   }
 }

@@ -189,7 +189,8 @@ public enum Kernel {
         if let fold = r.fold, let ft = outputs.foldTop, let fb = outputs.foldBottom {
           let rows = soa + 16 * block
           foldStage(
-            L.self, fold, at: b, count: n, progress: progress, soa: rows, stride: block, inputs: inputs, outputs: outputs)
+            L.self, fold, centre: r.foldAngleCentre, at: b, count: n, progress: progress, soa: rows, stride: block,
+            inputs: inputs, outputs: outputs)
           storeMatrixBlock(rows, stride: block, count: n, to: ft + 16 * b)
           storeMatrixBlock(rows + 16 * block, stride: block, count: n, to: fb + 16 * b)
         }

@@ -8,14 +8,14 @@ extension Kernel {
   /// The fold halves of one lane group (recipes with a fold only).
   @inlinable @inline(__always)
   static func evaluateFold<L: FloatLanes>(
-    _ fold: (part: Int, opening: Bool, m34: Float), progress: StagedProgress, at i: Int, width: L,
-    detailHeight: L
+    _ fold: (part: Int, opening: Bool, m34: Float), centre: SIMD3<Float>?, progress: StagedProgress, at i: Int,
+    width: L, detailHeight: L
   ) -> LaneFold<L> {
     let z = L(repeating: 0), one = L(repeating: 1)
     let p: L = progress(fold.part, i)
     let openness = fold.opening ? p : 1 - p
     let angle = (1 - openness) * (-Float.pi / 2)
-    let cs = L.sincos(angle)
+    let cs = sincos(angle, near: centre)
     let (sn, c) = (cs.sin, cs.cos)
     let k = fold.m34
     let hw = width * 0.5
@@ -48,15 +48,16 @@ extension Kernel {
   /// and stored per group, every vector was spilled around the store calls).
   @inlinable
   static func foldStage<L: FloatLanes>(
-    _: L.Type, _ fold: (part: Int, opening: Bool, m34: Float), at b: Int, count n: Int, progress: StagedProgress,
-    soa: UnsafeMutablePointer<Float>, stride s: Int, inputs: KernelInputs, outputs: KernelOutputs
+    _: L.Type, _ fold: (part: Int, opening: Bool, m34: Float), centre: SIMD3<Float>?, at b: Int, count n: Int,
+    progress: StagedProgress, soa: UnsafeMutablePointer<Float>, stride s: Int, inputs: KernelInputs,
+    outputs: KernelOutputs
   ) {
     guard let fs = outputs.foldShadow else { return }
     var i = 0
     while i < n {
       let c = b &+ i, lanes = min(L.width, n &- i)
       let f = evaluateFold(
-        fold, progress: progress, at: i, width: loadGroup(inputs.width + c, lanes) as L,
+        fold, centre: centre, progress: progress, at: i, width: loadGroup(inputs.width + c, lanes) as L,
         detailHeight: loadGroup(inputs.detailHeight + c, lanes))
       f.top.storeRows(to: soa + i, stride: s)
       f.bottom.storeRows(to: soa + 16 * s + i, stride: s)

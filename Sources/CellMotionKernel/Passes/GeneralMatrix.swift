@@ -13,6 +13,11 @@ extension Kernel {
     _: L.Type, _ r: CompiledRecipe, at b: Int, count n: Int, progress: StagedProgress,
     soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
   ) {
+    if let ar = r.axisRotation {
+      axisRotationBlock(
+        L.self, r, ar, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+      return
+    }
     var i = 0
     while i + L.width <= n {
       generalGroup(L.self, r, at: b, i, lanes: L.width, progress: progress, soa: soa, inputs: inputs, outputs: outputs)

@@ -1,0 +1,107 @@
+// The general path's specialised shapes: a single rotation about x or y (the flips) written
+// entry by entry, and the sine and cosine of an angle bounded near a centre (flips and
+// folds). The kernel against the scalar reference at the tolerances stated in
+// KernelDifferentialTests.swift, and the centred sine against Double precision.
+
+import CellMotion
+import Foundation
+import Testing
+import _TestSupport
+
+@testable import CellMotionKernel
+
+@Suite("General path specialisations")
+struct AxisRotationTests {
+  /// `Kernel.sincos(_:near:)` against Double `sin`/`cos` over the whole reach it is used
+  /// for (centre +- `AngleCentre.reach`, which is a little beyond pi/4), at random centres.
+  @Test("Sine and cosine near a centre: within 2e-7 of Double over the whole reach")
+  func sincosNear() throws {
+    var g = SeededGenerator(seed: 0xC05)
+    var sinErr = ErrorTracker("sin near a centre, |x - c| <= pi/4 + 2e-3", tolerance: 2e-7)
+    var cosErr = ErrorTracker("cos near a centre, |x - c| <= pi/4 + 2e-3", tolerance: 2e-7)
+    for _ in 0..<2_000 {
+      let mid = g.uniform(-8...8)
+      // An angle range of full width around mid: its centre is mid (rounded to Float).
+      let half = AngleCentre.reach * 0.999
+      let centre = try #require(AngleCentre.of(from: Float(mid - half), delta: Float(2 * half), bounds: (0, 1)))
+      for _ in 0..<4 {
+        var x = SIMD8<Float>()
+        for k in 0..<8 { x[k] = Float(Double(centre.x) + g.uniform(-AngleCentre.reach...AngleCentre.reach)) }
+        let (s, c) = Kernel.sincos(x, near: centre)
+        for k in 0..<8 {
+          sinErr.record(Double(s[k]), sin(Double(x[k])), "x=\(x[k]) centre \(centre.x)")
+          cosErr.record(Double(c[k]), cos(Double(x[k])), "x=\(x[k]) centre \(centre.x)")
+        }
+      }
+    }
+    print(sinErr)
+    print(cosErr)
+    #expect(sinErr.passed, "\(sinErr)")
+    #expect(cosErr.passed, "\(cosErr)")
+    // Too wide a range, or not finite: no centre (the full-range sine instead).
+    #expect(AngleCentre.of(from: 0, delta: Float.pi / 2 + 0.01, bounds: (0, 1)) == nil)
+    #expect(AngleCentre.of(from: 0, delta: 1, bounds: (-.infinity, 1)) == nil)
+  }
+
+  @Test("Flips take the axis-rotation shape with a centred sine; folds a centred sine; others not")
+  func shapes() throws {
+    let flipX = try CompiledRecipe(.flipX), flipY = try CompiledRecipe(.flipY)
+    #expect(flipX.axisRotation?.aboutX == true)
+    #expect(flipY.axisRotation?.aboutX == false)
+    #expect(flipX.axisRotation?.centre != nil && flipY.axisRotation?.centre != nil)
+    for fold in [Recipe.foldOpen, .foldClosed] {
+      let r = try CompiledRecipe(fold)
+      #expect(r.foldAngleCentre != nil, "\(fold.name)")
+      #expect(r.axisRotation == nil, "\(fold.name)")
+    }
+    #expect(try CompiledRecipe(.tipIn).axisRotation == nil)
+    // A second transform channel, or a matrix path, is the general shape.
+    var two = Recipe.flipX
+    two.channels.append(ChannelAnimation(.translationY, from: 20, to: 0, curve: .bezier(.easeOut), duration: 0.5))
+    #expect(try CompiledRecipe(two).axisRotation == nil)
+    // A rotation that turns more than a half turn and back (a wide spring) gets no centre.
+    var wide = Recipe.flipY
+    wide.channels[0] = ChannelAnimation(
+      .rotationY, from: ChannelValue(Double.pi), to: 0,
+      curve: .spring(try Spring.uiKit(dampingRatio: 0.2, duration: 1, initialSpringVelocity: 0)), duration: 1)
+    let compiledWide = try CompiledRecipe(wide)
+    #expect(compiledWide.axisRotation != nil && compiledWide.axisRotation?.centre == nil)
+  }
+
+  /// Random single-axis rotations (about x or y; constant or geometry-dependent angles, so
+  /// both the centred and the full-range sine; any curve kind; random anchor and
+  /// perspective) against the reference, every lane width, the awkward sizes.
+  @Test("Random single-axis rotations match the reference", arguments: LaneWidth.allCases)
+  func randomAxisRotations(lanes: LaneWidth) throws {
+    var g = SeededGenerator(seed: 0xA815 &+ UInt64(LaneWidth.allCases.firstIndex(of: lanes)!))
+    var c = Comparison("axis rotation/\(lanes)")
+    var centred = 0, shaped = 0
+    for k in 0..<24 {
+      let axis: Channel = k % 2 == 0 ? .rotationX : .rotationY
+      let geometric = k % 3 == 0
+      let from = ChannelValue(g.uniform(-3...3), perCellHeight: geometric ? g.uniform(-0.01...0.01) : 0)
+      let recipe = Recipe(
+        name: "axis\(k)",
+        channels: [
+          ChannelAnimation(axis, from: from, to: ChannelValue(g.uniform(-1...1)), curve: try randomCurve(&g),
+            duration: g.uniform(0.2...1), delay: g.uniform(0...0.2)),
+          ChannelAnimation(.opacity, from: 0, to: 1, curve: .bezier(.easeOut), duration: 0.5),
+        ],
+        anchorX: g.uniform(0...1), anchorY: g.uniform(0...1),
+        perspectiveDistance: k % 4 == 3 ? nil : g.uniform(200...2000))
+      let compiled = try CompiledRecipe(recipe)
+      let shape = try #require(compiled.axisRotation)
+      shaped += 1
+      if shape.centre != nil { centred += 1 }
+      for n in [0, 1, 7, 9, 1023] {
+        try compare(recipes: [recipe], count: n, time: g.uniform(-0.2...1.6), lanes: lanes, g: &g, into: &c)
+      }
+    }
+    print("\(shaped) axis-rotation recipes, \(centred) with a centred sine")
+    print(c.transform)
+    print(c.opacity)
+    #expect(centred > 0 && centred < shaped)
+    #expect(c.transform.passed, "\(c.transform)")
+    #expect(c.opacity.passed, "\(c.opacity)")
+  }
+}
