@@ -5,7 +5,7 @@ import CellMotion
 import Foundation
 
 /// How a timed part turns local time into progress.
-public enum CompiledCurve: Sendable, Hashable {
+@usableFromInline package enum CompiledCurve: Sendable, Hashable {
   /// x(s) = ((ax s + bx) s + cx) s, y likewise; s solved per lane by `steps` safeguarded
   /// Newton steps from s = x or from the quadratic first guess (`quadraticGuess`): the
   /// cheapest choice that matches 8 steps from the guess on a dense grid (`newtonSteps`).
@@ -37,7 +37,7 @@ public enum CompiledCurve: Sendable, Hashable {
 
   /// Compiles a (validated) curve: Bezier power-basis coefficients and step count, or the
   /// spring's closed-form constants (rad/s, 1/s).
-  public init(_ curve: AnimationCurve) {
+  package init(_ curve: AnimationCurve) {
     CurveCompilationCounter.current?.increment()
     switch curve {
     case .bezier(let b):
@@ -280,9 +280,9 @@ package final class CurveCompilationCounter: @unchecked Sendable {
 /// s = 1: x2 = 1), x ~ k s^2 there, so s(x) ~ sqrt(x / k) has an unbounded derivative and no
 /// polynomial in x fits it; as a function of v = sqrt(x) it is smooth (s ~ v / sqrt(k)),
 /// and a polynomial in v fits it as well as easeInEaseOut's inverse fits in x.
-public struct InverseFit: Sendable, Hashable {
+@usableFromInline package struct InverseFit: Sendable, Hashable {
   /// The variable the polynomial is in.
-  public enum Domain: Sendable, Hashable {
+  @usableFromInline package enum Domain: Sendable, Hashable {
     /// v = x.
     case x
     /// v = sqrt(x) (a flat start: x'(0) = 0).
@@ -290,17 +290,17 @@ public struct InverseFit: Sendable, Hashable {
     /// v = sqrt(1 - x) (a flat end: x'(1) = 0).
     case sqrtOneMinusX
   }
-  public let degree: Int
-  public let domain: Domain
+  @usableFromInline package let degree: Int
+  @usableFromInline package let domain: Domain
   /// Coefficients of P in t (lanes above `degree` are 0).
-  public let p: SIMD16<Float>
+  @usableFromInline package let p: SIMD16<Float>
   /// Coefficients of dP/dx in t (lanes from `degree` on are 0); zero outside the x domain.
-  public let dp: SIMD16<Float>
+  @usableFromInline package let dp: SIMD16<Float>
   /// v = sqrt(x * rootScale + rootOffset) in the square-root domains: (1, 0) for `sqrtX`,
   /// (-1, 1) for `sqrtOneMinusX` (one kernel loop serves both ends); `rootOffset` is also
   /// the flat end's s (s = rootOffset + v P(v)).
-  public var rootScale: Float { domain == .sqrtOneMinusX ? -1 : 1 }
-  public var rootOffset: Float { domain == .sqrtOneMinusX ? 1 : 0 }
+  @usableFromInline package var rootScale: Float { domain == .sqrtOneMinusX ? -1 : 1 }
+  @usableFromInline package var rootOffset: Float { domain == .sqrtOneMinusX ? 1 : 0 }
 
   /// Fits `curve`'s inverse with a polynomial of `degree` (1...15; `CompiledCurve` asks
   /// for 4...8) in `domain`.

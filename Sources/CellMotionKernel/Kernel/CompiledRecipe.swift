@@ -7,21 +7,21 @@ import Foundation
 
 /// A unique (curve, duration, delay) of a recipe: its progress is computed once per lane
 /// group and shared by every channel that uses it (tip-in: matrix and opacity share one).
-public struct CompiledPart: Sendable, Hashable {
-  public var curve: CompiledCurve {
+@usableFromInline package struct CompiledPart: Sendable, Hashable {
+  @usableFromInline package var curve: CompiledCurve {
     didSet { solvePath = SolvePath(curve) }
   }
   /// Seconds.
-  public var duration: Float
+  @usableFromInline package var duration: Float
   /// Seconds after the cell's (staggered) start.
-  public var delay: Float
+  @usableFromInline package var delay: Float
   /// Local time held after the end when the fill mode fills forwards (seconds).
-  public var endLocalTime: Float
+  @usableFromInline package var endLocalTime: Float
   /// The loop `Kernel.progressStage` runs for `curve`, decided once here rather than per
   /// block.
   @usableFromInline private(set) var solvePath: SolvePath
 
-  public init(curve: CompiledCurve, duration: Float, delay: Float, endLocalTime: Float) {
+  package init(curve: CompiledCurve, duration: Float, delay: Float, endLocalTime: Float) {
     self.curve = curve
     self.duration = duration
     self.delay = delay
@@ -32,15 +32,15 @@ public struct CompiledPart: Sendable, Hashable {
 
 /// One channel: value = from + (to - from) * progress(part); from/to resolved per cell as
 /// c + h * cellHeight + w * tableWidth.
-public struct CompiledChannel: Sendable, Hashable {
-  public var channel: Channel
-  public var part: Int
-  public var from: SIMD3<Float>
-  public var to: SIMD3<Float>
+@usableFromInline package struct CompiledChannel: Sendable, Hashable {
+  @usableFromInline package var channel: Channel
+  @usableFromInline package var part: Int
+  @usableFromInline package var from: SIMD3<Float>
+  @usableFromInline package var to: SIMD3<Float>
 }
 
 /// The whole-matrix animation in its interpolation path, as Float constants.
-public enum CompiledMatrix: Sendable, Hashable {
+@usableFromInline package enum CompiledMatrix: Sendable, Hashable {
   /// 2D path: lerp (tx, ty, sx, sy, angle, m11, m12, m21, m22) from `a` to `b`.
   case twoD(part: Int, a: [Float], b: [Float])
   /// 3D path: lerp perspective(4) translate(3) scale(3) skew(3) from `a` to `b` (13 each),
@@ -56,35 +56,35 @@ public enum CompiledMatrix: Sendable, Hashable {
 /// A recipe ready for the kernel. Build with `CompiledRecipe(_:)`, which validates.
 public struct CompiledRecipe: Sendable {
   public let recipe: Recipe
-  public let parts: [CompiledPart]
-  public let channels: [CompiledChannel]
+  @usableFromInline package let parts: [CompiledPart]
+  @usableFromInline package let channels: [CompiledChannel]
   /// The channels that move the transform (all but opacity and shadow opacity), in recipe
   /// order: where two animate the same channel, the later one wins.
-  public let transformChannels: [CompiledChannel]
+  @usableFromInline package let transformChannels: [CompiledChannel]
   /// The opacity and shadow-opacity channels that win (the last of each kind), if any.
-  public let opacityChannel: CompiledChannel?
-  public let shadowChannel: CompiledChannel?
-  public let matrix: CompiledMatrix?
+  @usableFromInline package let opacityChannel: CompiledChannel?
+  @usableFromInline package let shadowChannel: CompiledChannel?
+  @usableFromInline package let matrix: CompiledMatrix?
   /// Uniform flags that pick the kernel path for this recipe.
-  public let hasChannelTransform: Bool
-  public let hasRotationXY: Bool
+  @usableFromInline package let hasChannelTransform: Bool
+  @usableFromInline package let hasRotationXY: Bool
   /// Which rotation channels animate (about x, y, z): the general path skips the sine and
   /// cosine of the others (their angle is 0).
   @usableFromInline let rotates: (x: Bool, y: Bool, z: Bool)
-  public let hasTranslationZ: Bool
-  public let translateFirst: Bool
+  @usableFromInline package let hasTranslationZ: Bool
+  @usableFromInline package let translateFirst: Bool
   /// m34 added after the animated transform (0 when none).
-  public let m34: Float
-  public let anchor: SIMD2<Float>
+  @usableFromInline package let m34: Float
+  @usableFromInline package let anchor: SIMD2<Float>
   /// Media timing: speed, repeat, autoreverse, fill.
-  public let speed: Float
-  public let simpleTiming: Bool
-  public let repeatCount: Float
-  public let autoreverses: Bool
-  public let fillsBackwards: Bool
-  public let fillsForwards: Bool
+  @usableFromInline package let speed: Float
+  @usableFromInline package let simpleTiming: Bool
+  @usableFromInline package let repeatCount: Float
+  @usableFromInline package let autoreverses: Bool
+  @usableFromInline package let fillsBackwards: Bool
+  @usableFromInline package let fillsForwards: Bool
   /// Fold: part index, direction (+1 open, -1 close) and m34.
-  public let fold: (part: Int, opening: Bool, m34: Float)?
+  @usableFromInline package let fold: (part: Int, opening: Bool, m34: Float)?
   /// Whether the transform stays affine 2D at every time (the kernel's 6-entry path).
   public let isPlanar: Bool
   /// The general path's specialised shape: a single rotation about x or y (flips); nil
@@ -98,7 +98,7 @@ public struct CompiledRecipe: Sendable {
   /// Cells per block of the kernel's staged evaluation: every part's progress, the 16
   /// matrix entries and (fold recipes) the 32 entries of the two halves of a block fit the
   /// kernel's stack scratch (`Kernel.scratchFloats`); at most 128, a multiple of 8.
-  public let blockCells: Int
+  @usableFromInline package let blockCells: Int
   /// The planar path's start values, deltas and flags, computed once here so that a frame
   /// does no work (and no allocation) to derive them; nil when not `isPlanar`.
   @usableFromInline var planarConstants: PlanarConstants? = nil

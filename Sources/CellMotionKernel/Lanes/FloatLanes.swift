@@ -11,7 +11,7 @@ import Foundation
 import _CellMotionShims
 
 /// A vector of Float lanes with the operations the kernel needs.
-public protocol FloatLanes: Sendable {
+@usableFromInline package protocol FloatLanes: Sendable {
   associatedtype Mask
   /// Number of lanes.
   static var width: Int { get }
@@ -84,37 +84,37 @@ extension FloatLanes {
 }
 
 extension SIMD8: FloatLanes where Scalar == Float {
-  public typealias Mask = SIMDMask<SIMD8<Int32>>
-  @inlinable public static var width: Int { 8 }
+  @usableFromInline package typealias Mask = SIMDMask<SIMD8<Int32>>
+  @inlinable package static var width: Int { 8 }
   @inlinable @inline(__always)
-  public static func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+  package static func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
     UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
   }
   @inlinable @inline(__always)
-  public func store(to p: UnsafeMutablePointer<Float>) {
+  package func store(to p: UnsafeMutablePointer<Float>) {
     UnsafeMutableRawPointer(p).storeBytes(of: self, as: SIMD8<Float>.self)
   }
   @inlinable @inline(__always)
-  public subscript(lane i: Int) -> Float {
+  package subscript(lane i: Int) -> Float {
     get { self[i] }
     set { self[i] = newValue }
   }
   @inlinable @inline(__always)
-  public static func muladd(_ a: Self, _ b: Self, _ c: Self) -> Self { cm_muladd8(a, b, c) }
+  package static func muladd(_ a: Self, _ b: Self, _ c: Self) -> Self { cm_muladd8(a, b, c) }
   @inlinable @inline(__always)
-  public static func lt(_ a: Self, _ b: Self) -> Mask { a .< b }
+  package static func lt(_ a: Self, _ b: Self) -> Mask { a .< b }
   @inlinable @inline(__always)
-  public static func ge(_ a: Self, _ b: Self) -> Mask { a .>= b }
+  package static func ge(_ a: Self, _ b: Self) -> Mask { a .>= b }
   @inlinable @inline(__always)
-  public static func and(_ a: Mask, _ b: Mask) -> Mask { a .& b }
+  package static func and(_ a: Mask, _ b: Mask) -> Mask { a .& b }
   @inlinable @inline(__always)
-  public static func or(_ a: Mask, _ b: Mask) -> Mask { a .| b }
+  package static func or(_ a: Mask, _ b: Mask) -> Mask { a .| b }
   @inlinable @inline(__always)
-  public static func minimum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .< a) }
+  package static func minimum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .< a) }
   @inlinable @inline(__always)
-  public static func maximum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .> a) }
+  package static func maximum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .> a) }
   @inlinable @inline(__always)
-  public static func floor(_ x: Self) -> Self {
+  package static func floor(_ x: Self) -> Self {
     // Magic-number rounding (round to nearest for |x| < 2^22), then step down where it
     // rounded up: no libm call per lane.
     let magic = Self(repeating: 12_582_912)  // 1.5 * 2^23
@@ -122,113 +122,113 @@ extension SIMD8: FloatLanes where Scalar == Float {
     return r.replacing(with: r - 1, where: r .> x)
   }
   @inlinable @inline(__always)
-  public static func exp(_ x: Self) -> Self { VectorMath.exp(x) }
+  package static func exp(_ x: Self) -> Self { VectorMath.exp(x) }
   @inlinable @inline(__always)
-  public static func sqrt(_ x: Self) -> Self { VectorMath.sqrt(x) }
+  package static func sqrt(_ x: Self) -> Self { VectorMath.sqrt(x) }
   @inlinable @inline(__always)
-  public static func sincos(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincos(x) }
+  package static func sincos(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincos(x) }
   @inlinable @inline(__always)
-  public static func sincosSmall(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincosSmall(x) }
+  package static func sincosSmall(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincosSmall(x) }
   @inlinable @inline(__always)
-  public static func storePairs(_ a: Self, _ b: Self, to p: UnsafeMutablePointer<Float>) { cm_store_pairs8(a, b, p) }
-  @inlinable public static var pairsUnpacked: Bool { true }
+  package static func storePairs(_ a: Self, _ b: Self, to p: UnsafeMutablePointer<Float>) { cm_store_pairs8(a, b, p) }
+  @inlinable package static var pairsUnpacked: Bool { true }
 }
 
 extension SIMD4: FloatLanes where Scalar == Float {
-  public typealias Mask = SIMDMask<SIMD4<Int32>>
-  @inlinable public static var width: Int { 4 }
+  @usableFromInline package typealias Mask = SIMDMask<SIMD4<Int32>>
+  @inlinable package static var width: Int { 4 }
   @inlinable @inline(__always)
-  public static func load(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+  package static func load(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
     UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
   }
   @inlinable @inline(__always)
-  public func store(to p: UnsafeMutablePointer<Float>) {
+  package func store(to p: UnsafeMutablePointer<Float>) {
     UnsafeMutableRawPointer(p).storeBytes(of: self, as: SIMD4<Float>.self)
   }
   @inlinable @inline(__always)
-  public subscript(lane i: Int) -> Float {
+  package subscript(lane i: Int) -> Float {
     get { self[i] }
     set { self[i] = newValue }
   }
   @inlinable @inline(__always)
-  public static func muladd(_ a: Self, _ b: Self, _ c: Self) -> Self { cm_muladd4(a, b, c) }
+  package static func muladd(_ a: Self, _ b: Self, _ c: Self) -> Self { cm_muladd4(a, b, c) }
   @inlinable @inline(__always)
-  public static func lt(_ a: Self, _ b: Self) -> Mask { a .< b }
+  package static func lt(_ a: Self, _ b: Self) -> Mask { a .< b }
   @inlinable @inline(__always)
-  public static func ge(_ a: Self, _ b: Self) -> Mask { a .>= b }
+  package static func ge(_ a: Self, _ b: Self) -> Mask { a .>= b }
   @inlinable @inline(__always)
-  public static func and(_ a: Mask, _ b: Mask) -> Mask { a .& b }
+  package static func and(_ a: Mask, _ b: Mask) -> Mask { a .& b }
   @inlinable @inline(__always)
-  public static func or(_ a: Mask, _ b: Mask) -> Mask { a .| b }
+  package static func or(_ a: Mask, _ b: Mask) -> Mask { a .| b }
   @inlinable @inline(__always)
-  public static func minimum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .< a) }
+  package static func minimum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .< a) }
   @inlinable @inline(__always)
-  public static func maximum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .> a) }
+  package static func maximum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .> a) }
   @inlinable @inline(__always)
-  public static func floor(_ x: Self) -> Self {
+  package static func floor(_ x: Self) -> Self {
     let magic = Self(repeating: 12_582_912)
     let r = (x + magic) - magic
     return r.replacing(with: r - 1, where: r .> x)
   }
   @inlinable @inline(__always)
-  public static func exp(_ x: Self) -> Self { VectorMath.exp(x) }
+  package static func exp(_ x: Self) -> Self { VectorMath.exp(x) }
   @inlinable @inline(__always)
-  public static func sqrt(_ x: Self) -> Self { VectorMath.sqrt(x) }
+  package static func sqrt(_ x: Self) -> Self { VectorMath.sqrt(x) }
   @inlinable @inline(__always)
-  public static func sincos(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincos(x) }
+  package static func sincos(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincos(x) }
   @inlinable @inline(__always)
-  public static func sincosSmall(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincosSmall(x) }
+  package static func sincosSmall(_ x: Self) -> (sin: Self, cos: Self) { VectorMath.sincosSmall(x) }
   @inlinable @inline(__always)
-  public static func storePairs(_ a: Self, _ b: Self, to p: UnsafeMutablePointer<Float>) { cm_store_pairs4(a, b, p) }
-  @inlinable public static var pairsUnpacked: Bool { false }
+  package static func storePairs(_ a: Self, _ b: Self, to p: UnsafeMutablePointer<Float>) { cm_store_pairs4(a, b, p) }
+  @inlinable package static var pairsUnpacked: Bool { false }
 }
 
 /// One lane: the kernel's arithmetic on plain Float (the scalar-Float baseline; libm's
 /// expf/sinf/cosf instead of VectorMath).
 extension Float: FloatLanes {
-  public typealias Mask = Bool
-  @inlinable public static var width: Int { 1 }
+  @usableFromInline package typealias Mask = Bool
+  @inlinable package static var width: Int { 1 }
   @inlinable @inline(__always)
-  public init(repeating value: Float) { self = value }
+  package init(repeating value: Float) { self = value }
   @inlinable @inline(__always)
-  public static func load(_ p: UnsafePointer<Float>) -> Float { p.pointee }
+  package static func load(_ p: UnsafePointer<Float>) -> Float { p.pointee }
   @inlinable @inline(__always)
-  public func store(to p: UnsafeMutablePointer<Float>) { p.pointee = self }
+  package func store(to p: UnsafeMutablePointer<Float>) { p.pointee = self }
   @inlinable @inline(__always)
-  public subscript(lane i: Int) -> Float {
+  package subscript(lane i: Int) -> Float {
     get { self }
     set { self = newValue }
   }
   @inlinable @inline(__always)
-  public static func muladd(_ a: Float, _ b: Float, _ c: Float) -> Float { cm_muladd1(a, b, c) }
+  package static func muladd(_ a: Float, _ b: Float, _ c: Float) -> Float { cm_muladd1(a, b, c) }
   @inlinable @inline(__always)
-  public static func lt(_ a: Float, _ b: Float) -> Bool { a < b }
+  package static func lt(_ a: Float, _ b: Float) -> Bool { a < b }
   @inlinable @inline(__always)
-  public static func ge(_ a: Float, _ b: Float) -> Bool { a >= b }
+  package static func ge(_ a: Float, _ b: Float) -> Bool { a >= b }
   @inlinable @inline(__always)
-  public static func and(_ a: Bool, _ b: Bool) -> Bool { a && b }
+  package static func and(_ a: Bool, _ b: Bool) -> Bool { a && b }
   @inlinable @inline(__always)
-  public static func or(_ a: Bool, _ b: Bool) -> Bool { a || b }
+  package static func or(_ a: Bool, _ b: Bool) -> Bool { a || b }
   @inlinable @inline(__always)
-  public func replacing(with other: Float, where mask: Bool) -> Float { mask ? other : self }
+  package func replacing(with other: Float, where mask: Bool) -> Float { mask ? other : self }
   @inlinable @inline(__always)
-  public static func minimum(_ a: Float, _ b: Float) -> Float { b < a ? b : a }
+  package static func minimum(_ a: Float, _ b: Float) -> Float { b < a ? b : a }
   @inlinable @inline(__always)
-  public static func maximum(_ a: Float, _ b: Float) -> Float { b > a ? b : a }
+  package static func maximum(_ a: Float, _ b: Float) -> Float { b > a ? b : a }
   @inlinable @inline(__always)
-  public static func floor(_ x: Float) -> Float { x.rounded(.down) }
+  package static func floor(_ x: Float) -> Float { x.rounded(.down) }
   @inlinable @inline(__always)
-  public static func exp(_ x: Float) -> Float { Foundation.exp(x) }
+  package static func exp(_ x: Float) -> Float { Foundation.exp(x) }
   @inlinable @inline(__always)
-  public static func sqrt(_ x: Float) -> Float { x.squareRoot() }
+  package static func sqrt(_ x: Float) -> Float { x.squareRoot() }
   @inlinable @inline(__always)
-  public static func sincos(_ x: Float) -> (sin: Float, cos: Float) { (Foundation.sin(x), Foundation.cos(x)) }
+  package static func sincos(_ x: Float) -> (sin: Float, cos: Float) { (Foundation.sin(x), Foundation.cos(x)) }
   @inlinable @inline(__always)
-  public static func sincosSmall(_ x: Float) -> (sin: Float, cos: Float) { (Foundation.sin(x), Foundation.cos(x)) }
+  package static func sincosSmall(_ x: Float) -> (sin: Float, cos: Float) { (Foundation.sin(x), Foundation.cos(x)) }
   @inlinable @inline(__always)
-  public static func storePairs(_ a: Float, _ b: Float, to p: UnsafeMutablePointer<Float>) {
+  package static func storePairs(_ a: Float, _ b: Float, to p: UnsafeMutablePointer<Float>) {
     p[0] = a
     p[1] = b
   }
-  @inlinable public static var pairsUnpacked: Bool { false }
+  @inlinable package static var pairsUnpacked: Bool { false }
 }

@@ -40,15 +40,15 @@ extension VectorMath {
 
   /// `atan2` of SIMD8, on 4 lanes.
   @inlinable @inline(__always)
-  public static func atan2(_ y: SIMD4<Float>, _ x: SIMD4<Float>) -> SIMD4<Float> {
+  package static func atan2(_ y: SIMD4<Float>, _ x: SIMD4<Float>) -> SIMD4<Float> {
     atan2(widened(y), widened(x)).lowHalf
   }
 
   /// `asin` of SIMD8, on 4 lanes.
   @inlinable @inline(__always)
-  public static func asin(_ x: SIMD4<Float>) -> SIMD4<Float> { asin(widened(x)).lowHalf }
+  package static func asin(_ x: SIMD4<Float>) -> SIMD4<Float> { asin(widened(x)).lowHalf }
 
   /// `acos` of SIMD8, on 4 lanes.
   @inlinable @inline(__always)
-  public static func acos(_ x: SIMD4<Float>) -> SIMD4<Float> { acos(widened(x)).lowHalf }
+  package static func acos(_ x: SIMD4<Float>) -> SIMD4<Float> { acos(widened(x)).lowHalf }
 }

@@ -255,7 +255,7 @@ extension VectorMath {
   /// }
   /// ```
   @inlinable @inline(__always)
-  public static func atan2(_ y: SIMD8<Float>, _ x: SIMD8<Float>) -> SIMD8<Float> {
+  package static func atan2(_ y: SIMD8<Float>, _ x: SIMD8<Float>) -> SIMD8<Float> {
     typealias C = VectorMathConstants
     // All selects here are bitwise on integer lanes: float-mask `replacing` on these
     // bit-cast values was partly scalarised by LLVM (measured), these are not.
@@ -350,7 +350,7 @@ extension VectorMath {
   /// }
   /// ```
   @inlinable @inline(__always)
-  public static func asin(_ x: SIMD8<Float>) -> SIMD8<Float> {
+  package static func asin(_ x: SIMD8<Float>) -> SIMD8<Float> {
     typealias C = VectorMathConstants
     let (u, large) = _asinCore(x)
     let magnitude = u.replacing(with: C.halfPi - ((u + u) - C.halfPiLo), where: large)
@@ -376,7 +376,7 @@ extension VectorMath {
   /// }
   /// ```
   @inlinable @inline(__always)
-  public static func acos(_ x: SIMD8<Float>) -> SIMD8<Float> {
+  package static func acos(_ x: SIMD8<Float>) -> SIMD8<Float> {
     typealias C = VectorMathConstants
     let (u, large) = _asinCore(x)
     let xBits = unsafeBitCast(x, to: SIMD8<UInt32>.self)
