@@ -134,17 +134,20 @@ public enum Kernel {
   /// (`CompiledRecipe.blockCells`). On the stack because `withUnsafeTemporaryAllocation`
   /// goes to the heap above 1 KiB on Linux (`swift_stdlib_isStackAllocationSafe` answers
   /// false, measured).
-  public static var scratchFloats: Int { 2048 }
+  @usableFromInline package static var scratchFloats: Int { 2048 }
 
   /// Evaluates cells `range`, all of recipe `r`, block by block (`CompiledRecipe.blockCells`
   /// cells, a multiple of 8), in stages that each run as a small loop over the block:
   /// 1. every part's progress (`progressStage`) into the stack scratch;
   /// 2. opacity and shadow opacity (`opacityStage`) straight to the outputs;
   /// 3. the matrices, in groups of `L.width` lanes, into the scratch: (a, b), (c, d),
-  ///    (tx, ty) pair rows on the planar path, 16 SoA rows on the general one (fold halves
-  ///    and corners, when present, stored per group);
+  ///    (tx, ty) pair rows on the planar path (`evaluatePlanarRun`), 16 SoA rows on the
+  ///    general one (`evaluateGeneralBlock`; single-axis rotations by
+  ///    `axisRotationBlock`), projected corners when asked for;
   /// 4. one out-of-line pass per block from the scratch into `matrices`
-  ///    (`storePlanarBlock`, `storeMatrixBlock`).
+  ///    (`storePlanarBlock`, `storeAffineBlock`, `storeMatrixBlock`);
+  /// 5. fold recipes: the two halves as 32 more SoA rows and the fold shadow
+  ///    (`foldStage`), stored as in 4.
   /// Short loops with few live vectors keep everything in registers and let the processor
   /// overlap iterations (the Bezier solve is a chain of dependent steps; fused into one big
   /// group it left most of each group's latency exposed). A last partial group reads only
@@ -191,8 +194,7 @@ public enum Kernel {
           foldStage(
             L.self, fold, centre: r.foldAngleCentre, at: b, count: n, progress: progress, soa: rows, stride: block,
             inputs: inputs, outputs: outputs)
-          storeMatrixBlock(rows, stride: block, count: n, to: ft + 16 * b)
-          storeMatrixBlock(rows + 16 * block, stride: block, count: n, to: fb + 16 * b)
+          storeFoldBlock(rows, stride: block, count: n, top: ft + 16 * b, bottom: fb + 16 * b)
         }
         b += n
       }

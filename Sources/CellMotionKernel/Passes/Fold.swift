@@ -41,9 +41,9 @@ extension Kernel {
   }
 
   /// The fold pass of a block (recipes with a fold): for cells `b ..< b + n`, the two
-  /// halves' 16 entries each as SoA rows of `soa` (top: rows 0-15, bottom: rows 16-31,
-  /// `stride` Floats apart; `storeMatrixBlock` writes them out per block) and the shadow
-  /// opacity straight to `outputs.foldShadow`. A pass of its own, after the matrices, so
+  /// halves' varying entries as SoA rows of `soa` (top: rows 4-11, bottom: rows 20-31 of
+  /// rows 0-31, `stride` Floats apart; `storeFoldBlock` writes them out per block with the
+  /// constant rows) and the shadow opacity straight to `outputs.foldShadow`. A pass of its own, after the matrices, so
   /// each group is a short loop with nothing else live (computed inside the matrix loop,
   /// and stored per group, every vector was spilled around the store calls).
   @inlinable
@@ -59,8 +59,9 @@ extension Kernel {
       let f = evaluateFold(
         fold, centre: centre, progress: progress, at: i, width: loadGroup(inputs.width + c, lanes) as L,
         detailHeight: loadGroup(inputs.detailHeight + c, lanes))
-      f.top.storeRows(to: soa + i, stride: s)
-      f.bottom.storeRows(to: soa + 16 * s + i, stride: s)
+      // Row 1 of both halves and row 4 of the top are constant (`storeFoldBlock`).
+      f.top.storeRows(to: soa + i, stride: s, entries: 4, 12)
+      f.bottom.storeRows(to: soa + 16 * s + i, stride: s, entries: 4, 16)
       if lanes == L.width {
         f.shadow.store(to: fs + c)
       } else {

@@ -231,4 +231,45 @@ static inline __attribute__((always_inline)) void cm_store_matrices8_off16(const
   }
 }
 
+/// Stores 8 cells' fold halves from their SoA rows (entry e of cell k at
+/// `rows[e * stride + k]`, top half in rows 0-15, bottom half in rows 16-31; only the rows
+/// that vary are read). Both halves turn about the x axis, so each starts with the constant
+/// row (1 0 0 0), and the top half ends with (0 0 0 1): per cell the top half is one
+/// 8 x 8 transpose (rows 4-11) between two constant 16-byte stores, the bottom half the
+/// same plus a 4 x 8 transpose for its last row (rows 28-31). Every cell is stored as
+/// 16 + 32 + 16 bytes, so with the usual `out` 16 bytes past a 32-byte boundary
+/// (`cm_store_planar_pairs8_off16`) no store crosses a cache line.
+static inline __attribute__((always_inline)) void cm_store_fold8(
+    const float *rows, long stride, float *top, float *bottom) {
+  const cm_float4 first = {1, 0, 0, 0}, last = {0, 0, 0, 1};
+  cm_float8 tmid[8], bmid[8];
+  cm_transpose8x8(rows + 4 * stride, stride, tmid);
+  cm_transpose8x8(rows + 20 * stride, stride, bmid);
+  const float *r = rows + 28 * stride;
+  const cm_float8 r0 = *(const cm_float8_u *)r, r1 = *(const cm_float8_u *)(r + stride);
+  const cm_float8 r2 = *(const cm_float8_u *)(r + 2 * stride), r3 = *(const cm_float8_u *)(r + 3 * stride);
+  const cm_float8 t0 = __builtin_shufflevector(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13);
+  const cm_float8 t1 = __builtin_shufflevector(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15);
+  const cm_float8 t2 = __builtin_shufflevector(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13);
+  const cm_float8 t3 = __builtin_shufflevector(r2, r3, 2, 10, 3, 11, 6, 14, 7, 15);
+  // Cells k and k + 4 in the low and high halves.
+  const cm_float8 u[4] = {
+      __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13),
+      __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15),
+      __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13),
+      __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15),
+  };
+#pragma clang loop unroll(full)
+  for (int k = 0; k < 8; k++) {
+    *(cm_float4_u *)(top + 16 * k) = first;
+    *(cm_float8_u *)(top + 16 * k + 4) = tmid[k];
+    *(cm_float4_u *)(top + 16 * k + 12) = last;
+    *(cm_float4_u *)(bottom + 16 * k) = first;
+    *(cm_float8_u *)(bottom + 16 * k + 4) = bmid[k];
+    *(cm_float4_u *)(bottom + 16 * k + 12) =
+        k < 4 ? __builtin_shufflevector(u[k & 3], u[k & 3], 0, 1, 2, 3)
+              : __builtin_shufflevector(u[k & 3], u[k & 3], 4, 5, 6, 7);
+  }
+}
+
 #endif
