@@ -428,6 +428,8 @@ public struct Spring: Sendable, Hashable, Codable {
   /// - Parameters:
   ///   - duration: perceptual duration, seconds (> 0).
   ///   - bounce: in the open interval (-1, 1); 0 is critical, > 0 bounces, < 0 over-damped.
+  ///   - initialVelocity: progress per second toward the target (1 = the whole distance
+  ///     per second).
   /// - Throws: `.notFinite`, `.outOfRange` (duration <= 0, bounce outside (-1, 1)).
   public static func swiftUI(duration: Double, bounce: Double, initialVelocity: Double = 0)
     throws(CellMotionError) -> Spring

@@ -75,7 +75,7 @@ public struct DisplayTracker: Sendable {
   /// displayed now get `didEndDisplaying` and the then-visible rows get `willDisplay`
   /// again (as first appearances), as the table re-creates its cells.
   ///
-  /// - Parameter rowCount: the new number of rows, or nil to keep it.
+  /// - Parameter newCount: the new number of rows, or nil to keep it.
   /// - Throws: `CellMotionError.outOfRange` if `rowCount` is outside
   ///   `0...TableLayout.maxRowCount`; the tracker is unchanged.
   /// - Complexity: O(rowCount / 64).
