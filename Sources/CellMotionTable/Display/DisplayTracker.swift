@@ -2,7 +2,8 @@
 // an animation under a display rule, with stagger delays.
 //
 // Goals, in priority order:
-// 1. The display rules of DESIGN item 8 exactly: animate once, first screenful only,
+// 1. The display rules of tutorial recipe 8 (the Recipes article of the CellMotion
+//    documentation) exactly: animate once, first screenful only,
 //    refresh (reload) starts over.
 // 2. O(changes) per frame (difference of two ranges), O(n / 64) words of memory for the
 //    animate-once bits, no allocation in steady state.
