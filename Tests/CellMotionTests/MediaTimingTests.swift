@@ -1,6 +1,7 @@
-// MediaTiming against hand-computed local times (DESIGN.md "CAMediaTiming" formulas
-// worked by hand for each case). Tolerance 1e-12 s: the inputs are short decimal times,
-// so only a few roundings separate the implementation from the exact value.
+// MediaTiming against hand-computed local times (the "Media timing" formulas of the
+// Semantics article in the CellMotion documentation; worked by hand for each case).
+// Tolerance 1e-12 s: the inputs are short decimal times, so only a few roundings separate
+// the implementation from the exact value.
 
 import CellMotion
 import Foundation

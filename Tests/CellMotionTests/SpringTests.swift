@@ -212,7 +212,8 @@ struct SpringTests {
       #expect((envelope - 0.001).magnitude <= 1e-9, "ratio \(ratio) T \(T): envelope \(envelope)")
       print("uiKit(dampingRatio: \(ratio), duration: \(duration), v: \(velocity)) -> k \(s.stiffness), c \(s.damping), w0 \(w0), residual \(r.residual)")
     }
-    // DESIGN recipe 3: damping ratio 0.4, initial velocity 0.1, duration 1.0.
+    // Tutorial recipe 3 (the Recipes article of the CellMotion documentation): damping
+    // ratio 0.4, initial velocity 0.1, duration 1.0.
     let bounce = try Spring.uiKit(dampingRatio: 0.4, duration: 1.0, initialSpringVelocity: 0.1)
     #expect(bounce.stiffness.isFinite && bounce.stiffness > 0 && bounce.damping.isFinite && bounce.damping > 0)
     #expect(bounce.mass == 1)

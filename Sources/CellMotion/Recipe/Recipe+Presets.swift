@@ -1,4 +1,5 @@
-// The recipes of the source tutorials, with their numbers (DESIGN.md "The recipes").
+// The recipes of the source tutorials, with their numbers ("The tutorial recipes" in
+// the Recipes article of the CellMotion documentation).
 
 import Foundation
 

@@ -92,6 +92,11 @@ public enum ReferenceEvaluator {
 
   /// Evaluates `recipe` for one cell.
   /// - Parameters:
+  ///   - recipe: the recipe to evaluate.
+  ///   - geometry: the cell's size and the table's width, points.
+  ///   - row: the cell's row (the stagger's `.row` base).
+  ///   - batchPosition: the cell's position among the rows that appeared with it (the
+  ///     stagger's `.batchPosition` base).
   ///   - startTime: seconds, when the cell was displayed (before its stagger).
   ///   - time: seconds, the frame time.
   public static func evaluate(

@@ -1,10 +1,11 @@
 // CAMediaTiming: mapping a parent time to an animation's local time.
 //
 // Goals, in priority order:
-// 1. Follow DESIGN.md "CAMediaTiming" exactly: t_a = (t_parent - beginTime) * speed +
-//    timeOffset; active duration = repeatDuration if set, else
-//    D * max(repeatCount, 1) * (autoreverses ? 2 : 1); k = floor(t_a / D),
-//    t_l = t_a - k D, reversed on odd k when autoreverses; fill modes before / after.
+// 1. Follow "Media timing" in the Semantics article of the CellMotion documentation
+//    exactly: t_a = (t_parent - beginTime) * speed + timeOffset; active duration =
+//    repeatDuration if set, else D * max(repeatCount, 1) * (autoreverses ? 2 : 1);
+//    k = floor(t_a / D), t_l = t_a - k D, reversed on odd k when autoreverses; fill modes
+//    before / after.
 // 2. Pin down the corner cases the formulas leave open (documented on `localTime`):
 //    the exact end, timeOffset, and which times count as "before" and "after".
 //
@@ -141,7 +142,7 @@ public struct MediaTiming: Sendable, Hashable, Codable {
   /// has no effect there.
   ///
   /// With elapsed e = (t_parent - beginTime) * speed and active time t_a = e + timeOffset
-  /// (DESIGN.md):
+  /// (the Semantics article, "Media timing"):
   /// - e < 0 (before): the start state, i.e. the local time of t_a = timeOffset, when the
   ///   fill mode is backwards or both; else nil.
   /// - 0 <= e < activeDuration: k = floor(t_a / D), t_l = t_a - k D, and D - t_l when

@@ -9,11 +9,13 @@
 //    exponentials near zeta = 1 and no 0 * infinity for large zeta; the near-critical
 //    under-damped form uses sin(wd t) / wd, which stays accurate as wd -> 0.
 // 3. Faithful mappings: UIKit's duration/damping-ratio solve and SwiftUI's
-//    response/dampingFraction and duration/bounce are implemented as listed in DESIGN.md.
+//    response/dampingFraction and duration/bounce are implemented as listed in
+//    the Semantics article of the CellMotion documentation ("Springs").
 //
 // Facts used (not code): the ODE, the closed forms and CASpringAnimation defaults and
-// settlingDuration rule (DESIGN.md "Springs"; Apple CASpringAnimation documentation);
-// SwiftUI's formulas (DESIGN.md; Apple SwiftUI `Spring` documentation).
+// settlingDuration rule ("Springs" in the Semantics article of the CellMotion documentation;
+// Apple CASpringAnimation documentation); SwiftUI's formulas (the same section; Apple
+// SwiftUI `Spring` documentation).
 
 #if canImport(Glibc)
   import Glibc
@@ -260,7 +262,8 @@ public struct Spring: Sendable, Hashable, Codable {
 
   // MARK: - UIKit
 
-  /// The clamping and solver constants of UIKit's spring mapping (DESIGN.md).
+  /// The clamping and solver constants of UIKit's spring mapping (see "Springs" in the
+  /// Semantics article of the CellMotion documentation).
   public enum UIKitConstants {
     /// Smallest damping ratio UIKit uses (Float.ulpOfOne = 2^-23).
     public static let minimumDampingRatio = 1.1920929e-7
@@ -285,8 +288,9 @@ public struct Spring: Sendable, Hashable, Codable {
   /// UIKit's spring mapping, also returning the clamped duration T (seconds) UIKit uses
   /// and the residual f(w0) of the solved equation.
   ///
-  /// Algorithm (DESIGN.md): m = 1; zeta = dampingRatio clamped to [1.1920929e-7, 1];
-  /// T = duration clamped to [0.01, 10]; w0 from 12 Newton steps starting at 5 / T on
+  /// Algorithm (the Semantics article, "Springs"): m = 1; zeta = dampingRatio clamped to
+  /// [1.1920929e-7, 1]; T = duration clamped to [0.01, 10]; w0 from 12 Newton steps
+  /// starting at 5 / T on
   /// - zeta < 1: f(w0) = eps - |(zeta w0 - v0) / (w0 sqrt(1 - zeta^2))| e^(-zeta w0 T),
   /// - zeta = 1: f(w0) = (1 + (w0 - v0) T) e^(-w0 T) - eps,
   /// with eps = 0.001 and analytic derivatives; then k = w0^2, c = 2 zeta sqrt(k).
@@ -428,6 +432,8 @@ public struct Spring: Sendable, Hashable, Codable {
   /// - Parameters:
   ///   - duration: perceptual duration, seconds (> 0).
   ///   - bounce: in the open interval (-1, 1); 0 is critical, > 0 bounces, < 0 over-damped.
+  ///   - initialVelocity: progress per second toward the target (1 = the whole distance
+  ///     per second).
   /// - Throws: `.notFinite`, `.outOfRange` (duration <= 0, bounce outside (-1, 1)).
   public static func swiftUI(duration: Double, bounce: Double, initialVelocity: Double = 0)
     throws(CellMotionError) -> Spring

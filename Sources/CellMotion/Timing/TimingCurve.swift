@@ -14,7 +14,8 @@
 // CAMediaTimingFunction constants; the power-basis coefficients cx = 3 x1,
 // bx = 3 (x2 - x1) - cx, ax = 1 - cx - bx are those of WebKit's UnitBezier.h; the
 // CSS keywords are from CSS Easing Functions Level 1; Core Animation's solver parameters
-// are listed in DESIGN.md ("Semantics references").
+// are listed in the Semantics article of the CellMotion documentation
+// ("Timing functions").
 
 /// Cubic Bezier timing function with CAMediaTimingFunction semantics: P0 = (0, 0),
 /// P1 = (x1, y1), P2 = (x2, y2), P3 = (1, 1).
@@ -189,17 +190,18 @@ public struct TimingCurve: Sendable, Hashable, Codable, CustomStringConvertible 
 
   // MARK: - Core Animation's solver (for measuring, not for reference values)
 
-  /// Core Animation's Newton tolerance on |x(s) - x| (DESIGN.md).
+  /// Core Animation's Newton tolerance on |x(s) - x| (see the Semantics article).
   public static let coreAnimationEpsilon = 1e-5
-  /// Core Animation gives up Newton when |x'(s)| falls below this (DESIGN.md).
+  /// Core Animation gives up Newton when |x'(s)| falls below this (see the Semantics
+  /// article).
   public static let coreAnimationMinimumSlope = 1e-6
-  /// Core Animation's maximum Newton steps (DESIGN.md).
+  /// Core Animation's maximum Newton steps (see the Semantics article).
   public static let coreAnimationNewtonSteps = 8
 
   /// The parameter as Core Animation's solver finds it: start at s = x, up to 8 Newton
   /// steps, stop when |x(s) - x| < 1e-5, give up Newton when |x'(s)| < 1e-6, then
-  /// bisection on [0, 1] to the same tolerance (algorithm as listed in DESIGN.md; the
-  /// arithmetic here is Double on the power basis). Its answer can differ from
+  /// bisection on [0, 1] to the same tolerance (algorithm as listed in the Semantics
+  /// article; the arithmetic here is Double on the power basis). Its answer can differ from
   /// `parameter(forX:)` by about 1e-5 / x'(s); see TimingCurveTests for the measured
   /// deviation in y.
   /// - Complexity: O(1); at most 8 Newton steps plus ~17 bisection steps.

@@ -96,9 +96,14 @@ public struct TableAnimator: Sendable {
   /// - Parameters:
   ///   - simulation: the table (its stagger should be `.none`: the recipe's own stagger
   ///     is applied by the kernel's batch).
+  ///   - recipes: the recipes for first and repeated appearances and for folds.
+  ///   - cellWidth: the cells' width, points.
+  ///   - tableWidth: the table's width in points (for recipes that depend on it); nil
+  ///     means `cellWidth`.
   ///   - capacity: cells the batch holds without reallocating (visible rows plus those
   ///     still animating), 0...`CellBatch.maxCapacity`; grows if exceeded (allocating
   ///     once), up to `CellBatch.maxCapacity`.
+  ///   - options: the kernel's lane width and threads.
   ///   - layout: how `frame.matrices` stores each row: 16 Floats, or 6 with `.affine2D`
   ///     (then the appearance recipes must stay affine; fold halves are always 4x4).
   /// - Throws: `CellMotionError.outOfRange` for a capacity outside its range or options

@@ -2,11 +2,13 @@
 
 import CellMotion
 
-/// Which `willDisplay` events start an animation (DESIGN "The recipes", item 8).
+/// Which `willDisplay` events start an animation (tutorial recipe 8 in the Recipes article
+/// of the CellMotion documentation).
 public enum DisplayRule: Sendable, Equatable {
   /// Every `willDisplay` animates, including re-entries; `AnimationStart.appearance` says
   /// whether it is the row's first display since the last reload or a repeat, so a
-  /// different recipe can be used for repeats (DESIGN item 7).
+  /// different recipe can be used for repeats (tutorial recipe 7 in the Recipes article of
+  /// the CellMotion documentation).
   case always
   /// A row animates only the first time it is displayed after creation or `reload()`.
   case firstAppearanceOnly

@@ -2,7 +2,8 @@
 // an animation under a display rule, with stagger delays.
 //
 // Goals, in priority order:
-// 1. The display rules of DESIGN item 8 exactly: animate once, first screenful only,
+// 1. The display rules of tutorial recipe 8 (the Recipes article of the CellMotion
+//    documentation) exactly: animate once, first screenful only,
 //    refresh (reload) starts over.
 // 2. O(changes) per frame (difference of two ranges), O(n / 64) words of memory for the
 //    animate-once bits, no allocation in steady state.
@@ -75,7 +76,7 @@ public struct DisplayTracker: Sendable {
   /// displayed now get `didEndDisplaying` and the then-visible rows get `willDisplay`
   /// again (as first appearances), as the table re-creates its cells.
   ///
-  /// - Parameter rowCount: the new number of rows, or nil to keep it.
+  /// - Parameter newCount: the new number of rows, or nil to keep it.
   /// - Throws: `CellMotionError.outOfRange` if `rowCount` is outside
   ///   `0...TableLayout.maxRowCount`; the tracker is unchanged.
   /// - Complexity: O(rowCount / 64).

@@ -1,4 +1,5 @@
-// Expand and collapse with the fold timeline of DESIGN item 6.
+// Expand and collapse with the fold timeline of tutorial recipe 6 (the Recipes article of
+// the CellMotion documentation).
 //
 // Goals, in priority order:
 // 1. The article's order of events: opening = the row's height grows, THEN the detail

@@ -1,4 +1,5 @@
-// The fold phase a row reports so that the caller can run the fold recipe (DESIGN item 6).
+// The fold phase a row reports so that the caller can run the fold recipe (tutorial recipe 6
+// in the Recipes article of the CellMotion documentation).
 
 /// Direction of a fold animation on a row's detail part.
 public enum FoldPhase: Sendable, Equatable {
