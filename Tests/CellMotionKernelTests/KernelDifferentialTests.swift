@@ -37,6 +37,23 @@ func normalisedError(_ k: Transform3D, _ r: Transform3D, scale s: Double) -> (Do
   return (worst, at)
 }
 
+/// Runs `compiled` (the solve the kernel compiles for `curve`) at the local times `x` of a
+/// 1 s animation, as the kernel runs it, and records each lane against the exact progress
+/// of `curve` at the same Float input (so only the solve is measured): divided by
+/// max(1, |dy/dx| / 5) when `slopeScaled` (Float rounding of the power-basis x(s) alone moves
+/// y by about |dy/dx| x 3e-7 where the curve is steep).
+func recordProgress(
+  _ compiled: CompiledCurve, of curve: TimingCurve, at x: SIMD8<Float>, slopeScaled: Bool = true,
+  into tracker: inout ErrorTracker
+) {
+  let y = Kernel.curveProgress(compiled, local: x, duration: 1)
+  for k in 0..<8 {
+    let xd = Double(x[k])
+    let scale = slopeScaled ? max(1, abs(curve.slope(at: xd)) / 5) : 1
+    tracker.record(Double(y[k]) / scale, curve.value(at: xd) / scale, "\(curve) x=\(x[k])")
+  }
+}
+
 // MARK: - Random recipes
 
 func randomCurve(_ g: inout SeededGenerator) throws -> AnimationCurve {
@@ -398,13 +415,7 @@ struct KernelDifferentialTests {
         for i in stride(from: 0, through: 4096, by: 8) {
           var x = SIMD8<Float>()
           for k in 0..<8 { x[k] = Float(i + k) / 4103 }
-          let y = Kernel.curveProgress(compiled, local: x, duration: 1)
-          for k in 0..<8 {
-            // Compare at the Float input actually used, so only the solve is measured.
-            let xd = Double(x[k])
-            let scale = slopeScaled ? max(1, abs(curve.slope(at: xd)) / 5) : 1
-            tracker.record(Double(y[k]) / scale, curve.value(at: xd) / scale, "\(curve) x=\(x[k])")
-          }
+          recordProgress(compiled, of: curve, at: x, slopeScaled: slopeScaled, into: &tracker)
         }
       }
     }
@@ -491,11 +502,7 @@ struct KernelDifferentialTests {
       for _ in 0..<(100_000 / 8) {
         var x = SIMD8<Float>()
         for k in 0..<8 { x[k] = Float(g.uniform(0...1)) }
-        let y = Kernel.curveProgress(compiled, local: x, duration: 1)
-        for k in 0..<8 {
-          let scale = max(1, abs(c.slope(at: Double(x[k]))) / 5)
-          tracker.record(Double(y[k]) / scale, c.value(at: Double(x[k])) / scale, "\(c) x=\(x[k])")
-        }
+        recordProgress(compiled, of: c, at: x, into: &tracker)
       }
     }
     print("\(fittedCurves) of 60 random curves compiled with a fitted inverse")
@@ -557,11 +564,7 @@ extension KernelDifferentialTests {
         // Half the samples near the flat end, where the square root matters.
         for k in 0..<8 { x[k] = Float(k < 4 ? g.uniform(0...1) : pow(g.uniform(0...1), 4)) }
         if c.x2 == 1 { for k in 4..<8 { x[k] = 1 - x[k] } }
-        let y = Kernel.curveProgress(compiled, local: x, duration: 1)
-        for k in 0..<8 {
-          let scale = max(1, abs(c.slope(at: Double(x[k]))) / 5)
-          tracker.record(Double(y[k]) / scale, c.value(at: Double(x[k])) / scale, "\(c) x=\(x[k])")
-        }
+        recordProgress(compiled, of: c, at: x, into: &tracker)
       }
     }
     print("\(fitted) of \(curves.count) flat-ended curves compiled with a square-root fit")

@@ -196,9 +196,9 @@ import Foundation
       fits[option.degree] = fit
       let solve: (Float) -> Float = {
         domain == .x
-          ? Kernel.fittedBezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, fit, degree: option.degree, steps: option.steps)
+          ? Kernel.fittedBezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, fit, steps: option.steps)
           : Kernel.rootFittedBezierProgress(
-            $0, c.0, c.1, c.2, c.3, c.4, c.5, fit, degree: option.degree, steps: option.steps)
+            $0, c.0, c.1, c.2, c.3, c.4, c.5, fit, steps: option.steps)
       }
       if grid.worst(solve) <= grid.target && grid.worstAbsolute(solve) <= max(newtonAbsolute, 3e-7) {
         return (fit, option.steps)

@@ -116,9 +116,7 @@ extension Kernel {
     if ar.centre != nil {
       angle = L.muladd(p, ar.delta.x, L(repeating: ar.from.x))
     } else {
-      let from = L.muladd(height, ar.from.y, L.muladd(tableWidth, ar.from.z, L(repeating: ar.from.x)))
-      let delta = L.muladd(height, ar.delta.y, L.muladd(tableWidth, ar.delta.z, L(repeating: ar.delta.x)))
-      angle = L.muladd(delta, p, from)
+      angle = channelValue(from: ar.from, delta: ar.delta, progress: p, height: height, tableWidth: tableWidth)
     }
     let cs = sincos(angle, near: ar.centre)
     let (s, c) = (cs.sin, cs.cos)

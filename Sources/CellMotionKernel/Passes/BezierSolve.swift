@@ -294,9 +294,9 @@ extension Kernel {
   @inlinable
   static func fittedBezierProgress<L: FloatLanes>(
     _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float, _ fit: InverseFit,
-    degree: Int? = nil, steps: Int
+    steps: Int
   ) -> L {
-    fittedBezierProgress(x, ax, bx, cx, ay, by, cy, p: fit.p, dp: fit.dp, degree: degree ?? fit.degree, steps: steps)
+    fittedBezierProgress(x, ax, bx, cx, ay, by, cy, p: fit.p, dp: fit.dp, degree: fit.degree, steps: steps)
   }
 
   /// Progress of a Bezier with a flat end in x through its square-root fit
@@ -332,11 +332,11 @@ extension Kernel {
   @inlinable
   static func rootFittedBezierProgress<L: FloatLanes>(
     _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float, _ fit: InverseFit,
-    degree: Int? = nil, steps: Int
+    steps: Int
   ) -> L {
     rootFittedBezierProgress(
       x, ax, bx, cx, ay, by, cy, p: fit.p, scale: fit.rootScale, offset: fit.rootOffset,
-      degree: degree ?? fit.degree, steps: steps)
+      degree: fit.degree, steps: steps)
   }
 
   /// The quadratic first guess of `bezierProgress`, in [0, 1].

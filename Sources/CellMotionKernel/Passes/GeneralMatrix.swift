@@ -39,10 +39,7 @@ extension Kernel {
     let m = evaluateGroup(
       r, progress: progress, at: i, width: wi, height: he, tableWidth: loadGroup(inputs.tableWidth + c, lanes))
     m.storeRows(to: soa + i, stride: s)
-    if outputs.corners != nil {
-      groupExtras(r, m, at: b, i, lanes: lanes, progress: progress, width: wi, height: he, inputs: inputs,
-        outputs: outputs)
-    }
+    if let co = outputs.corners { storeCorners(m, at: c, lanes: lanes, to: co, width: wi, height: he) }
   }
 
   /// Evaluates one lane group of cells sharing recipe `r`.
@@ -168,15 +165,5 @@ extension Kernel {
     if r.m34 != 0 { m.applyPerspective(r.m34) }
     m.applyAnchor(width * r.anchor.x, height * r.anchor.y)
     return m
-  }
-
-  /// The optional per-group output: projected corners (outputs that include them).
-  @inlinable @inline(__always)
-  static func groupExtras<L: FloatLanes>(
-    _ r: CompiledRecipe, _ matrix: LaneMatrix<L>, at b: Int, _ i: Int, lanes: Int, progress: StagedProgress,
-    width: L, height: L, inputs: KernelInputs, outputs: KernelOutputs
-  ) {
-    let c = b + i
-    if let co = outputs.corners { storeCorners(matrix, at: c, lanes: lanes, to: co, width: width, height: height) }
   }
 }

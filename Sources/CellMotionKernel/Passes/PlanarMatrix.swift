@@ -62,7 +62,7 @@ struct PlanarConstants: Sendable {
   static var channels: Bool? { get }
   /// Whether a whole-matrix animation applies (`PlanarConstants.part != nil`).
   static var matrix: Bool? { get }
-  /// Whether corners are written (`groupExtras`; fold halves have a pass of their own).
+  /// Whether projected corners are written (`storeCorners`).
   static var extras: Bool? { get }
   static var smallAngle: Bool? { get }
   static var remainder: Bool? { get }
@@ -201,12 +201,22 @@ extension Kernel {
     L.storePairs(m.a, m.b, to: soa + 2 * i)
     L.storePairs(m.c, m.d, to: soa + 2 * s + 2 * i)
     L.storePairs(m.tx, m.ty, to: soa + 4 * s + 2 * i)
-    if S.extras ?? (outputs.corners != nil) {
+    if S.extras ?? (outputs.corners != nil), let co = outputs.corners {
       let z = L(repeating: 0), one = L(repeating: 1)
       let matrix = LaneMatrix<L>(linear: (m.a, m.b, z, m.c, m.d, z, z, z, one), translation: (m.tx, m.ty, z))
-      groupExtras(r, matrix, at: b, i, lanes: lanes, progress: progress, width: wi, height: he, inputs: inputs,
-        outputs: outputs)
+      storeCorners(matrix, at: c, lanes: lanes, to: co, width: wi, height: he)
     }
+  }
+
+  /// A channel's value per lane, from + delta * p, with each of `from` and `delta` given as
+  /// (c, h, w): c + h * cellHeight + w * tableWidth.
+  @inlinable @inline(__always)
+  static func channelValue<L: FloatLanes>(
+    from f: SIMD3<Float>, delta d: SIMD3<Float>, progress p: L, height: L, tableWidth: L
+  ) -> L {
+    let from = L.muladd(height, f.y, L.muladd(tableWidth, f.z, L(repeating: f.x)))
+    let delta = L.muladd(height, d.y, L.muladd(tableWidth, d.z, L(repeating: d.x)))
+    return L.muladd(delta, p, from)
   }
 
   /// Every channel's value for one lane group (model values where nothing animates), from
@@ -219,10 +229,7 @@ extension Kernel {
     for ch in r.transformChannels {
       let p: L = progress(ch.part, i)
       // from + (to - from) p, each end c + h * cellHeight + w * tableWidth.
-      let f = ch.from, d = ch.to - ch.from
-      let from = L.muladd(height, f.y, L.muladd(tableWidth, f.z, L(repeating: f.x)))
-      let delta = L.muladd(height, d.y, L.muladd(tableWidth, d.z, L(repeating: d.x)))
-      let v = L.muladd(delta, p, from)
+      let v = channelValue(from: ch.from, delta: ch.to - ch.from, progress: p, height: height, tableWidth: tableWidth)
       switch ch.channel {
       case .opacity, .shadowOpacity: break  // opacityStage
       case .translationX: c.tx = v

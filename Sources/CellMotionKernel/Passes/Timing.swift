@@ -190,9 +190,7 @@ extension Kernel {
       if usesGeometry {
         let rest = count - i
         let he: L = loadGroup(height + i, rest), tw: L = loadGroup(tableWidth + i, rest)
-        let from = L.muladd(he, f.y, L.muladd(tw, f.z, L(repeating: f.x)))
-        let delta = L.muladd(he, d.y, L.muladd(tw, d.z, L(repeating: d.x)))
-        v = L.muladd(delta, p, from)
+        v = channelValue(from: f, delta: d, progress: p, height: he, tableWidth: tw)
       } else {
         v = L.muladd(p, d.x, f.x)
       }
