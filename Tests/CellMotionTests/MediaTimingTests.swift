@@ -78,6 +78,21 @@ struct MediaTimingTests {
     // third is forward again, so it ends at the end value.
     let halves = try MediaTiming(duration: 0.3, repeatCount: 1.5, autoreverses: true, fillMode: .forwards)
     #expect(close(halves.localTime(parentTime: 0.9), 0.3))
+    // The end state is exact, not "close": a spring part jumps to its end value at its
+    // duration, so a hair before D would freeze an unsettled value. For 9% of durations D,
+    // (D x 1.5 x 2) / D rounds to 2.9999999999999996 (this D, found by the kernel's random
+    // differential test, is one); counted in iterations the end is D exactly, and 0 exactly
+    // for a whole count ending reversed.
+    for d in [0.3426800130627793, 0.3, 0.1, 1.7] {
+      for speed in [1.0, 1.2634581263309852] {
+        let t = try MediaTiming(duration: d, speed: speed, repeatCount: 1.5, autoreverses: true, fillMode: .both)
+        #expect(t.localTime(parentTime: t.endTime + 1) == d, "D \(d) speed \(speed)")
+        let whole = try MediaTiming(duration: d, speed: speed, repeatCount: 3, autoreverses: true, fillMode: .forwards)
+        #expect(whole.localTime(parentTime: whole.endTime + 1) == 0, "D \(d) speed \(speed)")
+        let forward = try MediaTiming(duration: d, speed: speed, repeatCount: 2.5, fillMode: .forwards)
+        #expect(forward.localTime(parentTime: forward.endTime + 1) == d / 2, "D \(d) speed \(speed)")
+      }
+    }
     // Reversed odd half-iteration via repeatDuration: active 0.6 ends reversed at 0.
     let half = try MediaTiming(duration: 0.3, repeatDuration: 0.6, autoreverses: true, fillMode: .both)
     #expect(close(half.localTime(parentTime: 0.6), 0))

@@ -166,7 +166,16 @@ public struct MediaTiming: Sendable, Hashable, Codable {
     }
     if elapsed >= active {
       if !active.isFinite { return nil }  // t_parent = +infinity of an endless animation
-      return fillMode.fillsForwards ? iterationTime(active + timeOffset, atEnd: true) : nil
+      guard fillMode.fillsForwards else { return nil }
+      if repeatDuration == nil && timeOffset == 0 {
+        // The end of n = max(repeatCount, 1) x (autoreverses ? 2 : 1) iterations, counted in
+        // iterations rather than through active / D: exact for the counts users write (1.5
+        // gives 3 exactly), where active / D may round to 2.9999999999999996 and land a hair
+        // before the iteration's end; a spring part, which jumps to its end value at its
+        // duration, would then freeze at its unsettled value.
+        return endIterationTime(units: max(repeatCount, 1) * (autoreverses ? 2 : 1))
+      }
+      return iterationTime(active + timeOffset, atEnd: true)
     }
     return iterationTime(elapsed + timeOffset, atEnd: false)
   }
@@ -175,6 +184,20 @@ public struct MediaTiming: Sendable, Hashable, Codable {
   public func fraction(parentTime: Double) -> Double? {
     guard let t = localTime(parentTime: parentTime) else { return nil }
     return min(max(t / duration, 0), 1)
+  }
+
+  /// Local time of the end state after `units` iterations of D (the end of the last one
+  /// when `units` is a whole number, reversed when that iteration runs backwards).
+  private func endIterationTime(units: Double) -> Double {
+    var k = units.rounded(.down)
+    var f = units - k
+    if f == 0 && k >= 1 {
+      k -= 1
+      f = 1
+    }
+    let tl = f == 1 ? duration : min(max(f * duration, 0), duration)
+    let odd = autoreverses && k.truncatingRemainder(dividingBy: 2).magnitude == 1
+    return odd ? duration - tl : tl
   }
 
   /// Local time within an iteration for the active time `ta`. When `atEnd` and `ta` is an
