@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // CellMotion: batch evaluation of table-view cell animations (Core Animation semantics),
 // a scalar Double reference and a SIMD Float kernel checked against it.
 //
@@ -16,6 +16,16 @@ let package = Package(
     .executable(name: "cellmotion-bench", targets: ["CellMotionBench"]),
     .executable(name: "cellmotion", targets: ["CellMotionCLI"]),
   ],
+  // Package traits (SwiftPM 6.1). BLAS is on by default; build without it with
+  // `swift build --disable-default-traits` (README, "BLAS").
+  traits: [
+    .trait(
+      name: "BLAS",
+      description:
+        "The .blas backend of MatrixStages (one cblas_sgemm per batch): links libblas.so.3 "
+        + "(Debian: libblas-dev). Without it the library needs no BLAS and .blas is a typed error."),
+    .default(enabledTraits: ["BLAS"]),
+  ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
@@ -25,8 +35,11 @@ let package = Package(
     /// Semantics, scalar and exact (Double): transforms, curves, springs, media timing,
     /// recipes and the scalar reference evaluator. The oracle for everything else.
     .target(name: "CellMotion"),
-    /// The hot core: SoA batches evaluated in SIMD4/SIMD8 lanes, optional BLAS stages.
-    .target(name: "CellMotionKernel", dependencies: ["CellMotion", "CBLAS", "_CellMotionShims"]),
+    /// The hot core: SoA batches evaluated in SIMD4/SIMD8 lanes, BLAS stages with the BLAS
+    /// trait.
+    .target(
+      name: "CellMotionKernel",
+      dependencies: ["CellMotion", .target(name: "CBLAS", condition: .when(traits: ["BLAS"])), "_CellMotionShims"]),
     /// Headless table-view simulation driving the kernel frame by frame.
     .target(name: "CellMotionTable", dependencies: ["CellMotion", "CellMotionKernel"]),
 

@@ -4,12 +4,16 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import CellMotionKernel
 
 struct BLASLibrary: Codable {
-  /// "netlib reference BLAS", "OpenBLAS", "BLIS", "ATLAS", "MKL" or "unknown".
+  /// What libblas.so.3 resolves to: "netlib reference BLAS", "OpenBLAS", "BLIS", "ATLAS",
+  /// "MKL", "unknown" or "not installed".
   var kind: String
-  /// The mapped file (from /proc/self/maps), symlinks resolved.
-  var mappedPath: String
+  /// The libraries the blas-* scenarios load and compare (name and path).
+  var compared: [String]
+  /// Whether this build has the BLAS trait (the library's `.blas` backend, linked).
+  var traitEnabled: Bool
   /// The chain from the link-time name through Debian's alternatives to the file.
   var alternativesChain: [String]
 }
@@ -92,35 +96,30 @@ enum Machine {
 
   // MARK: BLAS
 
-  /// The BLAS library mapped into this process (the executable links libblas.so.3).
+  /// The BLAS libraries the stage scenarios compare, and what libblas.so.3 (the library's
+  /// `.blas` backend, with the BLAS trait) resolves to.
   static func loadedBLAS() -> BLASLibrary {
-    var mapped = ""
-    for line in lines(ofFile: "/proc/self/maps") {
-      guard let slash = line.firstIndex(of: "/") else { continue }
-      let path = String(line[slash...])
-      let file = path.split(separator: "/").last.map(String.init) ?? ""
-      if file.contains("blas") || file.contains("blis") || file.contains("mkl_rt") {
-        mapped = resolvedPath(path)
-        break
-      }
-    }
     let chain = symlinkChain("/usr/lib/x86_64-linux-gnu/libblas.so.3")
-    let lower = mapped.lowercased()
+    let target = (chain.last ?? "").lowercased()
     let kind: String
-    if lower.contains("openblas") {
+    if target.isEmpty || chain.count < 2 {
+      kind = "not installed"
+    } else if target.contains("openblas") {
       kind = "OpenBLAS"
-    } else if lower.contains("blis") {
+    } else if target.contains("blis") {
       kind = "BLIS"
-    } else if lower.contains("atlas") {
+    } else if target.contains("atlas") {
       kind = "ATLAS"
-    } else if lower.contains("mkl") {
+    } else if target.contains("mkl") {
       kind = "MKL"
-    } else if lower.contains("/blas/libblas") {
+    } else if target.contains("/blas/libblas") {
       kind = "netlib reference BLAS"
     } else {
-      kind = mapped.isEmpty ? "not mapped" : "unknown"
+      kind = "unknown"
     }
-    return BLASLibrary(kind: kind, mappedPath: mapped, alternativesChain: chain)
+    return BLASLibrary(
+      kind: kind, compared: LoadedBLAS.installed.map { "\($0.name) (\($0.path))" },
+      traitEnabled: StageBackend.blas.isAvailable, alternativesChain: chain)
   }
 
   // MARK: Peaks

@@ -65,7 +65,10 @@ enum Report {
       "CPU: \(machine.cpuModel)",
       "store bandwidth: \(fixed(machine.storeBandwidthGBs, 1)) GB/s (SIMD8 stores, \(machine.storeBufferMiB) MiB buffer, best pass)",
       "FMA peak: \(fixed(machine.fmaPeakGFLOPs, 1)) GFLOP/s single core, 12 SIMD8 chains (\(machine.fmaPeakNote))",
-      "BLAS: \(machine.blas.kind) (\(machine.blas.mappedPath)); libblas.so.3 chain: \(machine.blas.alternativesChain.joined(separator: " -> "))",
+      "BLAS compared (blas-* rows, each through its own cblas_sgemm): "
+        + (machine.blas.compared.isEmpty ? "none installed" : machine.blas.compared.joined(separator: ", ")),
+      "libblas.so.3 (the library's .blas backend\(machine.blas.traitEnabled ? "" : ", not built: BLAS trait off")): "
+        + "\(machine.blas.kind), chain \(machine.blas.alternativesChain.joined(separator: " -> "))",
       "fused multiply-add in the kernel and stages (FMA target, e.g. -target-cpu haswell): \(machine.stagesUseFusedMultiplyAdd)",
     ]
   }

@@ -103,13 +103,14 @@ enum SelfCheck {
       }
     }
 
-    for backend in StageBackend.allCases {
+    for engine in StageEngine.all {
+      let backend = engine.variant, sgemm = engine.sgemm
       let out = FloatBuffer(count: 16 * n)
       // A first call instantiates type metadata once in unoptimised builds; count the second.
-      try? MatrixStages.composeWithParent(m, count: n, parent: p, into: out.pointer, backend: backend)
+      try? MatrixStages.composeWithParent(m, count: n, parent: p, into: out.pointer, sgemm: sgemm)
       let a0 = cm_alloc_count()
       do {
-        try MatrixStages.composeWithParent(m, count: n, parent: p, into: out.pointer, backend: backend)
+        try MatrixStages.composeWithParent(m, count: n, parent: p, into: out.pointer, sgemm: sgemm)
       } catch { return report("compose \(backend)", false, "threw \(error)") }
       let allocs = cm_alloc_count() - a0
       var worst = 0.0
@@ -122,15 +123,15 @@ enum SelfCheck {
           "max error / magnitude \(worst) (tolerance 1e-6), allocations per call (second call) \(allocs)") && ok
 
       let points = FloatBuffer(count: 8 * n)
-      let scratch = FloatBuffer(count: MatrixStages.projectionScratchCount(count: n, backend: backend))
+      let scratch = FloatBuffer(count: MatrixStages.projectionScratchCount(count: n, backend: engine.backend))
       try? MatrixStages.projectCorners(
         c, matrices: m, count: n, viewProjection: v, into: points.pointer,
-        scratch: scratch.pointer, backend: backend)
+        scratch: scratch.pointer, sgemm: sgemm)
       let b0 = cm_alloc_count()
       do {
         try MatrixStages.projectCorners(
           c, matrices: m, count: n, viewProjection: v, into: points.pointer,
-          scratch: scratch.pointer, backend: backend)
+          scratch: scratch.pointer, sgemm: sgemm)
       } catch { return report("project \(backend)", false, "threw \(error)") }
       let projectAllocs = cm_alloc_count() - b0
       var worstPoint = 0.0

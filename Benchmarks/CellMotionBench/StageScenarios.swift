@@ -35,10 +35,10 @@ enum StageScenarios {
   static func all(sizes: [Int]?) -> [Scenario] {
     var result: [Scenario] = []
     for n in sizes ?? composeSizes {
-      for backend in StageBackend.allCases { result.append(compose(n, backend)) }
+      for engine in StageEngine.all { result.append(compose(n, engine)) }
     }
     for n in sizes ?? projectSizes {
-      for backend in StageBackend.allCases { result.append(project(n, backend)) }
+      for engine in StageEngine.all { result.append(project(n, engine)) }
     }
     return result
   }
@@ -61,9 +61,10 @@ enum StageScenarios {
   /// A perspective view-projection (m34 = -1/500) with scale and offset.
   static let viewProjection: [Float] = [1.2, 0, 0, 0, 0, 1.2, 0, 0, 0, 0, 1, -1.0 / 500, 20, -35, 0, 1]
 
-  static func compose(_ n: Int, _ backend: StageBackend) -> Scenario {
-    Scenario(
-      group: "compose", variant: backend.rawValue, cells: n,
+  static func compose(_ n: Int, _ engine: StageEngine) -> Scenario {
+    let backend = engine.backend, sgemm = engine.sgemm
+    return Scenario(
+      group: "compose", variant: engine.variant, cells: n,
       bytesWrittenPerCell: 64, flopsPerCell: 112, isRatioReference: backend == .simd,
       note: backend == .simd
         ? "SIMD8 row pairs, in-lane rotations of the cell rows"
@@ -76,18 +77,19 @@ enum StageScenarios {
       let output = FloatBuffer(count: 16 * n)
       let m = matrices.readOnly, p = parent.readOnly, o = output.pointer
       // Validate once outside the timing (throws here rather than in the loop).
-      try MatrixStages.composeWithParent(m, count: n, parent: p, into: o, backend: backend)
+      try MatrixStages.composeWithParent(m, count: n, parent: p, into: o, sgemm: sgemm)
       return {
-        try! MatrixStages.composeWithParent(m, count: n, parent: p, into: o, backend: backend)
+        try! MatrixStages.composeWithParent(m, count: n, parent: p, into: o, sgemm: sgemm)
         blackHole(o.baseAddress)
         withExtendedLifetime((matrices, parent, output)) {}
       }
     }
   }
 
-  static func project(_ n: Int, _ backend: StageBackend) -> Scenario {
-    Scenario(
-      group: "project", variant: backend.rawValue, cells: n,
+  static func project(_ n: Int, _ engine: StageEngine) -> Scenario {
+    let backend = engine.backend, sgemm = engine.sgemm
+    return Scenario(
+      group: "project", variant: engine.variant, cells: n,
       bytesWrittenPerCell: 32, flopsPerCell: 156, isRatioReference: backend == .simd,
       note: backend == .simd
         ? "one cell per iteration, SIMD4 lanes = corners, q = (x,y,0,1) M then q V, divide"
@@ -103,10 +105,10 @@ enum StageScenarios {
       let c = corners.readOnly, m = matrices.readOnly, v = view.readOnly
       let o = points.pointer, s = scratch.pointer
       try MatrixStages.projectCorners(
-        c, matrices: m, count: n, viewProjection: v, into: o, scratch: s, backend: backend)
+        c, matrices: m, count: n, viewProjection: v, into: o, scratch: s, sgemm: sgemm)
       return {
         try! MatrixStages.projectCorners(
-          c, matrices: m, count: n, viewProjection: v, into: o, scratch: s, backend: backend)
+          c, matrices: m, count: n, viewProjection: v, into: o, scratch: s, sgemm: sgemm)
         blackHole(o.baseAddress)
         withExtendedLifetime((corners, matrices, view, points, scratch)) {}
       }

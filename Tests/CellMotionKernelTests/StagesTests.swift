@@ -115,7 +115,7 @@ private func untouched(_ buffer: [Float], from start: Int) -> Bool {
 
 @Suite("MatrixStages.composeWithParent")
 struct ComposeWithParentTests {
-  @Test("matches the Double reference", arguments: StageBackend.allCases, sizes)
+  @Test("matches the Double reference", arguments: StageBackend.available, sizes)
   func matchesReference(backend: StageBackend, count: Int) throws {
     var rng = SeededGenerator(seed: 0xC0FF_EE00 &+ UInt64(count))
     let m = randomMatrices(count, &rng)
@@ -140,7 +140,7 @@ struct ComposeWithParentTests {
     #expect(untouched(out, from: 16 * count), "wrote past 16 * count")
   }
 
-  @Test("identity parent leaves the input unchanged (bit for bit)", arguments: StageBackend.allCases)
+  @Test("identity parent leaves the input unchanged (bit for bit)", arguments: StageBackend.available)
   func identityParent(backend: StageBackend) throws {
     var rng = SeededGenerator(seed: 7)
     let m = randomMatrices(9, &rng)
@@ -156,7 +156,7 @@ struct ComposeWithParentTests {
     #expect(out.map(\.bitPattern) == m.map(\.bitPattern))
   }
 
-  @Test("a translation parent adds to m41 m42 m43 of affine cells", arguments: StageBackend.allCases)
+  @Test("a translation parent adds to m41 m42 m43 of affine cells", arguments: StageBackend.available)
   func translationParent(backend: StageBackend) throws {
     var rng = SeededGenerator(seed: 11)
     let count = 7
@@ -193,7 +193,7 @@ struct ComposeWithParentTests {
     let cell: [Float] = [2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
     var parent = identity16
     parent[12] = 10
-    for backend in StageBackend.allCases {
+    for backend in StageBackend.available {
       var out = [Float](repeating: 0, count: 16)
       try cell.withUnsafeBufferPointer { c in
         try parent.withUnsafeBufferPointer { p in
@@ -228,10 +228,12 @@ struct ComposeWithParentTests {
             try MatrixStages.composeWithParent(m, count: -1, parent: p, into: o)
           }
           // Zero cells: nothing to do, empty buffers accepted.
-          #expect(throws: Never.self) {
-            try MatrixStages.composeWithParent(
-              UnsafeBufferPointer(start: nil, count: 0), count: 0, parent: p,
-              into: UnsafeMutableBufferPointer(start: nil, count: 0), backend: .blas)
+          for backend in StageBackend.available {
+            #expect(throws: Never.self) {
+              try MatrixStages.composeWithParent(
+                UnsafeBufferPointer(start: nil, count: 0), count: 0, parent: p,
+                into: UnsafeMutableBufferPointer(start: nil, count: 0), backend: backend)
+            }
           }
         }
       }
@@ -279,7 +281,7 @@ struct ProjectCornersTests {
   }
 
   @Test(
-    "matches the Double reference", arguments: StageBackend.allCases, sizes)
+    "matches the Double reference", arguments: StageBackend.available, sizes)
   func matchesReference(backend: StageBackend, count: Int) throws {
     for withDepth in [false, true] {
       var rng = SeededGenerator(seed: 0x5EED_0000 &+ UInt64(count))
@@ -314,7 +316,7 @@ struct ProjectCornersTests {
     }
   }
 
-  @Test("perspective m34 = -1/500 leaves points at z = 0 unchanged", arguments: StageBackend.allCases)
+  @Test("perspective m34 = -1/500 leaves points at z = 0 unchanged", arguments: StageBackend.available)
   func planeUnchanged(backend: StageBackend) throws {
     var v = identity16
     v[11] = -1.0 / 500
@@ -331,7 +333,7 @@ struct ProjectCornersTests {
     #expect(depth[0..<(4 * count)].allSatisfy { abs($0) <= 1e-7 }, "\(depth)")
   }
 
-  @Test("a point pushed to z = 250 with d = 500 is magnified twice", arguments: StageBackend.allCases)
+  @Test("a point pushed to z = 250 with d = 500 is magnified twice", arguments: StageBackend.available)
   func magnified(backend: StageBackend) throws {
     var v = identity16
     v[11] = -1.0 / 500
@@ -354,9 +356,11 @@ struct ProjectCornersTests {
       try m.withUnsafeBufferPointer { m in
         try identity16.withUnsafeBufferPointer { v in
           try points.withUnsafeMutableBufferPointer { o in
-            #expect(throws: CellMotionError.bufferSize(field: "scratch", expected: 64, actual: 0)) {
-              try MatrixStages.projectCorners(
-                c, matrices: m, count: 2, viewProjection: v, into: o, backend: .blas)
+            if StageBackend.blas.isAvailable {
+              #expect(throws: CellMotionError.bufferSize(field: "scratch", expected: 64, actual: 0)) {
+                try MatrixStages.projectCorners(
+                  c, matrices: m, count: 2, viewProjection: v, into: o, backend: .blas)
+              }
             }
             #expect(throws: CellMotionError.bufferSize(field: "corners", expected: 24, actual: 16)) {
               try MatrixStages.projectCorners(c, matrices: m, count: 3, viewProjection: v, into: o)
@@ -372,13 +376,53 @@ struct ProjectCornersTests {
                 into: UnsafeMutableBufferPointer(rebasing: o[0..<8]),
                 depth: UnsafeMutableBufferPointer(rebasing: o[6..<10]))
             }
-            try MatrixStages.projectCorners(
-              UnsafeBufferPointer(start: nil, count: 0), matrices: UnsafeBufferPointer(start: nil, count: 0),
-              count: 0, viewProjection: v, into: UnsafeMutableBufferPointer(start: nil, count: 0),
-              backend: .blas)
+            for backend in StageBackend.available {
+              try MatrixStages.projectCorners(
+                UnsafeBufferPointer(start: nil, count: 0), matrices: UnsafeBufferPointer(start: nil, count: 0),
+                count: 0, viewProjection: v, into: UnsafeMutableBufferPointer(start: nil, count: 0),
+                backend: backend)
+            }
           }
         }
       }
     }
+  }
+}
+
+@Suite("The BLAS trait")
+struct BLASTraitTests {
+  /// Built with the BLAS trait (the default), `.blas` runs and matches `.simd`; built
+  /// without it (`--disable-default-traits`), `.blas` is a typed error naming the trait and
+  /// `.simd` still runs.
+  @Test(".blas runs with the trait and is a typed error without it; .simd always runs")
+  func blasTrait() throws {
+    #expect(StageBackend.simd.isAvailable)
+    #if BLAS
+      #expect(StageBackend.blas.isAvailable)
+      #expect(StageBackend.available == [.simd, .blas])
+    #else
+      #expect(!StageBackend.blas.isAvailable)
+      #expect(StageBackend.available == [.simd])
+    #endif
+    let m = [Float](repeating: 0.5, count: 32), p = identity16
+    var simd = [Float](repeating: 0, count: 32), blas = [Float](repeating: 0, count: 32)
+    try m.withUnsafeBufferPointer { m in
+      try p.withUnsafeBufferPointer { p in
+        try simd.withUnsafeMutableBufferPointer { o in
+          try MatrixStages.composeWithParent(m, count: 2, parent: p, into: o, backend: .simd)
+        }
+        try blas.withUnsafeMutableBufferPointer { o in
+          if StageBackend.blas.isAvailable {
+            try MatrixStages.composeWithParent(m, count: 2, parent: p, into: o, backend: .blas)
+          } else {
+            #expect(throws: CellMotionError.self) {
+              try MatrixStages.composeWithParent(m, count: 2, parent: p, into: o, backend: .blas)
+            }
+          }
+        }
+      }
+    }
+    #expect(simd == m)
+    #expect(blas == (StageBackend.blas.isAvailable ? m : [Float](repeating: 0, count: 32)))
   }
 }

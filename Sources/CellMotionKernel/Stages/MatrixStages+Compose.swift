@@ -1,6 +1,5 @@
 // composeWithParent: out_i = M_i * P for a batch of cell matrices and one shared parent.
 
-import CBLAS
 import CellMotion
 
 extension MatrixStages {
@@ -30,15 +29,27 @@ extension MatrixStages {
   ///     `matrices` or `parent`.
   ///   - backend: `.simd` (default) or `.blas`.
   /// - Throws: `CellMotionError.bufferSize`, `.outOfRange` (count) or
-  ///   `.invalidCombination` (overlap), before anything is written.
+  ///   `.invalidCombination` (overlap, or `.blas` in a build without the `BLAS` trait),
+  ///   before anything is written.
   /// - Complexity: O(count); allocates nothing.
-  @inlinable
   public static func composeWithParent(
     _ matrices: UnsafeBufferPointer<Float>,
     count: Int,
     parent: UnsafeBufferPointer<Float>,
     into output: UnsafeMutableBufferPointer<Float>,
     backend: StageBackend = .simd
+  ) throws(CellMotionError) {
+    try composeWithParent(matrices, count: count, parent: parent, into: output, sgemm: try _sgemm(for: backend))
+  }
+
+  /// `composeWithParent` with the BLAS formulation through `sgemm` (nil: the SIMD one).
+  /// The benchmark passes each BLAS library it loads.
+  package static func composeWithParent(
+    _ matrices: UnsafeBufferPointer<Float>,
+    count: Int,
+    parent: UnsafeBufferPointer<Float>,
+    into output: UnsafeMutableBufferPointer<Float>,
+    sgemm: SGEMMFunction?
   ) throws(CellMotionError) {
     try _checkCount(count)
     let floats = count * floatsPerMatrix
@@ -54,10 +65,7 @@ extension MatrixStages {
     guard count > 0 else { return }
     // Non-empty buffers of validated sizes have base addresses.
     let m = matrices.baseAddress!, p = parent.baseAddress!, o = output.baseAddress!
-    switch backend {
-    case .simd: _composeSIMD(m, p, o, count)
-    case .blas: _composeBLAS(m, p, o, count)
-    }
+    if let sgemm { _composeBLAS(m, p, o, count, sgemm) } else { _composeSIMD(m, p, o, count) }
   }
 
   /// The SIMD loop of `composeWithParent`; inputs already validated.
@@ -98,13 +106,12 @@ extension MatrixStages {
 
   /// The BLAS formulation of `composeWithParent`: C (4n x 4) = A (4n x 4) * P (4 x 4),
   /// all row-major; inputs already validated (4 count fits `Int32`).
-  @usableFromInline
   static func _composeBLAS(
     _ matrices: UnsafePointer<Float>, _ parent: UnsafePointer<Float>,
-    _ output: UnsafeMutablePointer<Float>, _ count: Int
+    _ output: UnsafeMutablePointer<Float>, _ count: Int, _ sgemm: SGEMMFunction
   ) {
-    cblas_sgemm(
-      CblasRowMajor, CblasNoTrans, CblasNoTrans,
+    sgemm(
+      _rowMajor, _noTrans, _noTrans,
       Int32(4 * count), 4, 4,
       1, matrices, 4,
       parent, 4,

@@ -1,7 +1,6 @@
 // projectCorners: each cell's 4 corners through its matrix and a shared view-projection,
 // divided by w.
 
-import CBLAS
 import CellMotion
 
 extension MatrixStages {
@@ -54,10 +53,9 @@ extension MatrixStages {
   ///     uses it; `nil` is fine for `.simd`). Contents on return are unspecified.
   ///   - backend: `.simd` (default) or `.blas`.
   /// - Throws: `CellMotionError.bufferSize`, `.outOfRange` (count) or
-  ///   `.invalidCombination` (an output or the scratch overlaps another buffer), before
-  ///   anything is written.
+  ///   `.invalidCombination` (an output or the scratch overlaps another buffer, or `.blas`
+  ///   in a build without the `BLAS` trait), before anything is written.
   /// - Complexity: O(count); allocates nothing.
-  @inlinable
   public static func projectCorners(
     _ corners: UnsafeBufferPointer<Float>,
     matrices: UnsafeBufferPointer<Float>,
@@ -68,6 +66,24 @@ extension MatrixStages {
     scratch: UnsafeMutableBufferPointer<Float>? = nil,
     backend: StageBackend = .simd
   ) throws(CellMotionError) {
+    try projectCorners(
+      corners, matrices: matrices, count: count, viewProjection: viewProjection, into: points, depth: depth,
+      scratch: scratch, sgemm: try _sgemm(for: backend))
+  }
+
+  /// `projectCorners` with the BLAS formulation through `sgemm` (nil: the SIMD one). The
+  /// benchmark passes each BLAS library it loads.
+  package static func projectCorners(
+    _ corners: UnsafeBufferPointer<Float>,
+    matrices: UnsafeBufferPointer<Float>,
+    count: Int,
+    viewProjection: UnsafeBufferPointer<Float>,
+    into points: UnsafeMutableBufferPointer<Float>,
+    depth: UnsafeMutableBufferPointer<Float>? = nil,
+    scratch: UnsafeMutableBufferPointer<Float>? = nil,
+    sgemm: SGEMMFunction?
+  ) throws(CellMotionError) {
+    let backend: StageBackend = sgemm == nil ? .simd : .blas
     try _checkCount(count)
     let nCorners = count * floatsPerCorners, nMatrices = count * floatsPerMatrix
     let nDepth = depth == nil ? 0 : count * floatsPerDepth
@@ -101,9 +117,10 @@ extension MatrixStages {
     guard count > 0 else { return }
     let c = corners.baseAddress!, m = matrices.baseAddress!, v = viewProjection.baseAddress!
     let o = points.baseAddress!
-    switch backend {
-    case .simd: _projectSIMD(c, m, v, o, depth?.baseAddress, count)
-    case .blas: _projectBLAS(c, m, v, o, depth?.baseAddress, scratch!.baseAddress!, count)
+    if let sgemm {
+      _projectBLAS(c, m, v, o, depth?.baseAddress, scratch!.baseAddress!, count, sgemm)
+    } else {
+      _projectSIMD(c, m, v, o, depth?.baseAddress, count)
     }
   }
 }
@@ -158,12 +175,11 @@ extension MatrixStages {
 
   /// The BLAS formulation of `projectCorners`; inputs already validated, `scratch`
   /// holds `32 * count` floats: Q = homogeneous corners (4 count x 4), then H = Q * V.
-  @usableFromInline
   static func _projectBLAS(
     _ corners: UnsafePointer<Float>, _ matrices: UnsafePointer<Float>,
     _ viewProjection: UnsafePointer<Float>, _ points: UnsafeMutablePointer<Float>,
     _ depth: UnsafeMutablePointer<Float>?, _ scratch: UnsafeMutablePointer<Float>,
-    _ count: Int
+    _ count: Int, _ sgemm: SGEMMFunction
   ) {
     let q = scratch, h = scratch + 16 * count
     // 1. q = (x, y, 0, 1) * M_i per corner (SIMD4 rows; z = 0 skips row 2).
@@ -176,8 +192,8 @@ extension MatrixStages {
       }
     }
     // 2. H (4 count x 4) = Q (4 count x 4) * V (4 x 4), row-major.
-    cblas_sgemm(
-      CblasRowMajor, CblasNoTrans, CblasNoTrans,
+    sgemm(
+      _rowMajor, _noTrans, _noTrans,
       Int32(4 * count), 4, 4,
       1, q, 4,
       viewProjection, 4,

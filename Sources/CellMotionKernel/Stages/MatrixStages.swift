@@ -21,6 +21,10 @@
 import CellMotion
 import _CellMotionShims
 
+#if BLAS
+  import CBLAS
+#endif
+
 /// Which implementation a matrix stage uses. Both give the same results within Float
 /// rounding (the summation order differs); see each stage for its formulation.
 public enum StageBackend: String, Sendable, Hashable, CaseIterable {
@@ -28,8 +32,30 @@ public enum StageBackend: String, Sendable, Hashable, CaseIterable {
   case simd
   /// One `cblas_sgemm` over the whole batch (libblas.so.3: netlib or OpenBLAS through
   /// Debian's alternatives), plus SIMD pre/post passes where the formulation needs them.
+  /// Needs the package's `BLAS` trait (on by default); without it a stage given `.blas`
+  /// throws `CellMotionError.invalidCombination` (see `isAvailable`).
   case blas
+
+  /// Whether this build can run the backend: `.simd` always, `.blas` with the `BLAS`
+  /// trait.
+  public var isAvailable: Bool {
+    switch self {
+    case .simd: return true
+    case .blas: return MatrixStages._linkedSGEMM != nil
+    }
+  }
+
+  /// The backends this build can run (`.simd`, and `.blas` with the `BLAS` trait).
+  public static var available: [StageBackend] { allCases.filter(\.isAvailable) }
 }
+
+/// A `cblas_sgemm` entry point with the C enums as their `int` values (CblasRowMajor = 101,
+/// CblasNoTrans = 111): (layout, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C,
+/// ldc). The linked one (`BLAS` trait) or one the benchmark loads from a given library.
+package typealias SGEMMFunction = @convention(c) (
+  Int32, Int32, Int32, Int32, Int32, Int32, Float, UnsafePointer<Float>?, Int32,
+  UnsafePointer<Float>?, Int32, Float, UnsafeMutablePointer<Float>?, Int32
+) -> Void
 
 /// Batch matrix stages over AoS buffers of 16-`Float` CATransform3D-ordered matrices.
 ///
@@ -55,6 +81,33 @@ public enum MatrixStages {
   /// a separate multiply and add. Measured, because Swift cannot test target features at
   /// compile time: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 fused and 0 when the product is
   /// rounded first.
+  /// The `cblas_sgemm` this build links (libblas.so.3), or nil without the `BLAS` trait.
+  package static var _linkedSGEMM: SGEMMFunction? {
+    #if BLAS
+      return { layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc in
+        cblas_sgemm(
+          CBLAS_LAYOUT(rawValue: UInt32(bitPattern: layout)), CBLAS_TRANSPOSE(rawValue: UInt32(bitPattern: ta)),
+          CBLAS_TRANSPOSE(rawValue: UInt32(bitPattern: tb)), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+      }
+    #else
+      return nil
+    #endif
+  }
+
+  /// The linked sgemm for `backend`, or the typed error of a build without the `BLAS`
+  /// trait; nil for `.simd`.
+  static func _sgemm(for backend: StageBackend) throws(CellMotionError) -> SGEMMFunction? {
+    guard backend == .blas else { return nil }
+    guard let f = _linkedSGEMM else {
+      throw .invalidCombination(
+        field: "backend", reason: "this build has no BLAS (the package's BLAS trait is off); use .simd")
+    }
+    return f
+  }
+
+  /// CblasRowMajor and CblasNoTrans as C ints.
+  static let _rowMajor: Int32 = 101, _noTrans: Int32 = 111
+
   public static var usesFusedMultiplyAdd: Bool { _fusedProbe(1 + 0x1p-12, -(1 + 0x1p-11)) != 0 }
 
   /// a * a + c through the shim, unoptimised so the compiler cannot fold it (LLVM folds a
