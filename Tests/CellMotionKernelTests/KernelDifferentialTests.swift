@@ -166,6 +166,14 @@ struct CellSpec {
 func compare(
   recipes: [Recipe], count: Int, time: Double, lanes: LaneWidth, g: inout SeededGenerator, into c: inout Comparison
 ) throws {
+  try compare(recipes: recipes, count: count, time: time, lanes: [lanes], g: &g, into: &c)
+}
+
+/// `compare` at several lane widths: one batch, evaluated at each width, every output
+/// checked against the same reference values (computed once per cell).
+func compare(
+  recipes: [Recipe], count: Int, time: Double, lanes: [LaneWidth], g: inout SeededGenerator, into c: inout Comparison
+) throws {
   var batch = try CellBatch(recipes: recipes, capacity: count)
   var specs: [CellSpec] = []
   var recipe = Int(g.next() % UInt64(recipes.count))
@@ -182,23 +190,31 @@ func compare(
     try batch.append(
       recipe: spec.recipe, row: spec.row, batchPosition: spec.batchPosition, startTime: spec.start, geometry: geometry)
   }
-  var out = try FrameOutput(capacity: count, includeFold: true, includeCorners: true)
-  try Kernel.evaluate(batch, at: time, into: &out, options: KernelOptions(lanes: lanes))
-  #expect(out.count == count)
+  var outputs: [FrameOutput] = []
+  for width in lanes {
+    var out = try FrameOutput(capacity: count, includeFold: true, includeCorners: true)
+    try Kernel.evaluate(batch, at: time, into: &out, options: KernelOptions(lanes: width))
+    #expect(out.count == count)
+    outputs.append(out)
+  }
   for (i, s) in specs.enumerated() {
     let ref = ReferenceEvaluator.evaluate(
       recipes[s.recipe], geometry: s.geometry, row: s.row, batchPosition: s.batchPosition, startTime: s.start, time: time)
     let scale = max(s.geometry.width, s.geometry.height, s.geometry.tableWidth)
-    let (e, at) = normalisedError(out.transform(ofCell: i), ref.transform, scale: scale)
-    c.transform.record(e, 0, "seed \(g.seed) \(recipes[s.recipe].name) cell \(i) t=\(time) entry \(at) \(lanes)")
-    c.opacity.record(Double(out.opacity[i]), ref.opacity, "seed \(g.seed) \(recipes[s.recipe].name) cell \(i) t=\(time)")
-    c.opacity.record(Double(out.shadowOpacity[i]), ref.shadowOpacity, "shadow \(recipes[s.recipe].name) cell \(i)")
-    if let f = ref.fold {
-      let scaleF = max(s.geometry.width, s.geometry.detailHeight ?? 0)
-      let (et, _) = normalisedError(out.foldTopTransform(ofCell: i), f.top, scale: scaleF)
-      let (eb, _) = normalisedError(out.foldBottomTransform(ofCell: i), f.bottom, scale: scaleF)
-      c.fold.record(max(et, eb), 0, "seed \(g.seed) \(recipes[s.recipe].name) fold cell \(i) t=\(time)")
-      c.opacity.record(Double(out.foldShadow[i]), f.topShadowOpacity, "fold shadow \(recipes[s.recipe].name) cell \(i)")
+    for (out, width) in zip(outputs, lanes) {
+      let (e, at) = normalisedError(out.transform(ofCell: i), ref.transform, scale: scale)
+      c.transform.record(e, 0, "seed \(g.seed) \(recipes[s.recipe].name) cell \(i) t=\(time) entry \(at) \(width)")
+      c.opacity.record(
+        Double(out.opacity[i]), ref.opacity, "seed \(g.seed) \(recipes[s.recipe].name) cell \(i) t=\(time) \(width)")
+      c.opacity.record(Double(out.shadowOpacity[i]), ref.shadowOpacity, "shadow \(recipes[s.recipe].name) cell \(i) \(width)")
+      if let f = ref.fold {
+        let scaleF = max(s.geometry.width, s.geometry.detailHeight ?? 0)
+        let (et, _) = normalisedError(out.foldTopTransform(ofCell: i), f.top, scale: scaleF)
+        let (eb, _) = normalisedError(out.foldBottomTransform(ofCell: i), f.bottom, scale: scaleF)
+        c.fold.record(max(et, eb), 0, "seed \(g.seed) \(recipes[s.recipe].name) fold cell \(i) t=\(time) \(width)")
+        c.opacity.record(
+          Double(out.foldShadow[i]), f.topShadowOpacity, "fold shadow \(recipes[s.recipe].name) cell \(i) \(width)")
+      }
     }
   }
 }
@@ -207,15 +223,20 @@ func compare(
 struct KernelDifferentialTests {
   static let sizes = [0, 1, 3, 4, 5, 7, 8, 9, 1023, 4097]
 
-  @Test("Every preset, all lane widths, awkward sizes, times before/during/after", arguments: LaneWidth.allCases)
-  func presets(lanes: LaneWidth) throws {
+  /// Every lane width evaluates the same batches against one reference computation. The
+  /// quick sweep takes 4097 cells for tip-in only and six of the ten times at 1023 cells;
+  /// the exhaustive one every time at every size, 4097 for the 3D specialisations too.
+  @Test("Every preset, all lane widths, awkward sizes, times before/during/after")
+  func presets() throws {
     var g = SeededGenerator(seed: 0x5EED_0001)
-    var c = Comparison("presets/\(lanes)")
+    var c = Comparison("presets")
+    let large = Sweep.pick(quick: ["tipIn"], full: ["tipIn", "flipX", "foldOpen"])
+    let times = [-0.5, 0.0, 0.05, 0.2, 0.37, 0.61, 0.9, 1.3, 2.5, 10]
     for preset in Recipe.presets {
-      // 4097 cells (several blocks and a tail) for tip-in and the 3D specialisations.
-      for n in Self.sizes where n <= 1023 || ["tipIn", "flipX", "foldOpen"].contains(preset.name) {
-        for time in [-0.5, 0.0, 0.05, 0.2, 0.37, 0.61, 0.9, 1.3, 2.5, 10] {
-          try compare(recipes: [preset], count: n, time: time, lanes: lanes, g: &g, into: &c)
+      // 4097 cells: several blocks and a tail.
+      for n in Self.sizes where n <= 1023 || large.contains(preset.name) {
+        for (k, time) in times.enumerated() where n < 1023 || Sweep.exhaustive || k % 2 == 0 || k == 1 {
+          try compare(recipes: [preset], count: n, time: time, lanes: LaneWidth.allCases, g: &g, into: &c)
         }
       }
     }
@@ -227,16 +248,18 @@ struct KernelDifferentialTests {
     #expect(c.fold.passed, "\(c.fold)")
   }
 
-  @Test("Random recipes (random curves, springs in all regimes, random transforms)", arguments: LaneWidth.allCases)
-  func randomRecipes(lanes: LaneWidth) throws {
-    var g = SeededGenerator(seed: 0xA11_CE + UInt64(lanes.rawValue.count))
-    var c = Comparison("random/\(lanes)")
-    for round in 0..<12 {
+  /// Six random recipes per round, every size, every lane width on the same batch: 5
+  /// rounds in the quick sweep, 36 in the exhaustive one.
+  @Test("Random recipes (random curves, springs in all regimes, random transforms)")
+  func randomRecipes() throws {
+    var g = SeededGenerator(seed: 0xA11_CE)
+    var c = Comparison("random")
+    for round in 0..<Sweep.count(quick: 5, full: 36) {
       var recipes: [Recipe] = []
       for k in 0..<6 { recipes.append(try randomRecipe(&g, name: "random\(round).\(k)")) }
       for n in Self.sizes {
         let time = g.uniform(-0.5...4)
-        try compare(recipes: recipes, count: n, time: time, lanes: lanes, g: &g, into: &c)
+        try compare(recipes: recipes, count: n, time: time, lanes: LaneWidth.allCases, g: &g, into: &c)
       }
     }
     print(c.transform)
@@ -288,9 +311,13 @@ struct KernelDifferentialTests {
     }
     print("\(parts) parts: \(compiled.blockCells) cells per block")
     var c = Comparison("parts\(parts)")
-    for lanes in LaneWidth.allCases {
-      for n in [0, 1, 7, 9, 17, 1023] {
-        try compare(recipes: [recipe], count: n, time: g.uniform(-0.2...1.5), lanes: lanes, g: &g, into: &c)
+    // Every lane width on the same batch; the quick sweep's largest batch for wide recipes
+    // is 257 cells (still dozens of 8-cell blocks and a tail).
+    let largest = parts >= 60 && !Sweep.exhaustive ? 257 : 1023
+    for round in 0..<Sweep.count(quick: 1, full: 3) {
+      for n in [0, 1, 7, 9, 17, largest] {
+        _ = round
+        try compare(recipes: [recipe], count: n, time: g.uniform(-0.2...1.5), lanes: LaneWidth.allCases, g: &g, into: &c)
       }
     }
     print(c.transform)
@@ -313,7 +340,7 @@ struct KernelDifferentialTests {
   func progressBoundsAndSmallAngle() throws {
     var g = SeededGenerator(seed: 0xB0_0D)
     var outside = 0, samples = 0
-    for _ in 0..<400 {
+    for _ in 0..<Sweep.count(quick: 150, full: 400) {
       let curve = try randomCurve(&g)
       let bounds = CompiledCurve(curve).progressBounds
       #expect(bounds.lo <= 0 && bounds.hi >= 1)
@@ -397,7 +424,7 @@ struct KernelDifferentialTests {
     var g = SeededGenerator(seed: 11)
     let presets: [TimingCurve] = [.linear, .easeIn, .easeOut, .easeInEaseOut, .default]
     var random: [TimingCurve] = []
-    for _ in 0..<200 {
+    for _ in 0..<Sweep.count(quick: 60, full: 200) {
       random.append(
         try TimingCurve(x1: g.uniform(0...1), y1: g.uniform(-1...2), x2: g.uniform(0...1), y2: g.uniform(-1...2)))
     }
@@ -443,7 +470,7 @@ struct KernelDifferentialTests {
 
   /// The fitted inverse (`CompiledCurve.fittedBezier`) against independent truth: the
   /// Double inverse `TimingCurve.parameter(forX:)` for the fit itself, and the exact
-  /// progress on 100,000 random x (not the grid the compiler checked) for the kernel's
+  /// progress on 100,000 random x (20,000 in the quick sweep; not the grid the compiler checked) for the kernel's
   /// Float solve. Chosen for easeInEaseOut (tip-in); never for a curve with a vertical or
   /// flat end in x (easeIn, easeOut: x'(s) = 0 at an end, so the inverse is not smooth).
   @Test("Fitted Bezier inverse: interpolates the exact inverse; chosen only where smooth; within 2e-6 between grid points")
@@ -492,14 +519,14 @@ struct KernelDifferentialTests {
     }
     // Accuracy off the grid, for every random curve that gets a fitted inverse.
     var g = SeededGenerator(seed: 0xF17)
-    var tracker = ErrorTracker("fitted-inverse progress, 100,000 random x per curve, kernel Float vs exact", tolerance: 2e-6)
+    var tracker = ErrorTracker("fitted-inverse progress, \(Sweep.count(quick: 20_000, full: 100_000)) random x per curve, kernel Float vs exact", tolerance: 2e-6)
     var fittedCurves = 0
     for _ in 0..<60 {
       let c = try TimingCurve(x1: g.uniform(0.1...0.9), y1: g.uniform(-0.5...1.5), x2: g.uniform(0.1...0.9), y2: g.uniform(-0.5...1.5))
       let compiled = CompiledCurve(.bezier(c))
       guard case .fittedBezier = compiled else { continue }
       fittedCurves += 1
-      for _ in 0..<(100_000 / 8) {
+      for _ in 0..<(Sweep.count(quick: 20_000, full: 100_000) / 8) {
         var x = SIMD8<Float>()
         for k in 0..<8 { x[k] = Float(g.uniform(0...1)) }
         recordProgress(compiled, of: c, at: x, into: &tracker)
@@ -516,7 +543,7 @@ extension KernelDifferentialTests {
   /// The square-root fitted inverse (`CompiledCurve.rootFittedBezier`) against independent
   /// truth: end + v P(v) interpolates the exact Double inverse at its Chebyshev nodes in
   /// v = sqrt(x) (or sqrt(1 - x)); easeOut and easeIn (flat start and flat end) get it;
-  /// curves flat at both ends do not; and on 100,000 random x per curve (not the
+  /// curves flat at both ends do not; and on 100,000 random x per curve (20,000 quick; not the
   /// compiler's grid) the kernel's Float progress is within 2e-6 x max(1, |dy/dx| / 5) of
   /// the exact progress, for easeIn, easeOut and random curves with a flat end.
   @Test("Square-root fitted inverse: interpolates the exact inverse in sqrt(x); easeIn/easeOut get it; within 2e-6 off the grid")
@@ -552,14 +579,14 @@ extension KernelDifferentialTests {
         k % 2 == 0 ? try TimingCurve(x1: 0, y1: b, x2: a, y2: c) : try TimingCurve(x1: a * 0.95, y1: b, x2: 1, y2: c))
     }
     var tracker = ErrorTracker(
-      "square-root-fit progress, 100,000 random x per curve (seed \(g.seed)), kernel Float vs exact / max(1, |slope|/5)",
+      "square-root-fit progress, \(Sweep.count(quick: 20_000, full: 100_000)) random x per curve (seed \(g.seed)), kernel Float vs exact / max(1, |slope|/5)",
       tolerance: 2e-6)
     var fitted = 0
     for c in curves {
       let compiled = CompiledCurve(.bezier(c))
       guard case .rootFittedBezier = compiled else { continue }
       fitted += 1
-      for _ in 0..<(100_000 / 8) {
+      for _ in 0..<(Sweep.count(quick: 20_000, full: 100_000) / 8) {
         var x = SIMD8<Float>()
         // Half the samples near the flat end, where the square root matters.
         for k in 0..<8 { x[k] = Float(k < 4 ? g.uniform(0...1) : pow(g.uniform(0...1), 4)) }

@@ -1,6 +1,10 @@
 // Shared helpers for the test bundles: a seeded generator whose seed is printed on
 // failure, and an error tracker that records the worst error against a tolerance.
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// SplitMix64: small, fast, reproducible. Tests print the seed so failures replay.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
   public private(set) var state: UInt64
@@ -47,4 +51,25 @@ public struct ErrorTracker: Sendable, CustomStringConvertible {
   public var description: String {
     "\(name): worst error \(worst) (tolerance \(tolerance)) over \(count) values; worst at \(worstContext)"
   }
+}
+
+/// How much of each randomised sweep a test run draws.
+///
+/// `swift test` (the README's test command) runs the quick sweep: every preset, lane width
+/// and awkward size, with fewer random rounds and samples, so the loop on a fresh clone
+/// stays under three minutes in a debug build. `CELLMOTION_EXHAUSTIVE=1` runs the full
+/// sweeps (CI does, on an optimised build: `Tools/exhaustive-tests.sh`). Tolerances are the
+/// same in both; only the number of draws changes.
+public enum Sweep {
+  /// Whether `CELLMOTION_EXHAUSTIVE=1` is set.
+  public static let exhaustive: Bool = {
+    guard let value = getenv("CELLMOTION_EXHAUSTIVE") else { return false }
+    return String(cString: value) == "1"
+  }()
+
+  /// `quick` in the quick sweep, `full` in the exhaustive one.
+  public static func count(quick: Int, full: Int) -> Int { exhaustive ? full : quick }
+
+  /// `quick` in the quick sweep, `full` in the exhaustive one.
+  public static func pick<T>(quick: T, full: T) -> T { exhaustive ? full : quick }
 }
