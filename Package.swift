@@ -34,7 +34,7 @@ let package = Package(
     // MARK: - Public API
     /// Semantics, scalar and exact (Double): transforms, curves, springs, media timing,
     /// recipes and the scalar reference evaluator. The oracle for everything else.
-    .target(name: "CellMotion"),
+    .target(name: "CellMotion", exclude: ["Recipe/recipe.schema.json"]),
     /// The hot core: SoA batches evaluated in SIMD4/SIMD8 lanes, BLAS stages with the BLAS
     /// trait.
     .target(

@@ -78,9 +78,9 @@ struct ErrorTests {
     try "{\"name\": ".write(toFile: broken, atomically: true, encoding: .utf8)
     expectOneLineError(try CLI.run(["inspect", broken]), mentioning: ["broken.json is not valid JSON"])
     let missing = try recipeFile("fadeIn", in: dir, name: "missing.json") {
-      $0.replacingOccurrences(of: "\"order\" : \"keyPath\",", with: "")
+      $0.replacingOccurrences(of: "\"duration\" : 0.5,", with: "")
     }
-    expectOneLineError(try CLI.run(["inspect", missing]), mentioning: ["missing key \"order\""])
+    expectOneLineError(try CLI.run(["inspect", missing]), mentioning: ["missing key \"duration\" at channels[0].duration"])
     expectOneLineError(try CLI.run(["inspect", dir.appendingPathComponent("nope.json").path]), mentioning: ["no such recipe file"])
     expectOneLineError(try CLI.run(["render", "noSuchPreset"]), mentioning: ["unknown preset \"noSuchPreset\""])
   }

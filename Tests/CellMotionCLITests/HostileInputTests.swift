@@ -91,10 +91,10 @@ struct HostileInputTests {
     let t = try CLI.run(["recipe-template", "fadeIn"])
     let cases: [(String, String, [String])] = [
       ("dup.json", t.out.replacingOccurrences(of: "\"duration\" : 0.5", with: "\"duration\" : -1, \"duration\" : 0.5"),
-       ["dup.json is not valid JSON: duplicate key \"duration\" at channels[0].duration (line 18, column "]),
-      ("comma.json", t.out.replacingOccurrences(of: "\"y2\" : 1\n", with: "\"y2\" : 1,\n"),
-       ["comma.json is not valid JSON: trailing comma before '}' (line 13, column 21)"]),
-      ("nan.json", t.out.replacingOccurrences(of: "\"delay\" : 0", with: "\"delay\" : NaN"),
+       ["dup.json is not valid JSON: duplicate key \"duration\" at channels[0].duration (line 8, column 24)"]),
+      ("comma.json", t.out.replacingOccurrences(of: "\"to\" : 1\n", with: "\"to\" : 1,\n"),
+       ["comma.json is not valid JSON: trailing comma before '}' (line 10, column 15)"]),
+      ("nan.json", t.out.replacingOccurrences(of: "\"from\" : 0", with: "\"from\" : NaN"),
        ["nan.json is not valid JSON: NaN and Infinity are not JSON numbers"]),
     ]
     for (name, text, parts) in cases {

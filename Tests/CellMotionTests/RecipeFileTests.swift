@@ -56,7 +56,7 @@ struct RecipeFileTests {
     #expect(reason == "duplicate key \"duration\" at channels[0].duration" && line > 1)
     #expect(error(duplicate)?.description.hasPrefix("r.json is not valid JSON: duplicate key") == true)
 
-    let trailing = fadeIn.replacingOccurrences(of: "\"y2\" : 1\n", with: "\"y2\" : 1,\n")
+    let trailing = fadeIn.replacingOccurrences(of: "\"to\" : 1\n", with: "\"to\" : 1,\n")
     #expect(trailing != fadeIn)
     guard case .invalidJSON(_, _, _, let r2)? = error(trailing) else {
       Issue.record("trailing comma accepted")
@@ -77,9 +77,11 @@ struct RecipeFileTests {
     #expect(error("[]") == .invalidStructure(source: "r.json", path: "(top level)", reason: "expected a JSON object (a recipe)"))
     #expect(error(fadeIn.replacingOccurrences(of: "\"duration\" : 0.5", with: "\"duration\" : \"long\""))
       == .invalidStructure(source: "r.json", path: "channels[0].duration", reason: "wrong type (expected a number)"))
-    #expect(error(fadeIn.replacingOccurrences(of: "\"order\" : \"keyPath\",", with: ""))
-      == .invalidStructure(source: "r.json", path: "order", reason: "missing key \"order\""))
-    #expect(error(fadeIn.replacingOccurrences(of: "\"autoreverses\" : false", with: "\"autoreverses\" : null"))?.description
+    #expect(error(fadeIn.replacingOccurrences(of: "\"name\" : \"fadeIn\"", with: "\"nam\" : \"fadeIn\""))
+      == .unknownName(kind: "key", name: "nam", location: "nam in r.json (allowed here: $schema, anchorX, anchorY, channels, fold, matrix, name, order, perspectiveDistance, stagger, timing)"))
+    #expect(error(fadeIn.replacingOccurrences(of: "\"duration\" : 0.5", with: "\"delay\" : 0.5"))
+      == .invalidStructure(source: "r.json", path: "channels[0].duration", reason: "missing key \"duration\""))
+    #expect(error(fadeIn.replacingOccurrences(of: "\"anchorX\" : 0.5", with: "\"timing\" : {\"autoreverses\" : \"yes\"}"))?.description
       == "wrong type (expected true or false) at timing.autoreverses in r.json")
     guard case .unknownName("key", "curv", let location)? = error(fadeIn.replacingOccurrences(of: "\"curve\"", with: "\"curv\"")) else {
       Issue.record("unknown key accepted")
@@ -102,5 +104,208 @@ struct RecipeFileTests {
       return
     }
     #expect(reason.contains("larger than 1048576 bytes"))
+  }
+}
+
+// MARK: - The schema, the on-disk form, old files
+
+/// A small JSON Schema validator (the keywords recipe.schema.json uses: type, properties,
+/// required, additionalProperties, items, enum, oneOf, anyOf, pattern, min/maxProperties),
+/// written for these tests independently of the reader's own check; CI also validates the
+/// presets with Python's jsonschema (Tools/check-recipe-schema.sh).
+func schemaErrors(_ value: JSONValue, _ schema: JSONValue, path: String = "") -> [String] {
+  guard case .object(let s) = schema else { return ["\(path): schema is not an object"] }
+  var errors: [String] = []
+  if case .string(let type)? = s["type"] {
+    let ok: Bool
+    switch (type, value) {
+    case ("object", .object), ("array", .array), ("string", .string), ("number", .number), ("boolean", .bool): ok = true
+    default: ok = false
+    }
+    if !ok { return ["\(path): expected \(type)"] }
+  }
+  if case .array(let options)? = s["enum"], !options.contains(value) { errors.append("\(path): not in enum") }
+  if case .string(let pattern)? = s["pattern"], case .string(let text) = value,
+    text.range(of: pattern, options: .regularExpression) == nil
+  {
+    errors.append("\(path): \(text) does not match \(pattern)")
+  }
+  if case .array(let alternatives)? = s["oneOf"] {
+    let matching = alternatives.filter { schemaErrors(value, $0, path: path).isEmpty }.count
+    if matching != 1 { errors.append("\(path): matches \(matching) of oneOf") }
+  }
+  if case .array(let alternatives)? = s["anyOf"], !alternatives.contains(where: { schemaErrors(value, $0, path: path).isEmpty }) {
+    errors.append("\(path): matches none of anyOf")
+  }
+  if case .object(let dict) = value {
+    let properties: [String: JSONValue]
+    if case .object(let p)? = s["properties"] { properties = p } else { properties = [:] }
+    if case .array(let required)? = s["required"] {
+      for case .string(let key) in required where dict[key] == nil { errors.append("\(path): missing \(key)") }
+    }
+    for (key, v) in dict {
+      if let sub = properties[key] {
+        errors += schemaErrors(v, sub, path: "\(path).\(key)")
+      } else if s["additionalProperties"] == .bool(false) {
+        errors.append("\(path): unexpected key \(key)")
+      }
+    }
+    if case .number(let n)? = s["minProperties"], Double(dict.count) < n { errors.append("\(path): too few keys") }
+    if case .number(let n)? = s["maxProperties"], Double(dict.count) > n { errors.append("\(path): too many keys") }
+  }
+  if case .array(let items) = value, let itemSchema = s["items"] {
+    for (i, v) in items.enumerated() { errors += schemaErrors(v, itemSchema, path: "\(path)[\(i)]") }
+  }
+  return errors
+}
+
+/// Every key path (array indices as []) of a schema's properties.
+func schemaKeyPaths(_ schema: JSONValue, path: String = "") -> Set<String> {
+  guard case .object(let s) = schema else { return [] }
+  var out: Set<String> = []
+  if case .object(let properties)? = s["properties"] {
+    for (key, sub) in properties {
+      out.insert("\(path).\(key)")
+      out.formUnion(schemaKeyPaths(sub, path: "\(path).\(key)"))
+    }
+  }
+  if let items = s["items"] { out.formUnion(schemaKeyPaths(items, path: "\(path)[]")) }
+  for key in ["oneOf", "anyOf"] {
+    if case .array(let alternatives)? = s[key] { for a in alternatives { out.formUnion(schemaKeyPaths(a, path: path)) } }
+  }
+  return out
+}
+
+/// Every key path of a JSON value.
+func valueKeyPaths(_ value: JSONValue, path: String = "") -> Set<String> {
+  switch value {
+  case .object(let dict):
+    var out: Set<String> = []
+    for (k, v) in dict { out.insert("\(path).\(k)"); out.formUnion(valueKeyPaths(v, path: "\(path).\(k)")) }
+    return out
+  case .array(let items): return items.reduce(into: []) { $0.formUnion(valueKeyPaths($1, path: "\(path)[]")) }
+  default: return []
+  }
+}
+
+extension RecipeFileTests {
+  static let schemaFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../Sources/CellMotion/Recipe/recipe.schema.json").standardized
+
+  /// Recipes that between them set every field, every enum case and both curve kinds at
+  /// every curve position, and a channel value of each form.
+  static func populated() throws -> [Recipe] {
+    let spring = AnimationCurve.spring(try Spring(mass: 2, stiffness: 200, damping: 30, initialVelocity: 0.5))
+    let curves: [AnimationCurve] = [.bezier(.easeInEaseOut), spring, .bezier(try TimingCurve(x1: 0.2, y1: 0, x2: 0.2, y2: 1))]
+    let count = max(Channel.allCases.count, FillMode.allCases.count, TransformInterpolationMode.allCases.count)
+    return (0..<count).map { i in
+      let curve = curves[i % curves.count]
+      let value = i % 2 == 0 ? ChannelValue(1, perCellHeight: 0.5, perTableWidth: -1) : ChannelValue(0.25)
+      return Recipe(
+        name: "populated\(i)",
+        channels: [ChannelAnimation(Channel.allCases[i % Channel.allCases.count], from: value, to: i % 2 == 0 ? 0.25 : ChannelValue(2, perCellHeight: 1, perTableWidth: 1), curve: curve, duration: 1, delay: 0.5)],
+        matrix: MatrixAnimation(
+          from: .identity, to: .translation(3, 4, 5),
+          mode: TransformInterpolationMode.allCases[i % TransformInterpolationMode.allCases.count], curve: curve, duration: 1, delay: 0.25),
+        stagger: Stagger(step: 0.05, base: StaggerBase.allCases[i % StaggerBase.allCases.count]),
+        order: ChannelOrder.allCases[i % ChannelOrder.allCases.count], anchorX: 0.25, anchorY: 0.75,
+        perspectiveDistance: 500,
+        timing: RecipeTiming(speed: 2, repeatCount: 1.5, autoreverses: true, fillMode: FillMode.allCases[i % FillMode.allCases.count]),
+        fold: FoldSpec(direction: i % 2 == 0 ? .open : .close, curve: curve, duration: 0.4, perspectiveDistance: 600))
+    }
+  }
+
+  func tree<T: Encodable>(_ value: T) throws -> JSONValue { try StrictJSON.parse(try JSONEncoder().encode(value)) }
+
+  @Test("recipe.schema.json is Recipe.jsonSchema, a JSON Schema every preset and populated recipe satisfies")
+  func schemaFile() throws {
+    let text = try String(contentsOf: Self.schemaFile, encoding: .utf8)
+    #expect(text == Recipe.jsonSchema, "regenerate: swift run cellmotion recipe-schema -o Sources/CellMotion/Recipe/recipe.schema.json")
+    let schema = try StrictJSON.parse(Data(text.utf8))
+    var written: Set<String> = []
+    for recipe in Recipe.presets + (try Self.populated()) {
+      let t = try tree(recipe)
+      let errors = schemaErrors(t, schema)
+      #expect(errors.isEmpty, "\(recipe.name): \(errors)")
+      written.formUnion(valueKeyPaths(t))
+      // The encoder writes the human form: no synthesised "_0" keys anywhere.
+      #expect(!valueKeyPaths(t).contains { $0.hasSuffix("._0") }, "\(recipe.name)")
+      // And the strict reader reads it back as the same recipe.
+      #expect(try decode(String(decoding: try JSONEncoder().encode(recipe), as: UTF8.self)) == recipe)
+    }
+    // Every key the schema describes is written by some recipe (besides the ones only
+    // people write: "$schema", the Bezier object form and the constant key of an object
+    // value, which the encoder writes as a plain number when it is alone).
+    let described = schemaKeyPaths(schema)
+    let onlyByHand: Set<String> = [".$schema", ".channels[].curve.bezier", ".matrix.curve.bezier", ".fold.curve.bezier"]
+    let missing = described.subtracting(written).filter { p in !onlyByHand.contains { p.hasPrefix($0) } }
+    #expect(missing.isEmpty, "described but never written: \(missing.sorted())")
+    // Mutations the reader refuses, the schema refuses too.
+    let fadeIn = try tree(Recipe.fadeIn)
+    guard case .object(var root) = fadeIn, case .array(var channels)? = root["channels"], case .object(var c) = channels[0] else {
+      Issue.record("fadeIn is not an object with channels")
+      return
+    }
+    for (key, value) in [("curv", JSONValue.string("easeIn")), ("channel", .string("translationQ")), ("curve", .string("easeSideways"))] {
+      var m = c
+      m[key] = value
+      channels[0] = .object(m)
+      root["channels"] = .array(channels)
+      let text = StrictJSON.serialize(.object(root))
+      #expect(!schemaErrors(.object(root), schema).isEmpty, "schema accepts \(key): \(value)")
+      #expect(error(text) != nil, "reader accepts \(key): \(value)")
+    }
+    c["delay"] = .number(0.1)
+    channels[0] = .object(c)
+    root["channels"] = .array(channels)
+    root["$schema"] = .string("recipe.schema.json")
+    #expect(schemaErrors(.object(root), schema).isEmpty)
+    #expect(try decode(StrictJSON.serialize(.object(root))).channels[0].delay == 0.1)
+  }
+
+  @Test("files in the first on-disk form (\"_0\" keys, every key written) still load")
+  func legacyForm() throws {
+    let legacy = """
+      {"anchorX": 0.5, "anchorY": 0.5, "name": "old", "order": "keyPath",
+       "channels": [
+         {"channel": "opacity", "curve": {"bezier": {"_0": {"x1": 0.42, "x2": 0.58, "y1": 0, "y2": 1}}}, "delay": 0,
+          "duration": 0.4, "from": {"constant": 0.8, "perCellHeight": 0, "perTableWidth": 0},
+          "to": {"constant": 1, "perCellHeight": 0, "perTableWidth": 0}},
+         {"channel": "translationY", "curve": {"spring": {"_0": {"mass": 1, "stiffness": 120, "damping": 9, "initialVelocity": 0.1}}},
+          "delay": 0.1, "duration": 0.9, "from": {"constant": 0, "perCellHeight": 1, "perTableWidth": 0},
+          "to": {"constant": 0, "perCellHeight": 0, "perTableWidth": 0}}],
+       "stagger": {"base": "row", "step": 0.05},
+       "timing": {"autoreverses": false, "fillMode": "backwards", "repeatCount": 0, "speed": 1}}
+      """
+    let expected = Recipe(
+      name: "old",
+      channels: [
+        ChannelAnimation(.opacity, from: 0.8, to: 1, curve: .bezier(.easeInEaseOut), duration: 0.4),
+        ChannelAnimation(
+          .translationY, from: .cellHeight(), to: 0,
+          curve: .spring(try Spring(mass: 1, stiffness: 120, damping: 9, initialVelocity: 0.1)), duration: 0.9, delay: 0.1),
+      ],
+      stagger: Stagger(step: 0.05, base: .row))
+    #expect(try decode(legacy) == expected)
+    #expect(try JSONDecoder().decode(Recipe.self, from: Data(legacy.utf8)) == expected)
+  }
+
+  @Test("defaults: a recipe needs only its name; a spring's keys default to CASpringAnimation's")
+  func defaults() throws {
+    #expect(try decode("{\"name\": \"empty\"}") == Recipe(name: "empty"))
+    let r = try decode("""
+      {"name": "s", "channels": [{"channel": "scale", "from": {"perCellHeight": 0.01}, "to": 1,
+        "curve": {"spring": {"damping": 12}}, "duration": 1}]}
+      """)
+    #expect(r.channels[0].curve == .spring(try Spring(mass: 1, stiffness: 100, damping: 12, initialVelocity: 0)))
+    #expect(r.channels[0].from == ChannelValue(0, perCellHeight: 0.01) && r.channels[0].delay == 0)
+    let bezier = try decode("""
+      {"name": "b", "channels": [{"channel": "opacity", "from": 0, "to": 1, "curve": {"bezier": {"x1": 0.3, "y1": 0, "x2": 0.7, "y2": 1}}, "duration": 1}]}
+      """)
+    #expect(bezier.channels[0].curve == .bezier(try TimingCurve(x1: 0.3, y1: 0, x2: 0.7, y2: 1)))
+    // A curve object holds one kind.
+    #expect(error("""
+      {"name": "b", "channels": [{"channel": "opacity", "from": 0, "to": 1, "curve": {"bezier": {"x1": 0.3, "y1": 0, "x2": 0.7, "y2": 1}, "spring": {}}, "duration": 1}]}
+      """) != nil)
   }
 }

@@ -20,12 +20,12 @@ struct CellMotionCommand: ParsableCommand {
     abstract: "Render, plot, simulate and inspect CellMotion table-cell animations.",
     discussion: """
       Recipes are preset names (\(Recipe.presetNames.joined(separator: ", "))) or JSON \
-      files in Recipe's Codable form (see `cellmotion recipe-template`). Times are \
+      files (see `cellmotion recipe-template` and `cellmotion recipe-schema`). Times are \
       seconds, lengths points, angles radians.
       """,
     subcommands: [
       RenderCommand.self, CurveCommand.self, SimulateCommand.self, InspectCommand.self,
-      RecipeTemplateCommand.self,
+      RecipeTemplateCommand.self, RecipeSchemaCommand.self,
     ])
 
   /// Parses the arguments and runs the chosen subcommand. Help and version requests exit 0

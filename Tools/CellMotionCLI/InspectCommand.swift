@@ -274,3 +274,18 @@ struct RecipeTemplateCommand: ParsableCommand {
     try destination.write(RecipeSource.json(try Recipe.preset(named: preset)))
   }
 }
+
+/// `cellmotion recipe-schema`: the recipe file format as a JSON Schema.
+struct RecipeSchemaCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "recipe-schema",
+    abstract: "Print the recipe file format as a JSON Schema (draft 2020-12) for editors and validators.")
+
+  @Option(name: [.short, .long], help: "Output file (default: stdout).")
+  var output: String?
+
+  mutating func run() throws {
+    let destination = try Destination(output)
+    try destination.write(Recipe.jsonSchema)
+  }
+}

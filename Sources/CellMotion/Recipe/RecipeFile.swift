@@ -1,11 +1,8 @@
-// Reading recipe files: strict JSON (StrictJSON), two shorthands rewritten to the Codable
-// form, a key check derived from Recipe's own encoding (RecipeSchema), decoding with
-// JSONDecoder, then validation. Every failure is a CellMotionError naming the file and a
-// line and column or a JSON path; no Foundation error reaches the caller.
-//
-// The two shorthands: a curve may be a string (`"easeOut"`, `"cubic-bezier(0.2, 0, 0.2,
-// 1)"`, parsed by `TimingCurve(parsing:)`), and a channel's `from` or `to` may be a plain
-// number (the constant).
+// Reading recipe files: strict JSON (StrictJSON), the first on-disk form's curves
+// upgraded, the schema check (RecipeSchema: unknown keys and names, curve strings),
+// decoding with JSONDecoder (Recipe+Codable.swift), then validation. Every failure is a
+// CellMotionError naming the file and a line and column or a JSON path; no Foundation
+// error reaches the caller.
 
 import Foundation
 
@@ -16,13 +13,15 @@ extension Recipe {
   /// Deepest nesting of JSON arrays and objects `decodeFile` reads.
   public static let maximumFileDepth = StrictJSON.maximumDepth
 
-  /// Reads a recipe file: `Recipe`'s Codable form as JSON, or with the two shorthands (a
-  /// curve as a timing-function string, a channel value as a number), checked strictly.
+  /// Reads a recipe file (`Recipe`'s Codable form, described by `Recipe.jsonSchema`: curves
+  /// as timing-function strings or `{"spring": {...}}`, channel values as numbers or
+  /// objects, defaults optional), checked strictly. Files in the first on-disk form
+  /// (curves as `{"bezier": {"_0": {...}}}`) still load.
   ///
   /// The JSON must follow RFC 8259 exactly: no trailing commas, no comments, no NaN or
   /// Infinity, no duplicate keys, valid UTF-8, no number beyond a Double's range, at most
   /// `maximumFileDepth` levels of nesting and `maximumFileSize` bytes. Every key must be
-  /// one `Recipe` encodes at that position and every enum value known. Times are seconds,
+  /// one the schema allows at that position and every enum value known. Times are seconds,
   /// lengths points, angles radians (see `Recipe`).
   ///
   /// - Parameters:
@@ -44,7 +43,7 @@ extension Recipe {
     guard case .object = tree else {
       throw .invalidStructure(source: source, path: "(top level)", reason: "expected a JSON object (a recipe)")
     }
-    let expanded = try RecipeFile.expandShorthands(tree, source: source)
+    let expanded = RecipeFile.upgradeLegacy(tree)
     try RecipeSchema.check(expanded, source: source)
     let recipe: Recipe
     do {
@@ -61,43 +60,34 @@ extension Recipe {
 
 /// The steps of `Recipe.decodeFile` between parsing and decoding.
 enum RecipeFile {
-  /// Rewrites the two shorthands (curve strings, numeric channel values) into the
-  /// Codable form.
-  static func expandShorthands(_ tree: JSONValue, source: String) throws(CellMotionError) -> JSONValue {
+  /// Rewrites the first on-disk form's curves, `{"bezier": {"_0": {...}}}` and
+  /// `{"spring": {"_0": {...}}}`, as `{"bezier": {...}}` and `{"spring": {...}}`, so old
+  /// files pass the schema check; nothing else changes.
+  static func upgradeLegacy(_ tree: JSONValue) -> JSONValue {
     guard case .object(var root) = tree else { return tree }
     if case .array(var channels)? = root["channels"] {
       for i in channels.indices {
-        guard case .object(var c) = channels[i] else { continue }
-        if let curve = c["curve"] { c["curve"] = try expandCurve(curve, at: "channels[\(i)].curve in \(source)", source: source) }
-        for key in ["from", "to"] {
-          if case .number(let x)? = c[key] { c[key] = try encoded(ChannelValue(x), source: source) }
-        }
+        guard case .object(var c) = channels[i], let curve = c["curve"] else { continue }
+        c["curve"] = upgradeCurve(curve)
         channels[i] = .object(c)
       }
       root["channels"] = .array(channels)
     }
     for key in ["matrix", "fold"] {
       if case .object(var part)? = root[key], let curve = part["curve"] {
-        part["curve"] = try expandCurve(curve, at: "\(key).curve in \(source)", source: source)
+        part["curve"] = upgradeCurve(curve)
         root[key] = .object(part)
       }
     }
     return .object(root)
   }
 
-  /// A curve given as a string, as the Codable form of its Bezier; other values unchanged.
-  static func expandCurve(_ value: JSONValue, at location: String, source: String) throws(CellMotionError) -> JSONValue {
-    guard case .string(let text) = value else { return value }
-    return try encoded(AnimationCurve.bezier(try TimingCurve(parsing: text, location: location)), source: source)
-  }
-
-  /// A value's JSON tree as JSONEncoder writes it.
-  static func encoded<T: Encodable>(_ value: T, source: String) throws(CellMotionError) -> JSONValue {
-    // Values built from finite numbers always encode; the error is for completeness.
-    guard let data = try? JSONEncoder().encode(value), let tree = try? StrictJSON.parse(data) else {
-      throw .invalidStructure(source: source, path: "(top level)", reason: "cannot encode \(T.self)")
-    }
-    return tree
+  static func upgradeCurve(_ value: JSONValue) -> JSONValue {
+    guard case .object(var curve) = value, curve.count == 1, let (kind, payload) = curve.first,
+      case .object(let inner) = payload, inner.count == 1, let wrapped = inner["_0"]
+    else { return value }
+    curve[kind] = wrapped
+    return .object(curve)
   }
 
   /// `channels[1].duration`-style text for a coding path.

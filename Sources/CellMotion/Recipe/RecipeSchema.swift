@@ -1,142 +1,204 @@
-// The strict shape of a recipe file. JSONDecoder ignores unknown keys, so a typo such as
-// "curv" would silently fall back to nothing; this file derives the accepted keys of every
-// level from Recipe's own Codable output and checks a parsed JSON tree (StrictJSON)
-// against them before decoding (Recipe.decodeFile).
-//
-// Derivation (honest by construction): `RecipeSchema.examples` builds fully populated
-// recipes (every optional set, every enum case used, both curve kinds at every curve
-// position), encodes them with JSONEncoder, and merges the resulting trees: an object's
-// accepted keys are the union of the keys seen there, a string's accepted values the
-// union of the values seen there. A field added to Recipe therefore shows up here without
-// edits; only free-text strings (the recipe's `name`) are listed by hand.
+// The one schema of recipe files, written once here: the strict reader checks every file
+// against it (unknown keys and names are refused with their JSON path before decoding),
+// and `Recipe.jsonSchema` writes it as a JSON Schema (draft 2020-12) for editors; the
+// repository holds that text as Sources/CellMotion/Recipe/recipe.schema.json, and a test
+// keeps the two equal. Tests also check that Recipe's encoder writes nothing the schema
+// does not describe and that every key described is written by some recipe, so the
+// schema, the encoder and the decoder cannot drift apart.
 
 import Foundation
 
-/// The accepted shape of one level of a recipe file.
-indirect enum Shape: Equatable, Sendable {
-  /// A JSON object and the shape of each accepted key.
-  case object([String: Shape])
+/// The accepted shape of one position in a recipe file.
+indirect enum Shape: Sendable {
+  /// A JSON object: its keys, which of them are required, what it is.
+  case object([Property], required: [String], description: String)
   /// A JSON array whose elements all have this shape.
-  case array(Shape)
+  case array(Shape, description: String)
   /// A string from a closed set (an enum's raw values).
-  case names(Set<String>)
-  /// Any string (free text).
-  case text
-  /// A number or a Boolean (checked by the decoder).
-  case scalar
+  case names([String], description: String)
+  /// Any string.
+  case text(description: String)
+  /// A timing-function string (`TimingCurve(parsing:)`).
+  case curveText
+  /// A number.
+  case number(description: String)
+  /// true or false.
+  case boolean(description: String)
+  /// One of several shapes, told apart by JSON type (object, string, number).
+  case oneOf([Shape], description: String)
 
-  /// Merges two observations of the same position.
-  func merged(with other: Shape) -> Shape {
-    switch (self, other) {
-    case (.object(let a), .object(let b)):
-      return .object(a.merging(b) { $0.merged(with: $1) })
-    case (.array(let a), .array(let b)):
-      return .array(a.merged(with: b))
-    case (.names(let a), .names(let b)):
-      return .names(a.union(b))
-    default:
-      return self
-    }
+  /// One key of an object.
+  struct Property: Sendable {
+    var name: String
+    var shape: Shape
   }
 }
 
 enum RecipeSchema {
-  /// Paths (in `RecipeSchema.path` form, array indices written `[]`) whose strings are free
-  /// text rather than enum names.
-  static let freeTextPaths: Set<String> = ["name"]
-
   /// What an enum-valued key is called in messages.
   static let kindNames: [String: String] = [
     "channel": "channel", "base": "stagger base", "order": "channel order",
     "mode": "interpolation mode", "fillMode": "fill mode", "direction": "fold direction",
   ]
 
-  /// The shape every recipe file must have, derived from Recipe's Codable encoding.
-  static let shape: Shape = {
-    var merged: Shape?
-    for recipe in examples {
-      // Recipes with finite numbers always encode; were one not to, its keys would be
-      // missing and files using them refused (never accepted unchecked).
-      guard let data = try? JSONEncoder().encode(recipe), let tree = try? StrictJSON.parse(data) else { continue }
-      let s = observe(tree, path: "")
-      merged = merged?.merged(with: s) ?? s
-    }
-    return merged ?? .object([:])
-  }()
+  // MARK: The schema
 
-  /// Fully populated recipes covering every enum case and both curve kinds everywhere.
-  static var examples: [Recipe] {
-    let channels = Channel.allCases
-    let bases = StaggerBase.allCases, orders = ChannelOrder.allCases
-    let modes = TransformInterpolationMode.allCases, fills = FillMode.allCases
-    let directions: [FoldSpec.Direction] = [.open, .close]
-    let count = [channels.count, bases.count, orders.count, modes.count, fills.count, directions.count].max() ?? 1
-    // CASpringAnimation's defaults are valid, so the fallback is never used.
-    let spring = (try? Spring()).map(AnimationCurve.spring) ?? .bezier(.linear)
-    let bezier = AnimationCurve.bezier(.easeInEaseOut)
-    var out: [Recipe] = []
-    for i in 0..<(2 * count) {
-      let curve = i % 2 == 0 ? bezier : spring
-      let value = ChannelValue(1, perCellHeight: 1, perTableWidth: 1)
-      out.append(
-        Recipe(
-          name: "example\(i)",
-          channels: [ChannelAnimation(channels[i % channels.count], from: value, to: value, curve: curve, duration: 1, delay: 1)],
-          matrix: MatrixAnimation(from: .identity, to: .identity, mode: modes[i % modes.count], curve: curve, duration: 1, delay: 1),
-          stagger: Stagger(step: 1, base: bases[i % bases.count]),
-          order: orders[i % orders.count], anchorX: 0.5, anchorY: 0.5, perspectiveDistance: 500,
-          timing: RecipeTiming(speed: 1, repeatCount: 1, autoreverses: true, fillMode: fills[i % fills.count]),
-          fold: FoldSpec(direction: directions[i % directions.count], curve: curve, duration: 1, perspectiveDistance: 500)))
-    }
-    return out
+  static func object(_ description: String, required: [String] = [], _ properties: [(String, Shape)]) -> Shape {
+    .object(properties.map { Shape.Property(name: $0.0, shape: $0.1) }, required: required, description: description)
   }
 
-  /// The shape of one encoded value at `path`.
-  static func observe(_ value: JSONValue, path: String) -> Shape {
-    switch value {
-    case .object(let dict):
-      var keys: [String: Shape] = [:]
-      for (k, v) in dict { keys[k] = observe(v, path: join(path, k)) }
-      return .object(keys)
-    case .array(let array):
-      var element: Shape?
-      for v in array {
-        let s = observe(v, path: path + "[]")
-        element = element?.merged(with: s) ?? s
-      }
-      return .array(element ?? .scalar)
-    case .string(let s):
-      return freeTextPaths.contains(path) ? .text : .names([s])
-    case .null, .bool, .number:
-      return .scalar
-    }
-  }
+  static let spring = object(
+    "A damped spring (CASpringAnimation): each key defaults to CASpringAnimation's value.",
+    [
+      ("mass", .number(description: "Mass, > 0 (default 1).")),
+      ("stiffness", .number(description: "Stiffness, > 0 (default 100).")),
+      ("damping", .number(description: "Damping, >= 0 (default 10).")),
+      ("initialVelocity", .number(description: "Initial velocity in units of the whole change per second (default 0).")),
+    ])
+
+  static let bezierObject = object(
+    "The control points of a cubic Bezier timing function (CAMediaTimingFunction), x1 and x2 in [0, 1].",
+    required: ["x1", "y1", "x2", "y2"],
+    ["x1", "y1", "x2", "y2"].map { ($0, Shape.number(description: "Control point coordinate.")) })
+
+  static let curve = Shape.oneOf(
+    [
+      .curveText,
+      object(
+        "A spring, or a Bezier by its control points: exactly one key.",
+        [("spring", spring), ("bezier", bezierObject)]),
+    ],
+    description:
+      "Progress curve: a timing-function string (\"linear\", \"easeIn\", \"easeOut\", \"easeInEaseOut\", "
+      + "\"default\", CSS \"ease\"/\"ease-in\"/\"ease-out\"/\"ease-in-out\", or \"cubic-bezier(x1, y1, x2, y2)\"), "
+      + "or {\"spring\": {...}}.")
+
+  static let channelValue = Shape.oneOf(
+    [
+      .number(description: "A constant."),
+      object(
+        "constant + perCellHeight x cell height + perTableWidth x table width; each key defaults to 0.",
+        [
+          ("constant", .number(description: "Constant part (points for translations, radians for rotations).")),
+          ("perCellHeight", .number(description: "Factor of the cell's height in points.")),
+          ("perTableWidth", .number(description: "Factor of the table's width in points.")),
+        ]),
+    ],
+    description: "A channel's end value: a number, or an object whose parts depend on the geometry.")
+
+  static let transform = object(
+    "A CATransform3D, entries m11 ... m44 (row vectors, translation in m41 m42 m43; points).",
+    required: (1...4).flatMap { r in (1...4).map { c in "m\(r)\(c)" } },
+    (1...4).flatMap { r in (1...4).map { c in ("m\(r)\(c)", Shape.number(description: "Row \(r), column \(c).")) } })
+
+  static let duration = Shape.number(description: "Seconds, > 0.")
+  static let delay = Shape.number(description: "Seconds before the part starts, >= 0 (default 0).")
+
+  /// The shape of a recipe file.
+  static let shape: Shape = object(
+    "A CellMotion recipe: what moves when a table-view cell appears. Times are seconds, lengths points, "
+      + "angles radians.",
+    required: ["name"],
+    [
+      ("$schema", .text(description: "The schema's location, for editors; ignored.")),
+      ("name", .text(description: "The recipe's name.")),
+      (
+        "channels",
+        .array(
+          object(
+            "One animated channel.", required: ["channel", "from", "to", "curve", "duration"],
+            [
+              ("channel", .names(Channel.allCases.map(\.rawValue), description: "The animated property.")),
+              ("from", channelValue), ("to", channelValue), ("curve", curve), ("duration", duration), ("delay", delay),
+            ]),
+          description: "Animated channels (default none).")
+      ),
+      (
+        "matrix",
+        object(
+          "A whole-matrix animation (layer.transform in an animation block).",
+          required: ["from", "to", "curve", "duration"],
+          [
+            ("from", transform), ("to", transform),
+            (
+              "mode",
+              .names(
+                TransformInterpolationMode.allCases.map(\.rawValue),
+                description: "How the matrices interpolate (default decomposed, as Core Animation).")
+            ),
+            ("curve", curve), ("duration", duration), ("delay", delay),
+          ])
+      ),
+      (
+        "stagger",
+        object(
+          "Extra delay per cell (default none).", required: ["step"],
+          [
+            ("step", .number(description: "Seconds per step, >= 0.")),
+            ("base", .names(StaggerBase.allCases.map(\.rawValue), description: "What the step multiplies (default row).")),
+          ])
+      ),
+      (
+        "order",
+        .names(ChannelOrder.allCases.map(\.rawValue), description: "How channel transforms compose (default keyPath).")
+      ),
+      ("anchorX", .number(description: "Anchor point x as a fraction of the cell's width (default 0.5).")),
+      ("anchorY", .number(description: "Anchor point y as a fraction of the cell's height (default 0.5).")),
+      ("perspectiveDistance", .number(description: "Perspective distance d in points (m34 = -1/d); none by default.")),
+      (
+        "timing",
+        object(
+          "CAMediaTiming on top of each part's delay and duration (default UIKit's).",
+          [
+            ("speed", .number(description: "Time scale, > 0 (default 1).")),
+            ("repeatCount", .number(description: "Iterations, >= 0 (default 0, meaning 1).")),
+            ("autoreverses", .boolean(description: "Whether each iteration plays back reversed (default false).")),
+            (
+              "fillMode",
+              .names(FillMode.allCases.map(\.rawValue), description: "What shows outside the active time (default backwards).")
+            ),
+          ])
+      ),
+      (
+        "fold",
+        object(
+          "Fold the detail open or closed in two halves about their hinges.", required: ["direction"],
+          [
+            ("direction", .names([FoldSpec.Direction.open, .close].map(\.rawValue), description: "open or close.")),
+            ("curve", curve), ("duration", Shape.number(description: "Seconds, > 0 (default 0.3).")),
+            ("perspectiveDistance", .number(description: "Perspective distance in points (default 500).")),
+          ])
+      ),
+    ])
+
+  // MARK: Checking a file
 
   static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
   /// Checks `tree` against `shape`: every key must be accepted at its level and every
-  /// enum string known. Types and missing keys are left to the decoder, which reports
-  /// them with their coding path.
+  /// enum string known; a value of a type no alternative takes is left to the decoder,
+  /// which reports it with its coding path, as are missing keys.
   ///
   /// - Throws: `CellMotionError.unknownName` naming the key or value and its JSON path
-  ///   (e.g. `channels[1].curv`), with `source` for context.
+  ///   (e.g. `channels[1].curv`), with `source` for context; the errors of
+  ///   `TimingCurve(parsing:)` for a curve string.
   static func check(_ tree: JSONValue, against shape: Shape = shape, path: String = "", source: String) throws(CellMotionError) {
     switch shape {
-    case .object(let keys):
+    case .object(let properties, _, _):
       guard case .object(let dict) = tree else { return }
       for key in dict.keys.sorted() {
         let here = join(path, key)
-        guard let sub = keys[key], let value = dict[key] else {
+        guard let property = properties.first(where: { $0.name == key }), let value = dict[key] else {
           throw .unknownName(
             kind: "key", name: key,
-            location: "\(here) in \(source) (allowed here: \(keys.keys.sorted().joined(separator: ", ")))")
+            location: "\(here) in \(source) (allowed here: \(properties.map(\.name).sorted().joined(separator: ", ")))")
         }
-        try check(value, against: sub, path: here, source: source)
+        try check(value, against: property.shape, path: here, source: source)
       }
-    case .array(let element):
+    case .array(let element, _):
       guard case .array(let array) = tree else { return }
       for (i, v) in array.enumerated() { try check(v, against: element, path: "\(path)[\(i)]", source: source) }
-    case .names(let names):
+    case .names(let names, _):
       guard case .string(let s) = tree, !names.contains(s) else { return }
       // The last key of the path, without array indices (`channels[2].channel` -> channel).
       let last = path.split(separator: ".").last ?? Substring(path)
@@ -144,8 +206,112 @@ enum RecipeSchema {
       throw .unknownName(
         kind: kindNames[key] ?? key, name: s,
         location: "\(path) in \(source) (known: \(names.sorted().joined(separator: ", ")))")
-    case .text, .scalar:
+    case .curveText:
+      guard case .string(let s) = tree else { return }
+      _ = try TimingCurve(parsing: s, location: "\(path) in \(source)")
+    case .oneOf(let alternatives, _):
+      for alternative in alternatives where alternative.accepts(tree) {
+        try check(tree, against: alternative, path: path, source: source)
+        return
+      }
+    case .text, .number, .boolean:
       return
     }
+  }
+}
+
+extension Shape {
+  /// Whether a value of `tree`'s JSON type belongs to this shape (types only).
+  func accepts(_ tree: JSONValue) -> Bool {
+    switch (self, tree) {
+    case (.object, .object), (.array, .array), (.names, .string), (.text, .string), (.curveText, .string),
+      (.number, .number), (.boolean, .bool):
+      return true
+    case (.oneOf(let alternatives, _), _):
+      return alternatives.contains { $0.accepts(tree) }
+    default:
+      return false
+    }
+  }
+}
+
+// MARK: - JSON Schema
+
+extension Recipe {
+  /// The recipe file format as a JSON Schema (draft 2020-12), for editors and validators:
+  /// the same schema `decodeFile` checks, with a description of every key (units and
+  /// defaults). The repository keeps a copy at Sources/CellMotion/Recipe/recipe.schema.json
+  /// (`cellmotion recipe-schema` prints it); a recipe file may name it in a top-level
+  /// `"$schema"` key, which readers ignore.
+  public static var jsonSchema: String {
+    var out = "{\n"
+    out += "  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n"
+    out += "  \"$id\": \"https://cellmotion.invalid/recipe.schema.json\",\n"
+    out += "  \"title\": \"CellMotion recipe\",\n"
+    out += RecipeSchema.shape.schemaMembers(indent: 1).joined(separator: ",\n")
+    out += "\n}\n"
+    return out
+  }
+}
+
+extension Shape {
+  /// This shape's JSON Schema keywords, one string per member at `indent` levels.
+  func schemaMembers(indent: Int) -> [String] {
+    let pad = String(repeating: "  ", count: indent)
+    func str(_ s: String) -> String { StrictJSON.serialize(.string(s)) }
+    func member(_ key: String, _ value: String) -> String { "\(pad)\(str(key)): \(value)" }
+    func nested(_ shape: Shape) -> String {
+      "{\n" + shape.schemaMembers(indent: indent + 1).joined(separator: ",\n") + "\n\(pad)}"
+    }
+    switch self {
+    case .object(let properties, let required, let description):
+      let inner = String(repeating: "  ", count: indent + 1)
+      let props = properties.map { p in
+        "\(inner)\(str(p.name)): {\n" + p.shape.schemaMembers(indent: indent + 2).joined(separator: ",\n") + "\n\(inner)}"
+      }
+      var m = [member("description", str(description)), member("type", str("object"))]
+      if !required.isEmpty { m.append(member("required", "[" + required.map(str).joined(separator: ", ") + "]")) }
+      m.append(member("properties", "{\n" + props.joined(separator: ",\n") + "\n\(pad)}"))
+      m.append(member("additionalProperties", "false"))
+      // A curve object holds exactly one of its keys.
+      if properties.map(\.name) == ["spring", "bezier"] {
+        m.append(member("minProperties", "1"))
+        m.append(member("maxProperties", "1"))
+      }
+      return m
+    case .array(let element, let description):
+      return [member("description", str(description)), member("type", str("array")), member("items", nested(element))]
+    case .names(let names, let description):
+      return [
+        member("description", str(description)), member("type", str("string")),
+        member("enum", "[" + names.map(str).joined(separator: ", ") + "]"),
+      ]
+    case .text(let description):
+      return [member("description", str(description)), member("type", str("string"))]
+    case .curveText:
+      let names = ["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "ease", "ease-in", "ease-out", "ease-in-out"]
+      return [
+        member("description", str("A timing function by name, or cubic-bezier(x1, y1, x2, y2).")),
+        member("type", str("string")),
+        member(
+          "anyOf",
+          "[{\"enum\": [" + names.map(str).joined(separator: ", ") + "]}, {\"pattern\": "
+            + str("^\\s*cubic-bezier\\s*\\(([^,()]+,){3}[^,()]+\\)\\s*$") + "}]"),
+      ]
+    case .number(let description):
+      return [member("description", str(description)), member("type", str("number"))]
+    case .boolean(let description):
+      return [member("description", str(description)), member("type", str("boolean"))]
+    case .oneOf(let alternatives, let description):
+      return [
+        member("description", str(description)),
+        member("oneOf", "[\n" + alternatives.map { "\(pad)  " + nestedAt($0, indent + 1) }.joined(separator: ",\n") + "\n\(pad)]"),
+      ]
+    }
+  }
+
+  private func nestedAt(_ shape: Shape, _ indent: Int) -> String {
+    let pad = String(repeating: "  ", count: indent)
+    return "{\n" + shape.schemaMembers(indent: indent + 1).joined(separator: ",\n") + "\n\(pad)}"
   }
 }

@@ -453,13 +453,15 @@ public struct Spring: Sendable, Hashable, Codable {
 extension Spring {
   private enum CodingKeys: String, CodingKey { case mass, stiffness, damping, initialVelocity }
 
-  /// Decodes the four parameters and validates like `init(mass:stiffness:damping:initialVelocity:)`.
+  /// Decodes the four parameters, each defaulting to CASpringAnimation's (mass 1,
+  /// stiffness 100, damping 10, initialVelocity 0), and validates like
+  /// `init(mass:stiffness:damping:initialVelocity:)`.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    let m = try c.decode(Double.self, forKey: .mass)
-    let k = try c.decode(Double.self, forKey: .stiffness)
-    let d = try c.decode(Double.self, forKey: .damping)
-    let v = try c.decode(Double.self, forKey: .initialVelocity)
+    let m = try c.decodeIfPresent(Double.self, forKey: .mass) ?? 1
+    let k = try c.decodeIfPresent(Double.self, forKey: .stiffness) ?? 100
+    let d = try c.decodeIfPresent(Double.self, forKey: .damping) ?? 10
+    let v = try c.decodeIfPresent(Double.self, forKey: .initialVelocity) ?? 0
     do {
       try self.init(mass: m, stiffness: k, damping: d, initialVelocity: v)
     } catch {

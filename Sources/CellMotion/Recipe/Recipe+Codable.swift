@@ -1,0 +1,252 @@
+// Recipe files, the form people write: curves as strings ("easeOut", "cubic-bezier(0.2, 0,
+// 0.2, 1)") or {"spring": {...}}, a channel value as a plain number unless it depends on
+// the geometry, and every field with a natural default optional. The encoder writes the
+// same form (no synthesised "_0" keys), so `JSONEncoder().encode(recipe)` is a recipe file.
+//
+// The first on-disk form (before 2026-11-23) wrote curves as {"bezier": {"_0": {x1 ...}}}
+// and {"spring": {"_0": {...}}} and every key of every value; the decoders below still
+// read it, so old files keep loading (`Recipe.decodeFile` and plain JSONDecoder alike).
+// The documented schema is `Recipe.jsonSchema` (RecipeSchema.swift).
+
+import Foundation
+
+/// A `DecodingError` for a value that decoded but is not valid.
+private func invalid(_ decoder: any Decoder, _ error: CellMotionError) -> DecodingError {
+  .dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+}
+
+/// The first on-disk form's wrapper key of enum payloads.
+private enum LegacyKeys: String, CodingKey { case payload = "_0" }
+
+extension AnimationCurve {
+  private enum CodingKeys: String, CodingKey { case bezier, spring }
+
+  /// Decodes a curve: a timing-function string (`TimingCurve(parsing:)`), `{"spring":
+  /// {...}}` (see `Spring`), `{"bezier": {"x1": ..., "y1": ..., "x2": ..., "y2": ...}}`, or
+  /// the first on-disk form with a `"_0"` key inside either.
+  public init(from decoder: any Decoder) throws {
+    if let text = try? decoder.singleValueContainer().decode(String.self) {
+      do {
+        self = .bezier(try TimingCurve(parsing: text))
+      } catch {
+        throw invalid(decoder, error)
+      }
+      return
+    }
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    guard c.allKeys.count == 1, let key = c.allKeys.first else {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription: "expected a timing-function string, {\"spring\": {...}} or {\"bezier\": {...}}"))
+    }
+    func payload<T: Decodable>(_ type: T.Type) throws -> T {
+      if let legacy = try? c.nestedContainer(keyedBy: LegacyKeys.self, forKey: key), legacy.contains(.payload) {
+        return try legacy.decode(T.self, forKey: .payload)
+      }
+      return try c.decode(T.self, forKey: key)
+    }
+    switch key {
+    case .bezier: self = .bezier(try payload(TimingCurve.self))
+    case .spring: self = .spring(try payload(Spring.self))
+    }
+  }
+
+  /// A Bezier as its name or `cubic-bezier(x1, y1, x2, y2)` (`TimingCurve.description`,
+  /// which parses back to the same numbers), a spring as `{"spring": {...}}`.
+  public func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .bezier(let curve):
+      var c = encoder.singleValueContainer()
+      try c.encode(curve.description)
+    case .spring(let spring):
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(spring, forKey: .spring)
+    }
+  }
+}
+
+extension ChannelValue {
+  private enum CodingKeys: String, CodingKey { case constant, perCellHeight, perTableWidth }
+
+  /// Decodes a number (the constant) or an object whose keys `constant`, `perCellHeight`
+  /// and `perTableWidth` each default to 0.
+  public init(from decoder: any Decoder) throws {
+    if let x = try? decoder.singleValueContainer().decode(Double.self) {
+      self.init(x)
+      return
+    }
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      try c.decodeIfPresent(Double.self, forKey: .constant) ?? 0,
+      perCellHeight: try c.decodeIfPresent(Double.self, forKey: .perCellHeight) ?? 0,
+      perTableWidth: try c.decodeIfPresent(Double.self, forKey: .perTableWidth) ?? 0)
+  }
+
+  /// A number when the value is a constant, else an object with its non-zero parts.
+  public func encode(to encoder: any Encoder) throws {
+    if perCellHeight == 0 && perTableWidth == 0 {
+      var c = encoder.singleValueContainer()
+      try c.encode(constant)
+      return
+    }
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    if constant != 0 { try c.encode(constant, forKey: .constant) }
+    if perCellHeight != 0 { try c.encode(perCellHeight, forKey: .perCellHeight) }
+    if perTableWidth != 0 { try c.encode(perTableWidth, forKey: .perTableWidth) }
+  }
+}
+
+extension ChannelAnimation {
+  private enum CodingKeys: String, CodingKey { case channel, from, to, curve, duration, delay }
+
+  /// `delay` defaults to 0; the other keys are required.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      try c.decode(Channel.self, forKey: .channel), from: try c.decode(ChannelValue.self, forKey: .from),
+      to: try c.decode(ChannelValue.self, forKey: .to), curve: try c.decode(AnimationCurve.self, forKey: .curve),
+      duration: try c.decode(Double.self, forKey: .duration),
+      delay: try c.decodeIfPresent(Double.self, forKey: .delay) ?? 0)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(channel, forKey: .channel)
+    try c.encode(from, forKey: .from)
+    try c.encode(to, forKey: .to)
+    try c.encode(curve, forKey: .curve)
+    try c.encode(duration, forKey: .duration)
+    if delay != 0 { try c.encode(delay, forKey: .delay) }
+  }
+}
+
+extension MatrixAnimation {
+  private enum CodingKeys: String, CodingKey { case from, to, mode, curve, duration, delay }
+
+  /// `mode` defaults to `decomposed`, `delay` to 0; the other keys are required.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      from: try c.decode(Transform3D.self, forKey: .from), to: try c.decode(Transform3D.self, forKey: .to),
+      mode: try c.decodeIfPresent(TransformInterpolationMode.self, forKey: .mode) ?? .decomposed,
+      curve: try c.decode(AnimationCurve.self, forKey: .curve), duration: try c.decode(Double.self, forKey: .duration),
+      delay: try c.decodeIfPresent(Double.self, forKey: .delay) ?? 0)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(from, forKey: .from)
+    try c.encode(to, forKey: .to)
+    try c.encode(mode, forKey: .mode)
+    try c.encode(curve, forKey: .curve)
+    try c.encode(duration, forKey: .duration)
+    if delay != 0 { try c.encode(delay, forKey: .delay) }
+  }
+}
+
+extension Stagger {
+  private enum CodingKeys: String, CodingKey { case step, base }
+
+  /// `base` defaults to `row`.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      step: try c.decode(Double.self, forKey: .step), base: try c.decodeIfPresent(StaggerBase.self, forKey: .base) ?? .row)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(step, forKey: .step)
+    try c.encode(base, forKey: .base)
+  }
+}
+
+extension RecipeTiming {
+  private enum CodingKeys: String, CodingKey { case speed, repeatCount, autoreverses, fillMode }
+
+  /// Every key optional, defaulting to UIKit's (`RecipeTiming.uiKit`).
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let d = RecipeTiming.uiKit
+    self.init(
+      speed: try c.decodeIfPresent(Double.self, forKey: .speed) ?? d.speed,
+      repeatCount: try c.decodeIfPresent(Double.self, forKey: .repeatCount) ?? d.repeatCount,
+      autoreverses: try c.decodeIfPresent(Bool.self, forKey: .autoreverses) ?? d.autoreverses,
+      fillMode: try c.decodeIfPresent(FillMode.self, forKey: .fillMode) ?? d.fillMode)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(speed, forKey: .speed)
+    try c.encode(repeatCount, forKey: .repeatCount)
+    try c.encode(autoreverses, forKey: .autoreverses)
+    try c.encode(fillMode, forKey: .fillMode)
+  }
+}
+
+extension FoldSpec {
+  private enum CodingKeys: String, CodingKey { case direction, curve, duration, perspectiveDistance }
+
+  /// `direction` is required; the others default as `init(direction:...)` does
+  /// (easeInEaseOut, 0.3 s, 500 points).
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let d = FoldSpec(direction: .open)
+    self.init(
+      direction: try c.decode(Direction.self, forKey: .direction),
+      curve: try c.decodeIfPresent(AnimationCurve.self, forKey: .curve) ?? d.curve,
+      duration: try c.decodeIfPresent(Double.self, forKey: .duration) ?? d.duration,
+      perspectiveDistance: try c.decodeIfPresent(Double.self, forKey: .perspectiveDistance) ?? d.perspectiveDistance)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(direction, forKey: .direction)
+    try c.encode(curve, forKey: .curve)
+    try c.encode(duration, forKey: .duration)
+    try c.encode(perspectiveDistance, forKey: .perspectiveDistance)
+  }
+}
+
+extension Recipe {
+  private enum CodingKeys: String, CodingKey {
+    case name, channels, matrix, stagger, order, anchorX, anchorY, perspectiveDistance, timing, fold
+  }
+
+  /// Only `name` is required; every other key defaults as `init(name:...)` does (no
+  /// channels, no matrix, no stagger, `keyPath` order, anchor (0.5, 0.5), no perspective,
+  /// UIKit timing, no fold). A top-level `"$schema"` key (for editors) is ignored.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let d = Recipe(name: "")
+    self.init(
+      name: try c.decode(String.self, forKey: .name),
+      channels: try c.decodeIfPresent([ChannelAnimation].self, forKey: .channels) ?? d.channels,
+      matrix: try c.decodeIfPresent(MatrixAnimation.self, forKey: .matrix),
+      stagger: try c.decodeIfPresent(Stagger.self, forKey: .stagger) ?? d.stagger,
+      order: try c.decodeIfPresent(ChannelOrder.self, forKey: .order) ?? d.order,
+      anchorX: try c.decodeIfPresent(Double.self, forKey: .anchorX) ?? d.anchorX,
+      anchorY: try c.decodeIfPresent(Double.self, forKey: .anchorY) ?? d.anchorY,
+      perspectiveDistance: try c.decodeIfPresent(Double.self, forKey: .perspectiveDistance),
+      timing: try c.decodeIfPresent(RecipeTiming.self, forKey: .timing) ?? d.timing,
+      fold: try c.decodeIfPresent(FoldSpec.self, forKey: .fold))
+  }
+
+  /// Writes `name`, `anchorX`, `anchorY` and `channels` always; `matrix`,
+  /// `perspectiveDistance` and `fold` when set; `stagger`, `order` and `timing` when they
+  /// differ from their defaults.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(name, forKey: .name)
+    try c.encode(anchorX, forKey: .anchorX)
+    try c.encode(anchorY, forKey: .anchorY)
+    try c.encode(channels, forKey: .channels)
+    try c.encodeIfPresent(matrix, forKey: .matrix)
+    if stagger != .none { try c.encode(stagger, forKey: .stagger) }
+    if order != .keyPath { try c.encode(order, forKey: .order) }
+    try c.encodeIfPresent(perspectiveDistance, forKey: .perspectiveDistance)
+    if timing != .uiKit { try c.encode(timing, forKey: .timing) }
+    try c.encodeIfPresent(fold, forKey: .fold)
+  }
+}
