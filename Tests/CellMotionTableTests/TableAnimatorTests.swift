@@ -134,6 +134,47 @@ struct TableAnimatorTests {
     #expect(gap.passed, "\(gap)")
   }
 
+  /// The frame's open details and `isSettled` come from the table's own state: a toggled
+  /// row's detail grows (no open detail, not settled), folds open (in `folds`, not in
+  /// `openDetails`), then lies flat (in `openDetails` at the row's top + collapsed height,
+  /// 180 points tall) once the height change and the fold have ended, when the table is
+  /// settled; collapsing it removes the open detail at once.
+  @Test("Open details and settling come from the animator: growing, folding, open, settled")
+  func openDetailsAndSettling() throws {
+    let layout = try TableLayout(rowCount: 50, rowHeight: 60)
+    let expansion = try ExpansionState(rowCount: 50, detailHeights: .uniform(180))
+    let sim = try TableSimulation(
+      layout: layout, viewportHeight: 600, scroll: .stationary(at: 0), rule: .always, expansion: expansion)
+    var animator = try TableAnimator(simulation: sim, recipes: TableRecipes(first: .fadeIn), cellWidth: 320)
+    try animator.step(to: 0)
+    #expect(!animator.isSettled, "the first screenful is fading in")
+    try animator.step(to: 1)
+    #expect(animator.isSettled && animator.frame.openDetails.isEmpty)
+    try animator.toggle(row: 2, at: 1)
+    let heightEnd = 1 + expansion.heightDuration, foldEnd = heightEnd + expansion.foldDuration
+    var sawGrowing = false, sawFolding = false, sawOpen = false
+    for n in 1...150 {
+      let t = 1 + Double(n) / 60
+      try animator.step(to: t)
+      let f = animator.frame
+      if t < heightEnd - 1e-9 {
+        sawGrowing = true
+        #expect(f.openDetails.isEmpty && !animator.isSettled, "t \(t)")
+      } else if !f.folds.isEmpty {
+        sawFolding = true
+        #expect(f.openDetails.isEmpty && !animator.isSettled, "t \(t)")
+      } else if t >= foldEnd {
+        sawOpen = true
+        #expect(f.openDetails == [OpenDetail(row: 2, detailTop: 120 + 60, height: 180)], "t \(t)")
+        #expect(animator.isSettled, "t \(t)")
+      }
+    }
+    #expect(sawGrowing && sawFolding && sawOpen)
+    try animator.toggle(row: 2, at: 3.6)
+    try animator.step(to: 3.6)
+    #expect(animator.frame.openDetails.isEmpty && !animator.isSettled)
+  }
+
   @Test("Bad input: zero widths, a fold recipe that does not fold, toggles out of range")
   func validation() throws {
     let layout = try TableLayout(rowCount: 10, rowHeight: 44)

@@ -197,3 +197,38 @@ struct RecipeValidationTests {
     }
   }
 }
+
+@Suite("Recipe.settleTime")
+struct SettleTimeTests {
+  /// Worked cases of the rule: a Bezier part rests at delay + duration; a spring part
+  /// that plays once at delay + min(settling, duration) / speed; a repeating or
+  /// autoreversing part at delay + its active duration; the latest part wins; the stagger
+  /// adds step x row (or batch position); repeating forever never settles.
+  @Test("Bezier, spring once, repeats, speed, stagger, forever")
+  func worked() throws {
+    let fast = try Spring(mass: 1, stiffness: 400, damping: 40)  // critically damped, w0 = 20
+    let settle = fast.settlingDuration
+    #expect(settle > 0.3 && settle < 1, "\(settle)")
+    let bezier = ChannelAnimation(.opacity, from: 0, to: 1, curve: .bezier(.easeOut), duration: 0.4, delay: 0.1)
+    let spring = ChannelAnimation(.translationY, from: 40, to: 0, curve: .spring(fast), duration: 2, delay: 0.05)
+    #expect(Recipe(name: "b", channels: [bezier]).settleTime == 0.5)
+    #expect(Recipe(name: "s", channels: [spring]).settleTime == 0.05 + settle)
+    #expect(Recipe(name: "both", channels: [bezier, spring]).settleTime == max(0.5, 0.05 + settle))
+    // A spring longer than its duration is cut at the duration (UIKit removes it).
+    var short = spring
+    short.duration = 0.2
+    #expect(Recipe(name: "cut", channels: [short]).settleTime == 0.05 + 0.2)
+    // Speed 2 halves the times; repeats and autoreverse run to the active end.
+    #expect(Recipe(name: "fast", channels: [spring], timing: RecipeTiming(speed: 2)).settleTime == 0.05 + settle / 2)
+    #expect(Recipe(name: "rep", channels: [spring], timing: RecipeTiming(repeatCount: 2)).settleTime == 0.05 + 4)
+    #expect(Recipe(name: "rev", channels: [bezier], timing: RecipeTiming(autoreverses: true)).settleTime == 0.1 + 0.8)
+    #expect(Recipe(name: "forever", channels: [bezier], timing: RecipeTiming(repeatCount: .infinity)).settleTime == .infinity)
+    // The stagger: 0.05 s x row 3, or x batch position 2.
+    let staggered = Recipe(name: "st", channels: [bezier], stagger: Stagger(step: 0.05, base: .row))
+    #expect(abs(staggered.settleTime(row: 3, batchPosition: 2) - (0.15 + 0.5)) < 1e-15)
+    let byBatch = Recipe(name: "sb", channels: [bezier], stagger: Stagger(step: 0.05, base: .batchPosition))
+    #expect(abs(byBatch.settleTime(row: 3, batchPosition: 2) - (0.1 + 0.5)) < 1e-15)
+    // The fold counts, from the cell's start.
+    #expect(Recipe.foldOpen.settleTime == Recipe.foldOpen.fold!.duration)
+  }
+}

@@ -306,4 +306,20 @@ struct DecompositionTests {
     let cw = TransformInterpolator(from: .identity, to: .translation(10, 0, 0), mode: .componentwise)
     #expect(cw.value(at: 0.5).m41 == 5)
   }
+
+  /// Independent truth: with m34 = -1/d a point pushed to z = d/2 is drawn twice as far
+  /// from the eye axis (w = 1 - z/d = 1/2); a point at z = d or beyond has w <= 0 and no
+  /// position; the corners come in the documented order.
+  @Test("projectedPoint and projectedCorners: perspective divide, behind the eye is nil")
+  func projection() throws {
+    var perspective = Transform3D.identity
+    perspective.m34 = -1.0 / 500
+    let pushed = Transform3D.translation(0, 0, 250).concatenating(perspective)
+    let p = try #require(pushed.projectedPoint(x: 30, y: -40))
+    #expect(p.x == 60 && p.y == -80)
+    #expect(Transform3D.translation(0, 0, 500).concatenating(perspective).projectedPoint(x: 1, y: 1) == nil)
+    #expect(Transform3D.translation(0, 0, 900).concatenating(perspective).projectedCorners(width: 10, height: 10) == nil)
+    let corners = try #require(Transform3D.translation(5, 7, 0).projectedCorners(width: 10, height: 20))
+    #expect(corners.map(\.x) == [5, 15, 15, 5] && corners.map(\.y) == [7, 7, 27, 27])
+  }
 }

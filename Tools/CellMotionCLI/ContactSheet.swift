@@ -70,12 +70,9 @@ enum ContactSheet {
   /// The projected corners of a w x h rectangle as SVG `points`, or nil if any corner is
   /// behind the eye.
   static func quad(_ m: ArraySlice<Float>, _ w: Double, _ h: Double) -> String? {
-    var out: [String] = []
-    for (x, y) in [(0.0, 0.0), (w, 0), (w, h), (0, h)] {
-      guard let p = project(m, x, y) else { return nil }
-      out.append("\(num(p.x, 7)),\(num(p.y, 7))")
-    }
-    return out.joined(separator: " ")
+    guard let t = try? Transform3D(fieldOrder: m.map(Double.init)), let corners = t.projectedCorners(width: w, height: h)
+    else { return nil }
+    return corners.map { "\(num($0.x, 7)),\(num($0.y, 7))" }.joined(separator: " ")
   }
 
   /// `count` indices spread evenly over `0..<total`, first and last included.

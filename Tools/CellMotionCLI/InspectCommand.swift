@@ -99,7 +99,7 @@ struct Inspection {
       "settleTimes": (0..<command.rows).map { row in
         [
           "row": row,
-          "seconds": finite(ReferenceEvaluator.staggerDelay(recipe.stagger, row: row, batchPosition: row) + settle()),
+          "seconds": finite(recipe.settleTime(row: row, batchPosition: row)),
         ] as [String: Any]
       },
     ]
@@ -129,20 +129,6 @@ struct Inspection {
       ] as [String: Any]
     }
     return out
-  }
-
-  /// Seconds from a cell's staggered start until its last part has settled: a spring part
-  /// settles at min(settling duration, duration) after its delay (UIKit removes the
-  /// animation at its duration), a Bezier at its duration; repeats and speed scale this.
-  func settle() -> Double {
-    var s = 0.0
-    for p in CurveSource.parts(of: recipe) {
-      var d = p.duration
-      if case .spring(let spring) = p.curve { d = min(spring.settlingDuration, p.duration) }
-      let repeated = p.duration == d ? recipe.timing.activeDuration(p.duration) : d / recipe.timing.speed
-      s = max(s, p.delay + repeated)
-    }
-    return s
   }
 
   func partTrees() -> [[String: Any]] {

@@ -116,8 +116,6 @@ struct TablePlan {
   /// Rows toggled (expanded, then for closing recipes collapsed) and when, seconds.
   var toggles: [(time: Double, row: Int)]
   var expansion: ExpansionState?
-  /// When the last toggled fold and height change end, seconds.
-  var lastChange: Double
   /// Frames at most: `--duration`, or the automatic end's estimate (at most 10 s), times
   /// `--fps`, plus the frame at 0. An automatic run may stop earlier, once settled.
   var frameCount: Int
@@ -160,12 +158,10 @@ enum TableScript {
     let estimate = (scroll.endTime.isFinite ? scroll.endTime : 0) + recipe.stagger.step * staggerRows
       + recipe.activeDuration + (toggles.last?.time ?? 0) + 0.5
     let end = o.duration ?? (estimate.isFinite ? min(automaticLimit, estimate) : automaticLimit)
-    // Toggled folds and heights run for their durations after the last toggle.
-    let lastChange = (toggles.last?.time ?? 0) + (recipe.fold.map { $0.duration + (expansion?.heightDuration ?? 0) } ?? 0)
     // end <= 600 s and fps <= 1000 (TableOptions.validate), so this fits any Int.
     return TablePlan(
       recipe: recipe, options: o, layout: layout, scroll: scroll, toggles: toggles, expansion: expansion,
-      lastChange: lastChange, frameCount: RunSize.frameCount(o, end: end), visibleCells: RunSize.visibleCells(o))
+      frameCount: RunSize.frameCount(o, end: end), visibleCells: RunSize.visibleCells(o))
   }
 
   /// Runs `plan` through `TableAnimator` (the kernel), handing each frame to `visit` as
@@ -195,22 +191,12 @@ enum TableScript {
       try animator.step(to: t)
       let f = animator.frame
       let heights = try f.rows.map { row throws(CellMotionError) in try animator.simulation.layout.rowHeight(row) }
-      var open: [(row: Int, top: Double)] = []
-      if let expansion = animator.simulation.expansion {
-        for (i, row) in f.rows.enumerated() where expansion.isExpanded(row) && !f.folds.contains(where: { $0.row == row }) {
-          if Double(f.heights[i]) - heights[i] >= o.detailHeight - 0.01 {
-            open.append((row, f.events.rowPositions[i] + heights[i]))
-          }
-        }
-      }
       try visit(
         TableFrame(
           time: t, rows: f.rows, matrices: f.matrices, opacity: f.opacity, cellHeights: heights, folds: f.folds,
-          openDetails: open))
+          openDetails: f.openDetails.map { ($0.row, $0.detailTop) }))
       progress.update(n + 1)
-      let settled = t >= plan.scroll.endTime && t >= plan.lastChange && !f.animating.contains(true) && f.folds.isEmpty
-        && pending.isEmpty
-      if o.duration == nil, settled, t > 0, n > 0 { break }
+      if o.duration == nil, animator.isSettled, pending.isEmpty, t > 0, n > 0 { break }
     }
     progress.finish()
   }
@@ -311,17 +297,6 @@ enum RunCaps {
           + "visible cells), more than the cap of \(simulateRecords); lower --fps or --duration, or --viewport-height")
     }
   }
-}
-
-/// Projects a cell-space point (points, z = 0) through a 4x4 in CATransform3D field order
-/// (row vector times matrix), dividing by w; nil when the point is behind the eye.
-@inline(__always)
-func project(_ m: some RandomAccessCollection<Float>, _ x: Double, _ y: Double) -> (x: Double, y: Double)? {
-  let i = m.startIndex
-  func e(_ k: Int) -> Double { Double(m[m.index(i, offsetBy: k)]) }
-  let w = x * e(3) + y * e(7) + e(15)
-  guard w > 1e-6 else { return nil }
-  return ((x * e(0) + y * e(4) + e(12)) / w, (x * e(1) + y * e(5) + e(13)) / w)
 }
 
 extension Transform3D {

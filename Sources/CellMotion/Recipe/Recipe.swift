@@ -296,6 +296,39 @@ public struct Recipe: Sendable, Hashable, Codable {
   }
 }
 
+extension Recipe {
+  /// Seconds from a cell's start (after its stagger) until every part has come to rest:
+  /// the latest over the channels, the matrix and the fold of
+  /// - a Bezier part, or any part that repeats or autoreverses: delay + its active
+  ///   duration (`RecipeTiming.activeDuration`);
+  /// - a spring part that plays once: delay + min(settling duration, duration) / speed,
+  ///   since the spring is at rest (within `Spring.settlingDuration`'s threshold) before
+  ///   UIKit removes it at its duration.
+  /// Infinite when a part repeats forever. `activeDuration` is when the recipe ends; this
+  /// is when it stops moving, which for a long spring duration comes earlier.
+  public var settleTime: Double {
+    var parts: [(delay: Double, duration: Double, curve: AnimationCurve)] = channels.map { ($0.delay, $0.duration, $0.curve) }
+    if let m = matrix { parts.append((m.delay, m.duration, m.curve)) }
+    if let f = fold { parts.append((0, f.duration, f.curve)) }
+    let once = timing.repeatCount <= 1 && !timing.autoreverses
+    var latest = 0.0
+    for p in parts {
+      var end = p.delay + timing.activeDuration(p.duration)
+      if once, case .spring(let spring) = p.curve {
+        end = p.delay + min(spring.settlingDuration, p.duration) / timing.speed
+      }
+      latest = max(latest, end)
+    }
+    return latest
+  }
+
+  /// `settleTime` after the cell's own start: its stagger delay
+  /// (`ReferenceEvaluator.staggerDelay`) plus `settleTime`, seconds.
+  public func settleTime(row: Int, batchPosition: Int) -> Double {
+    ReferenceEvaluator.staggerDelay(stagger, row: row, batchPosition: batchPosition) + settleTime
+  }
+}
+
 extension RecipeTiming {
   /// Wall-clock seconds the animation is active for a base duration D:
   /// D * max(repeatCount, 1) * (autoreverses ? 2 : 1) / speed.

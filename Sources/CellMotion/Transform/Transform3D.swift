@@ -314,6 +314,32 @@ extension Transform3D {
     return Vector3(h.x / h.w, h.y / h.w, h.z / h.w)
   }
 
+  /// Smallest w a projected point keeps (`projectedPoint`): a point whose w is at or below
+  /// it is on or behind the eye plane (w = 0 is the eye's plane for m34 = -1/d at z = d).
+  public static let minimumProjectedW = 1e-6
+
+  /// The point (x, y, 0) of the layer's plane (points) as it is drawn: the row vector
+  /// (x, y, 0, 1) times the matrix, divided by w. Nil when w <= `minimumProjectedW`, i.e.
+  /// the point is behind the eye (Core Animation clips it; there is no finite position).
+  public func projectedPoint(x: Double, y: Double) -> (x: Double, y: Double)? {
+    let h = applyHomogeneous(x, y, 0, 1)
+    guard h.w > Self.minimumProjectedW else { return nil }
+    return (h.x / h.w, h.y / h.w)
+  }
+
+  /// The corners of a `width` x `height` rectangle (points, origin top-left, y down) as
+  /// drawn: top-left, top-right, bottom-right, bottom-left, each `projectedPoint`. Nil when
+  /// any corner is behind the eye.
+  public func projectedCorners(width: Double, height: Double) -> [(x: Double, y: Double)]? {
+    var out: [(x: Double, y: Double)] = []
+    out.reserveCapacity(4)
+    for (x, y) in [(0.0, 0.0), (width, 0), (width, height), (0, height)] {
+      guard let p = projectedPoint(x: x, y: y) else { return nil }
+      out.append(p)
+    }
+    return out
+  }
+
   /// This transform acting about an anchor point: Translate(-anchor) * self * Translate(+anchor).
   /// `anchor` is in points in the same space as the points being transformed (for a layer:
   /// anchorPoint * bounds size, e.g. the centre (w/2, h/2) for the default (0.5, 0.5)).

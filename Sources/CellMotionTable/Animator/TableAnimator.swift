@@ -46,6 +46,10 @@ public struct AnimatorFrame: Sendable {
   /// Folding details: the row, the y (viewport points) of the detail's top edge, and both
   /// halves (16 Floats each, half-local points -> viewport points) and the shadow opacity.
   public internal(set) var folds: [FoldedDetail] = []
+  /// Expanded rows whose detail is flat and open (height grown, fold finished), visible
+  /// this frame, increasing by row. A renderer draws each as a plain rectangle below the
+  /// cell; while a detail folds it is in `folds` instead.
+  public internal(set) var openDetails: [OpenDetail] = []
   /// The table events of the frame (display events, scroll offset, positions).
   public internal(set) var events = FrameEvents()
 
@@ -64,6 +68,15 @@ public struct AnimatorFrame: Sendable {
     }
     return t
   }
+}
+
+/// An expanded row's open detail in a frame.
+public struct OpenDetail: Sendable, Equatable {
+  public var row: Int
+  /// Viewport y of the detail's top edge (the cell's collapsed bottom edge), points.
+  public var detailTop: Double
+  /// The detail's height, points.
+  public var height: Double
 }
 
 /// A folding detail view in a frame.
@@ -143,6 +156,7 @@ public struct TableAnimator: Sendable {
     frame.heights.reserveCapacity(capacity)
     frame.animating.reserveCapacity(capacity)
     frame.folds.reserveCapacity(64)
+    frame.openDetails.reserveCapacity(64)
     frame.events.rowPositions.reserveCapacity(capacity)
     frame.events.rowHeights.reserveCapacity(capacity)
     frame.events.display.willDisplay.reserveCapacity(capacity)
@@ -227,7 +241,30 @@ public struct TableAnimator: Sendable {
       frame.animating[slot] = true
     }
     try evaluateFolds(events, time: time)
+    try collectOpenDetails(events, time: time)
     frame.events = events
+  }
+
+  /// Visible expanded rows whose detail has fully grown and is not folding.
+  mutating func collectOpenDetails(_ events: FrameEvents, time: Double) throws(CellMotionError) {
+    frame.openDetails.removeAll(keepingCapacity: true)
+    guard let expansion = simulation.expansion else { return }
+    for (i, row) in frame.rows.enumerated() where expansion.isExpanded(row) {
+      guard try expansion.detailFraction(row: row, at: time) == 1, try expansion.foldAnimation(row: row, at: time) == nil
+      else { continue }
+      let top = events.rowPositions[i] + (try simulation.layout.rowHeight(row))
+      frame.openDetails.append(OpenDetail(row: row, detailTop: top, height: try expansion.detailHeight(row: row)))
+    }
+  }
+
+  /// Whether the table has come to rest at the last step: the scroll has ended, no
+  /// appearance animation is in flight (finished ones are dropped at each step), no detail
+  /// is folding and no row's height is changing. A run can stop stepping once this holds
+  /// and nothing else (a toggle, a new scroll) is scheduled.
+  public var isSettled: Bool {
+    let t = frame.time
+    return t >= simulation.scroll.endTime && batch.count == 0 && frame.folds.isEmpty
+      && (simulation.expansion?.isSettled(at: t) ?? true)
   }
 
   /// Folds: a fresh small batch each frame (capacity kept), closing mapped onto the
