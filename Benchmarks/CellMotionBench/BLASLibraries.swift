@@ -37,7 +37,11 @@ struct LoadedBLAS: @unchecked Sendable {
     var out: [LoadedBLAS] = []
     for (name, paths) in candidates {
       for path in paths {
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL), let symbol = dlsym(handle, "cblas_sgemm") else {
+        // RTLD_DEEPBIND: the library's cblas_sgemm calls its own sgemm_, not the one of the
+        // libblas.so.3 this process may already link (the BLAS trait), which would otherwise
+        // interpose and make every row measure the same library.
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND), let symbol = dlsym(handle, "cblas_sgemm")
+        else {
           continue
         }
         out.append(LoadedBLAS(name: name, path: path, sgemm: unsafeBitCast(symbol, to: SGEMMFunction.self)))
