@@ -72,6 +72,7 @@ public struct AnimatorFrame: Sendable {
 
 /// An expanded row's open detail in a frame.
 public struct OpenDetail: Sendable, Equatable {
+  /// The expanded row.
   public var row: Int
   /// Viewport y of the detail's top edge (the cell's collapsed bottom edge), points.
   public var detailTop: Double
@@ -81,6 +82,7 @@ public struct OpenDetail: Sendable, Equatable {
 
 /// A folding detail view in a frame.
 public struct FoldedDetail: Sendable, Equatable {
+  /// The row whose detail folds.
   public var row: Int
   /// Viewport y of the detail's top edge (points).
   public var detailTop: Double
