@@ -42,7 +42,7 @@ struct AffineLayoutTests {
         let geometry = CellGeometry(width: w, height: g.uniform(20...300), tableWidth: g.uniform(100...800))
         let start = g.uniform(0...1)
         specs.append((recipe, i, start, geometry))
-        try batch.append(recipe: recipe, row: i, startTime: start, geometry: geometry)
+        try batch.append(recipe: recipe, row: i, rowCount: n, batchCount: 1, startTime: start, geometry: geometry)
       }
       // Sentinels past the batch: the affine store must write exactly 6 Floats per cell.
       var affine = try FrameOutput(capacity: n + 3, layout: .affine2D, includeFold: false)
@@ -56,7 +56,7 @@ struct AffineLayoutTests {
           let m = full.matrices[(16 * i)..<(16 * i + 16)].map { $0 }
           #expect(six == [m[0], m[1], m[4], m[5], m[12], m[13]], "cell \(i) n \(n) t \(time) \(lanes)")
           let ref = ReferenceEvaluator.evaluate(
-            recipes[s.recipe], geometry: s.geometry, row: s.row, startTime: s.start, time: time)
+            recipes[s.recipe], geometry: s.geometry, row: s.row, rowCount: n, batchCount: 1, startTime: s.start, time: time)
           let scale = max(s.geometry.width, s.geometry.height, s.geometry.tableWidth)
           let (e, at) = normalisedError(affine.transform(ofCell: i), ref.transform, scale: scale)
           transform.record(e, 0, "seed \(g.seed) \(recipes[s.recipe].name) cell \(i) t \(time) entry \(at)")

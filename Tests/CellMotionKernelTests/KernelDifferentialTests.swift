@@ -96,6 +96,15 @@ func random3D(_ g: inout SeededGenerator) -> Transform3D {
   return t
 }
 
+/// A stagger from every origin, in a line or a grid, reversed or not, eased or not.
+func randomStagger(_ g: inout SeededGenerator) -> Stagger {
+  let origins: [StaggerOrigin] = [.first, .last, .center, .index(Int(g.next() % 30)), .random(seed: g.next() >> 12)]
+  return Stagger(
+    step: g.uniform(0...0.05), base: g.next() % 2 == 0 ? .row : .batchPosition, from: origins[Int(g.next() % 5)],
+    grid: g.next() % 3 == 0 ? StaggerGrid(columns: 1 + Int(g.next() % 6), axis: StaggerAxis.allCases[Int(g.next() % 3)]) : nil,
+    reversed: g.next() % 4 == 0, ease: g.next() % 4 == 0 ? .easeInEaseOut : nil)
+}
+
 func randomRecipe(_ g: inout SeededGenerator, name: String) throws -> Recipe {
   var channels: [ChannelAnimation] = []
   let all = Channel.allCases
@@ -135,7 +144,7 @@ func randomRecipe(_ g: inout SeededGenerator, name: String) throws -> Recipe {
     : RecipeTiming(fillMode: fills[Int(g.next() % 4)])
   return Recipe(
     name: name, channels: channels, matrix: matrix,
-    stagger: Stagger(step: g.uniform(0...0.05), base: g.next() % 2 == 0 ? .row : .batchPosition),
+    stagger: randomStagger(&g),
     order: g.next() % 2 == 0 ? .keyPath : .translateFirst,
     anchorX: g.uniform(0...1), anchorY: g.uniform(0...1),
     perspectiveDistance: g.next() % 3 == 0 ? g.uniform(300...1500) : nil, timing: timing,
@@ -188,7 +197,8 @@ func compare(
       geometry: geometry)
     specs.append(spec)
     try batch.append(
-      recipe: spec.recipe, row: spec.row, batchPosition: spec.batchPosition, startTime: spec.start, geometry: geometry)
+      recipe: spec.recipe, row: spec.row, batchPosition: spec.batchPosition, rowCount: count + 50, batchCount: 20,
+      startTime: spec.start, geometry: geometry)
   }
   var outputs: [FrameOutput] = []
   for width in lanes {
@@ -199,7 +209,8 @@ func compare(
   }
   for (i, s) in specs.enumerated() {
     let ref = ReferenceEvaluator.evaluate(
-      recipes[s.recipe], geometry: s.geometry, row: s.row, batchPosition: s.batchPosition, startTime: s.start, time: time)
+      recipes[s.recipe], geometry: s.geometry, row: s.row, batchPosition: s.batchPosition, rowCount: count + 50,
+      batchCount: 20, startTime: s.start, time: time)
     let scale = max(s.geometry.width, s.geometry.height, s.geometry.tableWidth)
     for (out, width) in zip(outputs, lanes) {
       let (e, at) = normalisedError(out.transform(ofCell: i), ref.transform, scale: scale)
@@ -389,6 +400,23 @@ struct KernelDifferentialTests {
     }
     print(c.transform)
     #expect(c.transform.passed, "\(c.transform)")
+  }
+
+  /// A stagger that depends on the number of cells needs the count at the boundary; the
+  /// default stagger does not; a count below index + 1 is out of range.
+  @Test("Staggers that need a count: append refuses a missing or short count, takes a given one")
+  func staggerCounts() throws {
+    var centred = Recipe.fadeIn
+    centred.stagger = Stagger(step: 0.05, base: .batchPosition, from: .center)
+    var batch = try CellBatch(recipes: [centred, .fadeStagger], capacity: 8)
+    let g = CellGeometry(width: 320, height: 44)
+    #expect(throws: CellMotionError.self) { try batch.append(recipe: 0, row: 3, batchPosition: 1, startTime: 0, geometry: g) }
+    #expect(throws: CellMotionError.self) {
+      try batch.append(recipe: 0, row: 3, batchPosition: 4, batchCount: 4, startTime: 0, geometry: g)
+    }
+    try batch.append(recipe: 0, row: 3, batchPosition: 0, batchCount: 5, startTime: 0, geometry: g)
+    try batch.append(recipe: 1, row: 3, batchPosition: 0, startTime: 0, geometry: g)
+    #expect(abs(batch.startExact[0] - 0.1) < 1e-12 && abs(batch.startExact[1] - 0.15) < 1e-12)
   }
 
   @Test("More timed parts than the kernel's scratch holds is a typed error")
@@ -612,7 +640,7 @@ struct KernelBehaviourTests {
     var batch = try CellBatch(recipes: recipes, capacity: n)
     for i in 0..<n {
       try batch.append(
-        recipe: (i / 700) % recipes.count, row: i, batchPosition: i % 17, startTime: g.uniform(0...2),
+        recipe: (i / 700) % recipes.count, row: i, batchPosition: i % 17, rowCount: n, batchCount: 17, startTime: g.uniform(0...2),
         geometry: CellGeometry(width: 375, height: g.uniform(40...120)))
     }
     var one = try FrameOutput(capacity: n, includeCorners: true)

@@ -149,7 +149,27 @@ struct DisplayRuleTests {
       #expect(e.passed, "\(e)")
     }
     // The absolute-row delay of row 600 is 30 s: the documented pitfall.
-    #expect(Stagger(step: 0.05, base: .row)._delay(row: 600, batchPosition: 0) == 30)
+    #expect(Stagger(step: 0.05, base: .row).delay(index: 600, count: 601) == 30)
+  }
+
+  /// The anchors' most reported gap: a stagger order applies to each batch of rows that
+  /// appear together, including rows that appear later while scrolling, each batch
+  /// counted on its own (framer-motion and anime.js compute it once for a fixed list).
+  @Test("stagger orders apply to every batch, including rows that appear later")
+  func staggerOrdersPerBatch() throws {
+    let fromLast = Stagger(step: 0.05, base: .batchPosition, from: .last)
+    var tracker = try DisplayTracker(rowCount: 100, rule: .always, stagger: fromLast)
+    let first = try tracker.update(visibleRange: 0..<10, at: 0)
+    #expect(first.animationStarts.map(\.batchCount) == Array(repeating: 10, count: 10))
+    for s in first.animationStarts { #expect(abs(s.delay - 0.05 * Double(9 - s.batchPosition)) < 1e-12) }
+    let later = try tracker.update(visibleRange: 3..<13, at: 1)
+    #expect(later.animationStarts.map(\.row) == [10, 11, 12])
+    #expect(zip(later.animationStarts.map(\.delay), [0.1, 0.05, 0]).allSatisfy { abs($0 - $1) < 1e-12 })
+    // From the centre of a grid of 3 columns: a batch of 9 cascades out from its middle.
+    let centre = Stagger(step: 0.1, base: .batchPosition, from: .center, grid: StaggerGrid(columns: 3))
+    var grid = try DisplayTracker(rowCount: 100, rule: .always, stagger: centre)
+    let batch = try grid.update(visibleRange: 20..<29, at: 0)
+    #expect(batch.animationStarts[4].delay == 0 && abs(batch.animationStarts[0].delay - 0.1 * 2.0.squareRoot()) < 1e-12)
   }
 
   @Test("the animate-once bitset costs 125,000 bytes for a million rows")

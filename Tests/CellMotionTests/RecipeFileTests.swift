@@ -207,7 +207,11 @@ extension RecipeFileTests {
         matrix: MatrixAnimation(
           from: .identity, to: .translation(3, 4, 5),
           mode: TransformInterpolationMode.allCases[i % TransformInterpolationMode.allCases.count], curve: curve, duration: 1, delay: 0.25),
-        stagger: Stagger(step: 0.05, base: StaggerBase.allCases[i % StaggerBase.allCases.count]),
+        stagger: Stagger(
+          step: 0.05, base: StaggerBase.allCases[i % StaggerBase.allCases.count],
+          from: [StaggerOrigin.first, .last, .center, .index(3), .random(seed: 7)][i % 5],
+          grid: i % 2 == 0 ? StaggerGrid(columns: 3, axis: StaggerAxis.allCases[i % StaggerAxis.allCases.count]) : nil,
+          reversed: i % 3 == 0, ease: i % 2 == 1 ? .easeOut : nil),
         order: ChannelOrder.allCases[i % ChannelOrder.allCases.count], anchorX: 0.25, anchorY: 0.75,
         perspectiveDistance: 500,
         timing: RecipeTiming(speed: 2, repeatCount: 1.5, autoreverses: true, fillMode: FillMode.allCases[i % FillMode.allCases.count]),

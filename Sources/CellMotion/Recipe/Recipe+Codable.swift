@@ -146,19 +146,83 @@ extension MatrixAnimation {
 }
 
 extension Stagger {
-  private enum CodingKeys: String, CodingKey { case step, base }
+  private enum CodingKeys: String, CodingKey { case step, base, from, grid, reversed, ease }
+  private enum RandomKeys: String, CodingKey { case random }
 
-  /// `base` defaults to `row`.
+  /// `step` is required; `base` defaults to `row`, `from` to `"first"` (also `"last"`,
+  /// `"center"`, an index, or `{"random": seed}`), `grid` to none (`{"columns": C,
+  /// "axis": "both" | "x" | "y"}`), `reversed` to false, `ease` to none (a timing-function
+  /// string).
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
+    var origin = StaggerOrigin.first
+    if c.contains(.from) {
+      if let name = try? c.decode(String.self, forKey: .from) {
+        switch name {
+        case "first": origin = .first
+        case "last": origin = .last
+        case "center": origin = .center
+        default:
+          throw DecodingError.dataCorrupted(
+            .init(
+              codingPath: c.codingPath + [CodingKeys.from],
+              debugDescription: "unknown stagger origin \"\(name)\" (known: first, last, center, an index, {\"random\": seed})"))
+        }
+      } else if let index = try? c.decode(Int.self, forKey: .from) {
+        origin = .index(index)
+      } else {
+        let r = try c.nestedContainer(keyedBy: RandomKeys.self, forKey: .from)
+        origin = .random(seed: try r.decode(UInt64.self, forKey: .random))
+      }
+    }
+    var ease: TimingCurve?
+    if let text = try c.decodeIfPresent(String.self, forKey: .ease) {
+      do {
+        ease = try TimingCurve(parsing: text)
+      } catch {
+        throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.ease], debugDescription: error.description))
+      }
+    }
     self.init(
-      step: try c.decode(Double.self, forKey: .step), base: try c.decodeIfPresent(StaggerBase.self, forKey: .base) ?? .row)
+      step: try c.decode(Double.self, forKey: .step), base: try c.decodeIfPresent(StaggerBase.self, forKey: .base) ?? .row,
+      from: origin, grid: try c.decodeIfPresent(StaggerGrid.self, forKey: .grid),
+      reversed: try c.decodeIfPresent(Bool.self, forKey: .reversed) ?? false, ease: ease)
   }
 
+  /// Writes `step` and `base`, and the others when they differ from their defaults.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(step, forKey: .step)
     try c.encode(base, forKey: .base)
+    switch from {
+    case .first: break
+    case .last: try c.encode("last", forKey: .from)
+    case .center: try c.encode("center", forKey: .from)
+    case .index(let k): try c.encode(k, forKey: .from)
+    case .random(let seed):
+      var r = c.nestedContainer(keyedBy: RandomKeys.self, forKey: .from)
+      try r.encode(seed, forKey: .random)
+    }
+    try c.encodeIfPresent(grid, forKey: .grid)
+    if reversed { try c.encode(true, forKey: .reversed) }
+    try c.encodeIfPresent(ease?.description, forKey: .ease)
+  }
+}
+
+extension StaggerGrid {
+  private enum CodingKeys: String, CodingKey { case columns, axis }
+
+  /// `columns` is required, `axis` defaults to `both`.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      columns: try c.decode(Int.self, forKey: .columns), axis: try c.decodeIfPresent(StaggerAxis.self, forKey: .axis) ?? .both)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(columns, forKey: .columns)
+    try c.encode(axis, forKey: .axis)
   }
 }
 

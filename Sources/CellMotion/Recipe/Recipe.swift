@@ -127,27 +127,6 @@ public struct MatrixAnimation: Sendable, Hashable, Codable {
   }
 }
 
-/// Which index the stagger multiplies.
-public enum StaggerBase: String, Sendable, Hashable, Codable, CaseIterable {
-  /// delay = step x absolute row (as the tutorials wrote it: rows far down wait long).
-  case row
-  /// delay = step x position among the rows that appeared in the same frame (what users
-  /// usually want when the table is scrolled far down).
-  case batchPosition
-}
-
-/// Extra delay per cell.
-public struct Stagger: Sendable, Hashable, Codable {
-  /// Seconds per step, >= 0.
-  public var step: Double
-  public var base: StaggerBase
-  public init(step: Double, base: StaggerBase = .row) {
-    self.step = step
-    self.base = base
-  }
-  public static let none = Stagger(step: 0)
-}
-
 /// How channel transforms compose into one matrix.
 public enum ChannelOrder: String, Sendable, Hashable, Codable, CaseIterable {
   /// Core Animation's transform key paths: scale applies first, then rotation (x, then y,
@@ -248,7 +227,7 @@ public struct Recipe: Sendable, Hashable, Codable {
       try Check.within(m.duration, InputLimits.duration, "\(name).matrix.duration")
       try Check.within(m.delay, InputLimits.delay, "\(name).matrix.delay")
     }
-    try Check.within(stagger.step, InputLimits.delay, "\(name).stagger.step")
+    try stagger.validate("\(name).stagger")
     try Check.within(anchorX, InputLimits.anchor, "\(name).anchorX")
     try Check.within(anchorY, InputLimits.anchor, "\(name).anchorY")
     if let d = perspectiveDistance { try Check.within(d, InputLimits.perspectiveDistance, "\(name).perspectiveDistance") }
@@ -324,8 +303,9 @@ extension Recipe {
 
   /// `settleTime` after the cell's own start: its stagger delay
   /// (`ReferenceEvaluator.staggerDelay`) plus `settleTime`, seconds.
-  public func settleTime(row: Int, batchPosition: Int) -> Double {
-    ReferenceEvaluator.staggerDelay(stagger, row: row, batchPosition: batchPosition) + settleTime
+  public func settleTime(row: Int, batchPosition: Int, rowCount: Int? = nil, batchCount: Int? = nil) -> Double {
+    ReferenceEvaluator.staggerDelay(
+      stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount) + settleTime
   }
 }
 

@@ -39,6 +39,7 @@ enum RecipeSchema {
   static let kindNames: [String: String] = [
     "channel": "channel", "base": "stagger base", "order": "channel order",
     "mode": "interpolation mode", "fillMode": "fill mode", "direction": "fold direction",
+    "from": "stagger origin", "axis": "stagger axis",
   ]
 
   // MARK: The schema
@@ -134,8 +135,41 @@ enum RecipeSchema {
         object(
           "Extra delay per cell (default none).", required: ["step"],
           [
-            ("step", .number(description: "Seconds per step, >= 0.")),
-            ("base", .names(StaggerBase.allCases.map(\.rawValue), description: "What the step multiplies (default row).")),
+            ("step", .number(description: "Seconds per unit of distance from the origin, >= 0.")),
+            (
+              "base",
+              .names(
+                StaggerBase.allCases.map(\.rawValue),
+                description: "Which index counts: the row, or the position among the rows that appeared together (default row).")
+            ),
+            (
+              "from",
+              .oneOf(
+                [
+                  .names(["first", "last", "center"], description: "A named origin."),
+                  .number(description: "An origin index, >= 0."),
+                  object(
+                    "A seeded pseudo-random order.", required: ["random"],
+                    [("random", .number(description: "The seed, an integer in 0...2^53."))]),
+                ],
+                description: "Where the stagger starts (default first).")
+            ),
+            (
+              "grid",
+              object(
+                "Cells laid out in columns, filled row by row.", required: ["columns"],
+                [
+                  ("columns", .number(description: "Cells per row, >= 1.")),
+                  (
+                    "axis",
+                    .names(
+                      StaggerAxis.allCases.map(\.rawValue),
+                      description: "Distance: both (euclidean, the default), x (columns) or y (rows).")
+                  ),
+                ])
+            ),
+            ("reversed", .boolean(description: "Farthest cells first (default false).")),
+            ("ease", .curveText),
           ])
       ),
       (

@@ -68,9 +68,18 @@ public struct CellState: Sendable, Hashable {
 
 /// The plain, exact evaluator.
 public enum ReferenceEvaluator {
-  /// Seconds of extra delay for a cell from its recipe's stagger rule.
-  public static func staggerDelay(_ stagger: Stagger, row: Int, batchPosition: Int) -> Double {
-    stagger.step * Double(stagger.base == .row ? row : batchPosition)
+  /// Seconds of extra delay for a cell from its recipe's stagger rule
+  /// (`Stagger.delay(index:count:)` with the row and the table's row count, or the
+  /// position in the cell's batch and the batch's size). A count left nil is taken as
+  /// index + 1 (the cell is the last one known), which is exact for the default stagger
+  /// and for any stagger that does not `needsCount`.
+  public static func staggerDelay(
+    _ stagger: Stagger, row: Int, batchPosition: Int, rowCount: Int? = nil, batchCount: Int? = nil
+  ) -> Double {
+    switch stagger.base {
+    case .row: return stagger.delay(index: row, count: rowCount ?? row + 1)
+    case .batchPosition: return stagger.delay(index: batchPosition, count: batchCount ?? batchPosition + 1)
+    }
   }
 
   /// Progress of one timed part (a channel, the matrix, the fold) at parent time `time`,
@@ -97,13 +106,16 @@ public enum ReferenceEvaluator {
   ///   - row: the cell's row (the stagger's `.row` base).
   ///   - batchPosition: the cell's position among the rows that appeared with it (the
   ///     stagger's `.batchPosition` base).
+  ///   - rowCount, batchCount: the table's row count and the size of the cell's batch, for
+  ///     staggers that `needsCount` (see `staggerDelay`).
   ///   - startTime: seconds, when the cell was displayed (before its stagger).
   ///   - time: seconds, the frame time.
   public static func evaluate(
     _ recipe: Recipe, geometry: CellGeometry, row: Int = 0, batchPosition: Int = 0,
-    startTime: Double = 0, time: Double
+    rowCount: Int? = nil, batchCount: Int? = nil, startTime: Double = 0, time: Double
   ) -> CellState {
-    let start = startTime + staggerDelay(recipe.stagger, row: row, batchPosition: batchPosition)
+    let start = startTime + staggerDelay(
+      recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
     // Model values (nothing animating).
     var opacity = 1.0, shadow = 0.0
     var tx = 0.0, ty = 0.0, tz = 0.0, rx = 0.0, ry = 0.0, rz = 0.0

@@ -90,10 +90,18 @@ public struct CellBatch: Sendable {
   }
 
   /// Adds a cell. `startTime` is when the cell was displayed (seconds, absolute); the
-  /// recipe's stagger (by row or batch position) is added here.
+  /// recipe's stagger is added here (`ReferenceEvaluator.staggerDelay`).
+  /// - Parameters:
+  ///   - rowCount: the table's row count, needed when the recipe's stagger counts rows and
+  ///     `needsCount` (an origin other than the first, a reversal, an ease).
+  ///   - batchCount: the number of cells that appeared with this one, needed likewise when
+  ///     the stagger counts batch positions.
+  /// - Throws: `.invalidCombination` when the stagger needs a count that is not given;
+  ///   `.outOfRange` for a count below index + 1 and the other bad inputs.
   /// - Complexity: amortised O(1); no allocation while within the reserved capacity.
   public mutating func append(
-    recipe: Int, row: Int, batchPosition: Int = 0, startTime: Double, geometry: CellGeometry
+    recipe: Int, row: Int, batchPosition: Int = 0, rowCount: Int? = nil, batchCount: Int? = nil,
+    startTime: Double, geometry: CellGeometry
   ) throws(CellMotionError) {
     guard recipe >= 0, recipe < recipes.count else {
       throw .indexOutOfRange(field: "recipe index", index: recipe, count: recipes.count)
@@ -107,7 +115,19 @@ public struct CellBatch: Sendable {
     guard batchPosition >= 0 else {
       throw .outOfRange(field: "batchPosition", value: Double(batchPosition), expected: ">= 0")
     }
-    let delay = ReferenceEvaluator.staggerDelay(recipes[recipe].recipe.stagger, row: row, batchPosition: batchPosition)
+    let stagger = recipes[recipe].recipe.stagger
+    if stagger.needsCount {
+      let (name, count, index) = stagger.base == .row ? ("rowCount", rowCount, row) : ("batchCount", batchCount, batchPosition)
+      guard let count else {
+        throw .invalidCombination(
+          field: name, reason: "recipe \(recipes[recipe].recipe.name)'s stagger depends on the number of cells; give \(name)")
+      }
+      guard count > index, count <= Stagger.maximumCount else {
+        throw .outOfRange(field: name, value: Double(count), expected: "\(index + 1)...\(Stagger.maximumCount)")
+      }
+    }
+    let delay = ReferenceEvaluator.staggerDelay(
+      stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
     startExact.append(startTime + delay)
     start.append(Float(startTime + delay - timeOrigin))
     width.append(Float(geometry.width))

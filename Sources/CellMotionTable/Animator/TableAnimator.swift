@@ -195,6 +195,7 @@ public struct TableAnimator: Sendable {
       if batch.count == output.capacity { try grow() }
       try batch.append(
         recipe: s.appearance == .first ? 0 : 1, row: s.row, batchPosition: s.batchPosition,
+        rowCount: simulation.layout.rowCount, batchCount: s.batchCount,
         startTime: s.startTime, geometry: CellGeometry(width: cellWidth, height: height, tableWidth: tableWidth))
     }
     if (time - batch.timeOrigin).magnitude > Self.rebaseInterval { try batch.rebase(to: time) }

@@ -35,20 +35,10 @@ public enum Appearance: Sendable, Equatable {
 // which is what users expect.
 
 extension Stagger {
-  /// Throws unless `step` is finite and >= 0 (CellMotion's `Stagger` does not validate).
+  /// Throws unless the stagger's numbers are valid (`Stagger.validate`).
   func _validated(_ field: String) throws(CellMotionError) -> Stagger {
-    try Check.within(step, InputLimits.delay, field + ".step")
+    try validate(field)
     return self
-  }
-
-  /// The delay in seconds of `row` at `batchPosition`: `step * row` (`.row`) or
-  /// `step * batchPosition` (`.batchPosition`).
-  @inline(__always)
-  func _delay(row: Int, batchPosition: Int) -> Double {
-    switch base {
-    case .row: return step * Double(row)
-    case .batchPosition: return step * Double(batchPosition)
-    }
   }
 }
 
@@ -69,16 +59,20 @@ public struct AnimationStart: Sendable, Equatable {
   /// Position (0, 1, 2, ...) of this row among the rows starting in the same frame, in
   /// increasing row order.
   public var batchPosition: Int
+  /// How many rows start in the same frame (the batch's size, for staggers from its last
+  /// cell or its centre).
+  public var batchCount: Int
 
   /// Creates an animation start.
   public init(
-    row: Int, startTime: Double, delay: Double, appearance: Appearance, batchPosition: Int
+    row: Int, startTime: Double, delay: Double, appearance: Appearance, batchPosition: Int, batchCount: Int? = nil
   ) {
     self.row = row
     self.startTime = startTime
     self.delay = delay
     self.appearance = appearance
     self.batchPosition = batchPosition
+    self.batchCount = batchCount ?? batchPosition + 1
   }
 
   /// When the recipe's local time 0 is reached, in seconds: `startTime + delay`.

@@ -146,12 +146,17 @@ public struct DisplayTracker: Sendable {
         }
         guard animates else { continue }
         events.animationStarts.append(
-          AnimationStart(
-            row: row, startTime: time,
-            delay: stagger._delay(row: row, batchPosition: batchPosition),
-            appearance: first ? .first : .repeat, batchPosition: batchPosition))
+          AnimationStart(row: row, startTime: time, delay: 0, appearance: first ? .first : .repeat, batchPosition: batchPosition))
         batchPosition += 1
       }
+    }
+    // The batch is complete: its size, then each delay (a stagger from the last or the
+    // centre of the batch needs the size).
+    for k in events.animationStarts.indices {
+      let start = events.animationStarts[k]
+      events.animationStarts[k].batchCount = batchPosition
+      events.animationStarts[k].delay = ReferenceEvaluator.staggerDelay(
+        stagger, row: start.row, batchPosition: start.batchPosition, rowCount: rowCount, batchCount: batchPosition)
     }
     if screenfulArmed { firstScreenfulDone = true }
     displayedRange = new
