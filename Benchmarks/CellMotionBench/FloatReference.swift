@@ -119,12 +119,17 @@ struct FloatReference {
   var channels: [Channel] = []
   var matrix: (path: MatrixPath, part: Part)?
   var fold: Part?
-  let stagger: Float, staggerByRow: Bool
+  /// The recipe's stagger; a linear one (from the first cell) is step x index in Float,
+  /// any other order its Double delay (`Stagger.delay`, over `staggerCounts`) rounded.
+  let staggerRule: Stagger, stagger: Float, staggerByRow: Bool
+  /// The counts the benchmark's batches use: the row count and the batch size.
+  var staggerCounts = (rows: Int.max, batch: 16)
   let speed: Float, repeatCount: Float, autoreverses: Bool, fillsBackwards: Bool, fillsForwards: Bool
 
   init(_ recipe: Recipe) throws {
     try recipe.validate()
     self.recipe = recipe
+    staggerRule = recipe.stagger
     stagger = Float(recipe.stagger.step)
     staggerByRow = recipe.stagger.base == .row
     speed = Float(recipe.timing.speed)
@@ -280,7 +285,11 @@ struct FloatReference {
     start displayStart: Float, row: Int, batchPosition: Int, width: Float, height: Float, tableWidth: Float,
     detailHeight: Float, time: Float
   ) -> (matrix: Float4x4, opacity: Float, fold: (top: Float4x4, bottom: Float4x4, shadow: Float)?) {
-    let start = displayStart + stagger * Float(staggerByRow ? row : batchPosition)
+    let index = staggerByRow ? row : batchPosition
+    let start =
+      staggerRule.needsCount || staggerRule.grid != nil
+      ? displayStart + Float(staggerRule.delay(index: index, count: staggerByRow ? staggerCounts.rows : staggerCounts.batch))
+      : displayStart + stagger * Float(index)
     var opacity: Float = 1
     var tx: Float = 0, ty: Float = 0, tz: Float = 0, rx: Float = 0, ry: Float = 0, rz: Float = 0
     var s: Float = 1, sx: Float = 1, sy: Float = 1

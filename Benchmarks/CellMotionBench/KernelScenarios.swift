@@ -135,7 +135,7 @@ enum KernelScenarios {
     for i in 0..<n {
       let (start, width, height) = cellInput(&rng)
       try batch.append(
-        recipe: 0, row: i, batchPosition: i % 16, startTime: Double(start),
+        recipe: 0, row: i, batchPosition: i % 16, rowCount: n, batchCount: 16, startTime: Double(start),
         geometry: CellGeometry(
           width: Double(width), height: Double(height), tableWidth: Double(width), detailHeight: Double(height)))
       cells.start.append(start)
@@ -179,7 +179,8 @@ enum KernelScenarios {
           blackHole(box.output.matrices.last)
         }
       case .referenceFloat:
-        let reference = try FloatReference(recipe)
+        var reference = try FloatReference(recipe)
+        reference.staggerCounts.rows = n
         let out = FloatBuffer(count: 16 * n), opacity = FloatBuffer(count: n)
         return {
           reference.evaluate(cells, time: Float(time), matrices: out.pointer, opacity: opacity.pointer)
@@ -195,8 +196,8 @@ enum KernelScenarios {
         return {
           for i in 0..<n {
             let s = ReferenceEvaluator.evaluate(
-              recipe, geometry: geometry[i], row: cells.row[i], batchPosition: cells.batchPosition[i],
-              startTime: Double(cells.start[i]), time: time)
+              recipe, geometry: geometry[i], row: cells.row[i], batchPosition: cells.batchPosition[i], rowCount: n,
+              batchCount: 16, startTime: Double(cells.start[i]), time: time)
             for k in 0..<16 { out.pointer[16 * i + k] = Float(s.transform[k / 4, k % 4]) }
             opacity.pointer[i] = Float(s.opacity)
           }

@@ -195,8 +195,9 @@ enum SelfCheck {
     let n = 1023
     for recipe in Recipe.presets {
       guard let (_, cells) = try? KernelScenarios.makeInputs(recipe, n),
-        let reference = try? FloatReference(recipe)
+        var reference = try? FloatReference(recipe)
       else { return report("Float reference \(recipe.name)", false, "could not build the inputs") }
+      reference.staggerCounts.rows = n
       var worstMatrix = 0.0, worstOpacity = 0.0
       for time in [0.05, 0.3, 0.5, 0.9, 1.6] {
         for i in 0..<n {
@@ -208,8 +209,8 @@ enum SelfCheck {
             width: Double(cells.width[i]), height: Double(cells.height[i]),
             tableWidth: Double(cells.tableWidth[i]), detailHeight: Double(cells.detailHeight[i]))
           let d = ReferenceEvaluator.evaluate(
-            recipe, geometry: geometry, row: cells.row[i], batchPosition: cells.batchPosition[i],
-            startTime: Double(cells.start[i]), time: time)
+            recipe, geometry: geometry, row: cells.row[i], batchPosition: cells.batchPosition[i], rowCount: n,
+            batchCount: 16, startTime: Double(cells.start[i]), time: time)
           // Entries normalised by the cell's size (translations are in points).
           let scale = max(geometry.width, geometry.height)
           for k in 0..<16 {

@@ -132,9 +132,35 @@ extension Recipe {
       perspectiveDistance: 500)
   }
 
+  /// Grid cascade from the centre: cells in 3 columns (a collection view) scale up from 0.6
+  /// and fade in, each batch that appears starting from its middle cell and spreading out
+  /// 0.06 s per cell of (euclidean) distance, 0.35 s easeOut.
+  public static var gridCascade: Recipe {
+    let curve = AnimationCurve.bezier(.easeOut)
+    return Recipe(
+      name: "gridCascade",
+      channels: [
+        ChannelAnimation(.scale, from: 0.6, to: 1, curve: curve, duration: 0.35),
+        ChannelAnimation(.opacity, from: 0, to: 1, curve: curve, duration: 0.35),
+      ],
+      stagger: Stagger(step: 0.06, base: .batchPosition, from: .center, grid: StaggerGrid(columns: 3)))
+  }
+
+  /// Reverse-order fade: rows that appear together fade in from the last one up (Android's
+  /// ORDER_REVERSE), 0.05 s apart, 0.5 s easeInEaseOut.
+  public static var reverseFade: Recipe {
+    Recipe(
+      name: "reverseFade",
+      channels: [ChannelAnimation(.opacity, from: 0, to: 1, curve: .bezier(.easeInEaseOut), duration: 0.5)],
+      stagger: Stagger(step: 0.05, base: .batchPosition, from: .last))
+  }
+
   /// Every preset, in a stable order.
   public static var presets: [Recipe] {
-    [tipIn, tipInChannels, fade, fadeIn, fadeStagger, moveUpBounce, moveUpFade, slideIn, foldOpen, foldClosed, flipX, flipY]
+    [
+      tipIn, tipInChannels, fade, fadeIn, fadeStagger, moveUpBounce, moveUpFade, slideIn, foldOpen, foldClosed, flipX, flipY,
+      gridCascade, reverseFade,
+    ]
   }
 
   /// Preset names, in `presets` order.
