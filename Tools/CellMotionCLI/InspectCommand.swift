@@ -82,7 +82,7 @@ struct Inspection {
         "speed": recipe.timing.speed, "repeatCount": recipe.timing.repeatCount,
         "autoreverses": recipe.timing.autoreverses, "fillMode": recipe.timing.fillMode.rawValue,
       ],
-      "stagger": ["step": recipe.stagger.step, "base": recipe.stagger.base.rawValue],
+      "stagger": staggerTree(recipe.stagger),
       "activeDuration": finite(recipe.activeDuration),
       "planar": compiled.isPlanar,
       "channels": compiled.channels.map { c in
@@ -99,7 +99,8 @@ struct Inspection {
       "settleTimes": (0..<command.rows).map { row in
         [
           "row": row,
-          "seconds": finite(recipe.settleTime(row: row, batchPosition: row)),
+          // The first --rows rows as one batch appearing together.
+          "seconds": finite(recipe.settleTime(row: row, batchPosition: row, rowCount: command.rows, batchCount: command.rows)),
         ] as [String: Any]
       },
     ]
@@ -129,6 +130,21 @@ struct Inspection {
       ] as [String: Any]
     }
     return out
+  }
+
+  func staggerTree(_ s: Stagger) -> [String: Any] {
+    var t: [String: Any] = ["step": s.step, "base": s.base.rawValue]
+    switch s.from {
+    case .first: t["from"] = "first"
+    case .last: t["from"] = "last"
+    case .center: t["from"] = "center"
+    case .index(let k): t["from"] = k
+    case .random(let seed): t["from"] = "random (seed \(seed))"
+    }
+    if let grid = s.grid { t["grid"] = "\(grid.columns) columns, axis \(grid.axis.rawValue)" }
+    if s.reversed { t["reversed"] = true }
+    if let ease = s.ease { t["ease"] = ease.description }
+    return t
   }
 
   func partTrees() -> [[String: Any]] {

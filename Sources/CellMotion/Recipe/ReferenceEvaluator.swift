@@ -106,8 +106,10 @@ public enum ReferenceEvaluator {
   ///   - row: the cell's row (the stagger's `.row` base).
   ///   - batchPosition: the cell's position among the rows that appeared with it (the
   ///     stagger's `.batchPosition` base).
-  ///   - rowCount, batchCount: the table's row count and the size of the cell's batch, for
-  ///     staggers that `needsCount` (see `staggerDelay`).
+  ///   - rowCount: the table's row count, for staggers by row that `needsCount` (see
+  ///     `staggerDelay`).
+  ///   - batchCount: the size of the cell's batch, for staggers by batch position that
+  ///     `needsCount`.
   ///   - startTime: seconds, when the cell was displayed (before its stagger).
   ///   - time: seconds, the frame time.
   public static func evaluate(

@@ -92,10 +92,15 @@ public struct CellBatch: Sendable {
   /// Adds a cell. `startTime` is when the cell was displayed (seconds, absolute); the
   /// recipe's stagger is added here (`ReferenceEvaluator.staggerDelay`).
   /// - Parameters:
+  ///   - recipe: index of the cell's recipe in `recipes`.
+  ///   - row: the cell's row, >= 0.
+  ///   - batchPosition: its position among the cells that appeared with it, >= 0.
   ///   - rowCount: the table's row count, needed when the recipe's stagger counts rows and
   ///     `needsCount` (an origin other than the first, a reversal, an ease).
   ///   - batchCount: the number of cells that appeared with this one, needed likewise when
   ///     the stagger counts batch positions.
+  ///   - startTime: when the cell was displayed, seconds (absolute, in `InputLimits.time`).
+  ///   - geometry: the cell's size and the table's width, points.
   /// - Throws: `.invalidCombination` when the stagger needs a count that is not given;
   ///   `.outOfRange` for a count below index + 1 and the other bad inputs.
   /// - Complexity: amortised O(1); no allocation while within the reserved capacity.
