@@ -17,8 +17,8 @@ struct ArgumentTests {
   ]
   /// Options whose values are not numbers.
   static let other: [String: [String]] = [
-    "render": ["--scroll", "--rule", "--output", "--basename", "--format"],
-    "simulate": ["--scroll", "--rule", "--format", "--layout", "--output"],
+    "render": ["--scroll", "--rule", "--motion", "--output", "--basename", "--format"],
+    "simulate": ["--scroll", "--rule", "--motion", "--format", "--layout", "--output"],
     "curve": ["--format", "--output"],
     "inspect": ["--output"],
     "recipe-template": ["--output"],

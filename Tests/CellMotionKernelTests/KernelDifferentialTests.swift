@@ -178,12 +178,21 @@ func compare(
   try compare(recipes: recipes, count: count, time: time, lanes: [lanes], g: &g, into: &c)
 }
 
+/// `compare` under a reduce-motion policy given to the batch (the reference gets the same).
+func compare(
+  recipes: [Recipe], count: Int, time: Double, lanes: [LaneWidth], motion: MotionPolicy?, g: inout SeededGenerator,
+  into c: inout Comparison
+) throws {
+  try compare(recipes: recipes, count: count, time: time, lanes: lanes, motionPolicy: motion, g: &g, into: &c)
+}
+
 /// `compare` at several lane widths: one batch, evaluated at each width, every output
 /// checked against the same reference values (computed once per cell).
 func compare(
-  recipes: [Recipe], count: Int, time: Double, lanes: [LaneWidth], g: inout SeededGenerator, into c: inout Comparison
+  recipes: [Recipe], count: Int, time: Double, lanes: [LaneWidth], motionPolicy: MotionPolicy? = nil,
+  g: inout SeededGenerator, into c: inout Comparison
 ) throws {
-  var batch = try CellBatch(recipes: recipes, capacity: count)
+  var batch = try CellBatch(recipes: recipes, capacity: count, motion: motionPolicy)
   var specs: [CellSpec] = []
   var recipe = Int(g.next() % UInt64(recipes.count))
   for i in 0..<count {
@@ -210,7 +219,7 @@ func compare(
   for (i, s) in specs.enumerated() {
     let ref = ReferenceEvaluator.evaluate(
       recipes[s.recipe], geometry: s.geometry, row: s.row, batchPosition: s.batchPosition, rowCount: count + 50,
-      batchCount: 20, startTime: s.start, time: time)
+      batchCount: 20, startTime: s.start, time: time, motion: motionPolicy)
     let scale = max(s.geometry.width, s.geometry.height, s.geometry.tableWidth)
     for (out, width) in zip(outputs, lanes) {
       let (e, at) = normalisedError(out.transform(ofCell: i), ref.transform, scale: scale)
@@ -248,6 +257,45 @@ struct KernelDifferentialTests {
       for n in Self.sizes where n <= 1023 || large.contains(preset.name) {
         for (k, time) in times.enumerated() where n < 1023 || Sweep.exhaustive || k % 2 == 0 || k == 1 {
           try compare(recipes: [preset], count: n, time: time, lanes: LaneWidth.allCases, g: &g, into: &c)
+        }
+      }
+    }
+    print(c.transform)
+    print(c.opacity)
+    print(c.fold)
+    #expect(c.transform.passed, "\(c.transform)")
+    #expect(c.opacity.passed, "\(c.opacity)")
+    #expect(c.fold.passed, "\(c.fold)")
+  }
+
+  /// Every reduce-motion policy, given to the batch, on every preset and on random recipes
+  /// (each with its own policy as well), every lane width, the awkward sizes.
+  @Test("Reduce motion: every policy, presets and random recipes, every lane width and size")
+  func reduceMotion() throws {
+    var g = SeededGenerator(seed: 0x2ED0_CE)
+    var c = Comparison("reduce motion")
+    for policy in MotionPolicy.allCases {
+      for preset in Recipe.presets {
+        for n in [0, 1, 7, 9] {
+          try compare(
+            recipes: [preset], count: n, time: g.uniform(-0.2...1.2), lanes: LaneWidth.allCases, motion: policy, g: &g,
+            into: &c)
+        }
+      }
+      for round in 0..<Sweep.count(quick: 2, full: 8) {
+        var recipes: [Recipe] = []
+        for k in 0..<4 {
+          var r = try randomRecipe(&g, name: "motion\(round).\(k)")
+          r.motion = MotionPolicy.allCases[Int(g.next() % 3)]
+          recipes.append(r)
+        }
+        // The recipes' own policies (nil), then the batch's.
+        for n in [1, 9, 1023] {
+          try compare(
+            recipes: recipes, count: n, time: g.uniform(-0.2...2), lanes: LaneWidth.allCases, motion: nil, g: &g, into: &c)
+          try compare(
+            recipes: recipes, count: n, time: g.uniform(-0.2...2), lanes: LaneWidth.allCases, motion: policy, g: &g,
+            into: &c)
         }
       }
     }

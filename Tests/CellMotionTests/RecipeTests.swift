@@ -232,3 +232,62 @@ struct SettleTimeTests {
     #expect(Recipe.foldOpen.settleTime == Recipe.foldOpen.fold!.duration)
   }
 }
+
+@Suite("Reduce motion")
+struct ReduceMotionTests {
+  let geometry = CellGeometry(width: 375, height: 80, tableWidth: 375, detailHeight: 120)
+
+  func state(_ r: Recipe, _ t: Double, _ motion: MotionPolicy?) -> CellState {
+    ReferenceEvaluator.evaluate(r, geometry: geometry, row: 3, startTime: 0, time: t, motion: motion)
+  }
+
+  func sameTransform(_ a: Transform3D, _ b: Transform3D) -> Bool {
+    (0..<16).allSatisfy { abs(a[$0 / 4, $0 % 4] - b[$0 / 4, $0 % 4]) < 1e-9 }
+  }
+
+  /// `.none`: at every time (in the delay, mid-way, after) the cell shows the state the
+  /// full recipe reaches at its end.
+  @Test("none: the end state at every time, every preset")
+  func none() {
+    for r in Recipe.presets {
+      let end = state(r, 100, .full)
+      for t in [-0.5, 0, 0.05, 0.2, 0.4, 1] {
+        let s = state(r, t, MotionPolicy.none)
+        #expect(sameTransform(s.transform, end.transform) && s.opacity == end.opacity, "\(r.name) t \(t)")
+        if let f = s.fold, let e = end.fold { #expect(sameTransform(f.top, e.top) && sameTransform(f.bottom, e.bottom)) }
+      }
+    }
+  }
+
+  /// `.reduced`: the transform is the end transform at every time; opacity animates as the
+  /// full recipe's (tip-in: 0.8 -> 1 on easeInEaseOut); a recipe that moves without an
+  /// opacity channel (slideIn) cross-fades 0 -> 1 on easeInEaseOut over its motion's time.
+  @Test("reduced: transforms held, opacity kept, a cross-fade where there was none")
+  func reduced() throws {
+    for r in Recipe.presets {
+      let end = state(r, 100, .full)
+      for t in [0, 0.1, 0.25, 0.5] {
+        let s = state(r, t, .reduced)
+        #expect(sameTransform(s.transform, end.transform), "\(r.name) t \(t)")
+        if r.channels.contains(where: { $0.channel == .opacity }) {
+          #expect(s.opacity == state(r, t, .full).opacity, "\(r.name) t \(t)")
+        }
+      }
+    }
+    let slide = Recipe.slideIn
+    let fade = try #require(slide.reducedMotionCrossFade)
+    #expect(fade.channel == .opacity && fade.from == 0 && fade.to == 1 && fade.curve == .bezier(.easeInEaseOut))
+    #expect(fade.duration == slide.channels[0].duration)
+    let stagger = ReferenceEvaluator.staggerDelay(slide.stagger, row: 3, batchPosition: 0)
+    let mid = fade.delay + fade.duration / 2 + stagger
+    #expect(state(slide, 0, .reduced).opacity == 0)
+    #expect(abs(state(slide, mid, .reduced).opacity - TimingCurve.easeInEaseOut.value(at: 0.5)) < 1e-12)
+    #expect(state(slide, 100, .reduced).opacity == 1)
+    // The recipe's own policy, and a batch's override of it.
+    var own = slide
+    own.motion = .reduced
+    #expect(state(own, mid, nil).opacity == state(slide, mid, .reduced).opacity)
+    #expect(state(own, mid, .full).opacity == state(slide, mid, .full).opacity)
+    #expect(Recipe.tipIn.reducedMotionCrossFade == nil, "tip-in keeps its own opacity channel")
+  }
+}

@@ -35,6 +35,8 @@ enum RuleKind: String, CaseIterable, ExpressibleByArgument {
   }
 }
 
+extension MotionPolicy: ExpressibleByArgument {}
+
 /// Table, scroll and clock options (points, seconds).
 struct TableOptions: ParsableArguments {
   @Option(parsing: .unconditional, help: "Number of rows in the table.")
@@ -53,6 +55,9 @@ struct TableOptions: ParsableArguments {
   var scrollStart: Double = 0.1
   @Option(help: "Display rule: first (first appearance only), always, screenful (first screenful only).")
   var rule: RuleKind = .first
+  @Option(
+    help: "Reduce motion for every recipe: full, reduced (nothing moves; opacity animates or cross-fades), none (end states at once). Default: the recipe's own.")
+  var motion: MotionPolicy?
   @Option(parsing: .unconditional, help: "Frames per second.")
   var fps: Double = 60
   @Option(parsing: .unconditional, help: "Seconds to simulate (default: until scrolling and every animation has ended, at most 10 s).")
@@ -179,7 +184,8 @@ enum TableScript {
       expansion: plan.expansion)
     let recipes = recipe.fold != nil ? TableRecipes(first: Recipe(name: "none"), fold: recipe) : TableRecipes(first: recipe)
     var animator = try TableAnimator(
-      simulation: simulation, recipes: recipes, cellWidth: o.width, tableWidth: o.width, layout: matrixLayout)
+      simulation: simulation, recipes: recipes, cellWidth: o.width, tableWidth: o.width, layout: matrixLayout,
+      motion: o.motion)
     var progress = ProgressBar("simulating", total: plan.frameCount, force: forceProgress)
     var pending = plan.toggles[...]
     for n in 0..<plan.frameCount {

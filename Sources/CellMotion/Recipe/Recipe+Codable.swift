@@ -275,12 +275,12 @@ extension FoldSpec {
 
 extension Recipe {
   private enum CodingKeys: String, CodingKey {
-    case name, channels, matrix, stagger, order, anchorX, anchorY, perspectiveDistance, timing, fold
+    case name, channels, matrix, stagger, order, anchorX, anchorY, perspectiveDistance, timing, fold, motion
   }
 
   /// Only `name` is required; every other key defaults as `init(name:...)` does (no
   /// channels, no matrix, no stagger, `keyPath` order, anchor (0.5, 0.5), no perspective,
-  /// UIKit timing, no fold). A top-level `"$schema"` key (for editors) is ignored.
+  /// UIKit timing, no fold, full motion). A top-level `"$schema"` key (for editors) is ignored.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let d = Recipe(name: "")
@@ -294,7 +294,8 @@ extension Recipe {
       anchorY: try c.decodeIfPresent(Double.self, forKey: .anchorY) ?? d.anchorY,
       perspectiveDistance: try c.decodeIfPresent(Double.self, forKey: .perspectiveDistance),
       timing: try c.decodeIfPresent(RecipeTiming.self, forKey: .timing) ?? d.timing,
-      fold: try c.decodeIfPresent(FoldSpec.self, forKey: .fold))
+      fold: try c.decodeIfPresent(FoldSpec.self, forKey: .fold),
+      motion: try c.decodeIfPresent(MotionPolicy.self, forKey: .motion) ?? .full)
   }
 
   /// Writes `name`, `anchorX`, `anchorY` and `channels` always; `matrix`,
@@ -312,5 +313,6 @@ extension Recipe {
     try c.encodeIfPresent(perspectiveDistance, forKey: .perspectiveDistance)
     if timing != .uiKit { try c.encode(timing, forKey: .timing) }
     try c.encodeIfPresent(fold, forKey: .fold)
+    if motion != .full { try c.encode(motion, forKey: .motion) }
   }
 }

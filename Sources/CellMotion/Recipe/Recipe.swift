@@ -187,13 +187,16 @@ public struct Recipe: Sendable, Hashable, Codable {
   public var perspectiveDistance: Double?
   public var timing: RecipeTiming
   public var fold: FoldSpec?
+  /// Reduce motion (default `.full`); a table or a batch may override it for every recipe.
+  public var motion: MotionPolicy
 
   public init(
     name: String, channels: [ChannelAnimation] = [], matrix: MatrixAnimation? = nil,
     stagger: Stagger = .none, order: ChannelOrder = .keyPath, anchorX: Double = 0.5,
     anchorY: Double = 0.5, perspectiveDistance: Double? = nil, timing: RecipeTiming = .uiKit,
-    fold: FoldSpec? = nil
+    fold: FoldSpec? = nil, motion: MotionPolicy = .full
   ) {
+    self.motion = motion
     self.name = name
     self.channels = channels
     self.matrix = matrix

@@ -39,7 +39,7 @@ enum RecipeSchema {
   static let kindNames: [String: String] = [
     "channel": "channel", "base": "stagger base", "order": "channel order",
     "mode": "interpolation mode", "fillMode": "fill mode", "direction": "fold direction",
-    "from": "stagger origin", "axis": "stagger axis",
+    "from": "stagger origin", "axis": "stagger axis", "motion": "motion policy",
   ]
 
   // MARK: The schema
@@ -192,6 +192,14 @@ enum RecipeSchema {
               .names(FillMode.allCases.map(\.rawValue), description: "What shows outside the active time (default backwards).")
             ),
           ])
+      ),
+      (
+        "motion",
+        .names(
+          MotionPolicy.allCases.map(\.rawValue),
+          description:
+            "Reduce motion: full (default), reduced (nothing moves; opacity animates, or a cross-fade replaces the motion) "
+            + "or none (end state at once).")
       ),
       (
         "fold",

@@ -112,22 +112,28 @@ public enum ReferenceEvaluator {
   ///     `needsCount`.
   ///   - startTime: seconds, when the cell was displayed (before its stagger).
   ///   - time: seconds, the frame time.
+  ///   - motion: the reduce-motion policy; nil: the recipe's own (`Recipe.motion`).
   public static func evaluate(
     _ recipe: Recipe, geometry: CellGeometry, row: Int = 0, batchPosition: Int = 0,
-    rowCount: Int? = nil, batchCount: Int? = nil, startTime: Double = 0, time: Double
+    rowCount: Int? = nil, batchCount: Int? = nil, startTime: Double = 0, time: Double, motion: MotionPolicy? = nil
   ) -> CellState {
     let start = startTime + staggerDelay(
       recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
+    let policy = motion ?? recipe.motion
+    var channels = recipe.channels
+    if policy == .reduced, let fade = recipe.reducedMotionCrossFade { channels.append(fade) }
     // Model values (nothing animating).
     var opacity = 1.0, shadow = 0.0
     var tx = 0.0, ty = 0.0, tz = 0.0, rx = 0.0, ry = 0.0, rz = 0.0
     var s = 1.0, sx = 1.0, sy = 1.0
     var hasChannelTransform = false
-    for c in recipe.channels {
+    for c in channels {
       let from = c.from.resolve(cellHeight: geometry.height, tableWidth: geometry.tableWidth)
       let to = c.to.resolve(cellHeight: geometry.height, tableWidth: geometry.tableWidth)
       let v: Double
-      if let p = progress(
+      if policy.holds(c.channel) {
+        v = to
+      } else if let p = progress(
         curve: c.curve, duration: c.duration, begin: start + c.delay, timing: recipe.timing, time: time)
       {
         v = from + (to - from) * p
@@ -161,7 +167,7 @@ public enum ReferenceEvaluator {
     if let ma = recipe.matrix {
       let interpolator = TransformInterpolator(from: ma.from, to: ma.to, mode: ma.mode)
       let value: Transform3D
-      if let p = progress(
+      if !policy.holdsTransforms, let p = progress(
         curve: ma.curve, duration: ma.duration, begin: start + ma.delay, timing: recipe.timing, time: time)
       {
         value = interpolator.value(at: p)
@@ -183,7 +189,8 @@ public enum ReferenceEvaluator {
       shadowOpacity: min(max(shadow, 0), 1), fold: nil)
     if let fold = recipe.fold {
       let p =
-        progress(curve: fold.curve, duration: fold.duration, begin: start, timing: recipe.timing, time: time) ?? 1
+        policy.holdsTransforms
+        ? 1 : progress(curve: fold.curve, duration: fold.duration, begin: start, timing: recipe.timing, time: time) ?? 1
       state.fold = foldState(fold, progress: p, width: geometry.width, detailHeight: geometry.detailHeight ?? geometry.height)
     }
     return state

@@ -54,9 +54,13 @@ public struct CellBatch: Sendable {
   /// Compiles (and validates) `recipes` and reserves room for `capacity` cells. A recipe
   /// given more than once is compiled once.
   ///
+  /// - Parameter motion: a reduce-motion policy for every recipe (e.g. the system's
+  ///   Reduce Motion setting); nil: each recipe's own (`Recipe.motion`).
   /// - Throws: `CellMotionError.outOfRange` unless `0 <= capacity <= maxCapacity` and
   ///   `recipes.count <= maxRecipes`; the first error of `CompiledRecipe(_:)`.
-  public init(recipes: [Recipe], capacity: Int = 0, timeOrigin: Double = 0) throws(CellMotionError) {
+  public init(
+    recipes: [Recipe], capacity: Int = 0, timeOrigin: Double = 0, motion: MotionPolicy? = nil
+  ) throws(CellMotionError) {
     try Check.time(timeOrigin, "timeOrigin")
     try Check.count(capacity, max: Self.maxCapacity, "capacity")
     try Check.count(recipes.count, max: Self.maxRecipes, "recipes.count")
@@ -65,7 +69,7 @@ public struct CellBatch: Sendable {
     for r in recipes {
       if let i = seen[r] { compiled.append(compiled[i]); continue }
       seen[r] = compiled.count
-      compiled.append(try CompiledRecipe(r))
+      compiled.append(try CompiledRecipe(r, motion: motion))
     }
     self.recipes = compiled
     self.timeOrigin = timeOrigin

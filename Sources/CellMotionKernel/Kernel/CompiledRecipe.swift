@@ -84,7 +84,10 @@ public struct CompiledRecipe: Sendable {
   @usableFromInline package let fillsBackwards: Bool
   @usableFromInline package let fillsForwards: Bool
   /// Fold: part index, direction (+1 open, -1 close) and m34.
-  @usableFromInline package let fold: (part: Int, opening: Bool, m34: Float)?
+  /// `held`: the fold shows its end state (reduce motion), progress 1 in every lane.
+  @usableFromInline package let fold: (part: Int, opening: Bool, m34: Float, held: Bool)?
+  /// The reduce-motion policy compiled in (the recipe's own, or the one given to `init`).
+  public let motion: MotionPolicy
   /// Whether the transform stays affine 2D at every time (the kernel's 6-entry path).
   public let isPlanar: Bool
   /// The general path's specialised shape: a single rotation about x or y (flips); nil
@@ -122,14 +125,20 @@ public struct CompiledRecipe: Sendable {
     var endLocalTime: Float
   }
 
-  /// Compiles and validates `recipe`.
+  /// Compiles and validates `recipe` under a reduce-motion policy (`motion`, or the
+  /// recipe's own when nil).
+  ///
+  /// The policy is compiled as a per-channel mask, not a second recipe: a held channel's
+  /// delta (to - from) is multiplied by 0, so it evaluates to its end value with the same
+  /// code; a held matrix interpolates from its end to its end; a held fold takes progress
+  /// 1; `.reduced` adds `Recipe.reducedMotionCrossFade` as one more opacity channel.
   ///
   /// - Throws: `CellMotionError.outOfRange` for more than `maxChannels` channels or more
   ///   than `maxParts` distinct timed parts (both before any curve is compiled), or the
   ///   first problem `Recipe.validate()` finds.
   /// - Complexity: O(channels) plus one curve compilation per distinct curve (at most
   ///   `maxParts`).
-  public init(_ recipe: Recipe) throws(CellMotionError) {
+  public init(_ recipe: Recipe, motion: MotionPolicy? = nil) throws(CellMotionError) {
     guard recipe.channels.count <= Self.maxChannels else {
       throw .outOfRange(
         field: "\(recipe.name).channels.count", value: Double(recipe.channels.count),
@@ -137,6 +146,11 @@ public struct CompiledRecipe: Sendable {
     }
     try recipe.validate()
     self.recipe = recipe
+    let policy = motion ?? recipe.motion
+    self.motion = policy
+    // The channels as evaluated: the recipe's, plus the cross-fade of `.reduced`.
+    var recipeChannels = recipe.channels
+    if policy == .reduced, let fade = recipe.reducedMotionCrossFade { recipeChannels.append(fade) }
     activeDuration = recipe.activeDuration
     let timing = recipe.timing
     // 1. Every timed use (channels, matrix, fold) to a distinct key, in order of first use;
@@ -155,7 +169,7 @@ public struct CompiledRecipe: Sendable {
       keyIndex[k] = keys.count - 1
       return keys.count - 1
     }
-    let channelKeys = recipe.channels.map { key($0.curve, $0.duration, $0.delay) }
+    let channelKeys = recipeChannels.map { key($0.curve, $0.duration, $0.delay) }
     let matrixKey = recipe.matrix.map { key($0.curve, $0.duration, $0.delay) }
     let foldKey = recipe.fold.map { key($0.curve, $0.duration, 0) }
     // A fold's halves take 32 rows of the scratch that parts would otherwise use.
@@ -178,14 +192,15 @@ public struct CompiledRecipe: Sendable {
       return parts.count - 1
     }
     var channels: [CompiledChannel] = []
-    channels.reserveCapacity(recipe.channels.count)
-    for (n, c) in recipe.channels.enumerated() {
+    channels.reserveCapacity(recipeChannels.count)
+    for (n, c) in recipeChannels.enumerated() {
       let i = partOfKey[channelKeys[n]]
-      channels.append(
-        CompiledChannel(
-          channel: c.channel, part: i,
-          from: SIMD3(Float(c.from.constant), Float(c.from.perCellHeight), Float(c.from.perTableWidth)),
-          to: SIMD3(Float(c.to.constant), Float(c.to.perCellHeight), Float(c.to.perTableWidth))))
+      let from = SIMD3(Float(c.from.constant), Float(c.from.perCellHeight), Float(c.from.perTableWidth))
+      let to = SIMD3(Float(c.to.constant), Float(c.to.perCellHeight), Float(c.to.perTableWidth))
+      // The mask: 1 animates, 0 holds the end value. (to - from) x 0 is applied by setting
+      // from = to, so the value is exactly `to` whatever the progress.
+      let mask: Float = policy.holds(c.channel) ? 0 : 1
+      channels.append(CompiledChannel(channel: c.channel, part: i, from: mask == 0 ? to : from, to: to))
     }
     let transformChannels = channels.filter { $0.channel != .opacity && $0.channel != .shadowOpacity }
     self.transformChannels = transformChannels
@@ -201,6 +216,8 @@ public struct CompiledRecipe: Sendable {
     translateFirst = recipe.order == .translateFirst
     if let m = recipe.matrix, let matrixKey {
       let i = partOfKey[matrixKey]
+      // Held (reduce motion): from the end to the end, on the path the recipe's ends take.
+      let held = policy.holdsTransforms
       let interp = TransformInterpolator(from: m.from, to: m.to, mode: m.mode)
       let fa = m.from.fieldOrder.map(Float.init), fb = m.to.fieldOrder.map(Float.init)
       switch interp.path {
@@ -208,7 +225,7 @@ public struct CompiledRecipe: Sendable {
         func pack(_ d: Decomposed2D) -> [Float] {
           [d.translateX, d.translateY, d.scaleX, d.scaleY, d.angle, d.m11, d.m12, d.m21, d.m22].map(Float.init)
         }
-        matrix = .twoD(part: i, a: pack(a), b: pack(b))
+        matrix = .twoD(part: i, a: pack(held ? b : a), b: pack(b))
       case .threeD(let a, let b):
         func pack(_ d: Decomposed3D) -> [Float] {
           [
@@ -223,16 +240,17 @@ public struct CompiledRecipe: Sendable {
           qb = -qb
           dot = -dot
         }
-        let qa = a.quaternion
+        let qa = held ? qb : a.quaternion
+        if held { dot = 1 }
         matrix = .threeD(
-          part: i, a: pack(a), b: pack(b),
+          part: i, a: pack(held ? b : a), b: pack(b),
           qa: SIMD4(Float(qa.x), Float(qa.y), Float(qa.z), Float(qa.w)),
           qb: SIMD4(Float(qb.x), Float(qb.y), Float(qb.z), Float(qb.w)),
           theta: Float(acos(min(dot, 1))), nlerp: dot > Quaternion.nlerpThreshold)
       case .componentwise:
-        matrix = .componentwise(part: i, a: fa, b: fb)
+        matrix = .componentwise(part: i, a: held ? fb : fa, b: fb)
       case .discrete:
-        matrix = .discrete(part: i, a: fa, b: fb)
+        matrix = .discrete(part: i, a: held ? fb : fa, b: fb)
       }
     } else {
       matrix = nil
@@ -247,7 +265,7 @@ public struct CompiledRecipe: Sendable {
     simpleTiming = timing.speed == 1 && timing.repeatCount <= 1 && !timing.autoreverses
     if let f = recipe.fold, let foldKey {
       let i = partOfKey[foldKey]
-      fold = (part: i, opening: f.direction == .open, m34: Float(-1 / f.perspectiveDistance))
+      fold = (part: i, opening: f.direction == .open, m34: Float(-1 / f.perspectiveDistance), held: policy.holdsTransforms)
     } else {
       fold = nil
     }
@@ -266,10 +284,12 @@ public struct CompiledRecipe: Sendable {
     if planar { planarConstants = PlanarConstants(self) }
     if !planar { axisRotation = AxisRotation(self) }
     if let f = fold {
-      // The fold's angle is (1 - openness) * (-pi/2), openness = p or 1 - p.
+      // The fold's angle is (1 - openness) * (-pi/2), openness = p or 1 - p (p = 1 held).
+      let held = (lo: 1.0, hi: 1.0)
+      let bounds = f.held ? held : parts[f.part].curve.progressBounds
       foldAngleCentre = f.opening
-        ? AngleCentre.of(from: -.pi / 2, delta: .pi / 2, bounds: parts[f.part].curve.progressBounds)
-        : AngleCentre.of(from: 0, delta: -.pi / 2, bounds: parts[f.part].curve.progressBounds)
+        ? AngleCentre.of(from: -.pi / 2, delta: .pi / 2, bounds: bounds)
+        : AngleCentre.of(from: 0, delta: -.pi / 2, bounds: bounds)
     }
   }
 }

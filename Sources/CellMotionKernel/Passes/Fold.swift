@@ -8,11 +8,12 @@ extension Kernel {
   /// The fold halves of one lane group (recipes with a fold only).
   @inlinable @inline(__always)
   static func evaluateFold<L: FloatLanes>(
-    _ fold: (part: Int, opening: Bool, m34: Float), centre: SIMD3<Float>?, progress: StagedProgress, at i: Int,
+    _ fold: (part: Int, opening: Bool, m34: Float, held: Bool), centre: SIMD3<Float>?, progress: StagedProgress, at i: Int,
     width: L, detailHeight: L
   ) -> LaneFold<L> {
     let z = L(repeating: 0), one = L(repeating: 1)
-    let p: L = progress(fold.part, i)
+    // Held (reduce motion): the end state, progress 1 (a uniform branch).
+    let p: L = fold.held ? one : progress(fold.part, i)
     let openness = fold.opening ? p : 1 - p
     let angle = (1 - openness) * (-Float.pi / 2)
     let cs = sincos(angle, near: centre)
@@ -48,7 +49,7 @@ extension Kernel {
   /// and stored per group, every vector was spilled around the store calls).
   @inlinable
   static func foldStage<L: FloatLanes>(
-    _: L.Type, _ fold: (part: Int, opening: Bool, m34: Float), centre: SIMD3<Float>?, at b: Int, count n: Int,
+    _: L.Type, _ fold: (part: Int, opening: Bool, m34: Float, held: Bool), centre: SIMD3<Float>?, at b: Int, count n: Int,
     progress: StagedProgress, soa: UnsafeMutablePointer<Float>, stride s: Int, inputs: KernelInputs,
     outputs: KernelOutputs
   ) {

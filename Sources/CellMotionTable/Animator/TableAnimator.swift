@@ -121,12 +121,15 @@ public struct TableAnimator: Sendable {
   ///   - options: the kernel's lane width and threads.
   ///   - layout: how `frame.matrices` stores each row: 16 Floats, or 6 with `.affine2D`
   ///     (then the appearance recipes must stay affine; fold halves are always 4x4).
+  ///   - motion: a reduce-motion policy for every recipe (the system's Reduce Motion
+  ///     setting: `.reduced`); nil: each recipe's own (`Recipe.motion`).
   /// - Throws: `CellMotionError.outOfRange` for a capacity outside its range or options
   ///   that `Kernel.evaluate` rejects; `.invalidCombination` for an affine layout with a
   ///   recipe that is not affine; the errors of the recipes' compilation.
   public init(
     simulation: TableSimulation, recipes: TableRecipes, cellWidth: Double, tableWidth: Double? = nil,
-    capacity: Int = 256, options: KernelOptions = .init(), layout: MatrixLayout = .transform3D
+    capacity: Int = 256, options: KernelOptions = .init(), layout: MatrixLayout = .transform3D,
+    motion: MotionPolicy? = nil
   ) throws(CellMotionError) {
     try Check.count(capacity, max: CellBatch.maxCapacity, "capacity")
     try options.validate()
@@ -141,8 +144,9 @@ public struct TableAnimator: Sendable {
     self.cellWidth = cellWidth
     self.tableWidth = tw
     self.options = options
-    batch = try CellBatch(recipes: [recipes.first, recipes.repeatAppearance ?? recipes.first], capacity: capacity)
-    foldBatch = try CellBatch(recipes: [fold], capacity: 64)
+    batch = try CellBatch(
+      recipes: [recipes.first, recipes.repeatAppearance ?? recipes.first], capacity: capacity, motion: motion)
+    foldBatch = try CellBatch(recipes: [fold], capacity: 64, motion: motion)
     output = try FrameOutput(capacity: capacity, layout: layout, includeFold: false)
     if layout == .affine2D, let r = batch.recipes.first(where: { !$0.isPlanar }) {
       throw .invalidCombination(
