@@ -78,7 +78,7 @@ struct RecipeFileTests {
     #expect(error(fadeIn.replacingOccurrences(of: "\"duration\" : 0.5", with: "\"duration\" : \"long\""))
       == .invalidStructure(source: "r.json", path: "channels[0].duration", reason: "wrong type (expected a number)"))
     #expect(error(fadeIn.replacingOccurrences(of: "\"name\" : \"fadeIn\"", with: "\"nam\" : \"fadeIn\""))
-      == .unknownName(kind: "key", name: "nam", location: "nam in r.json (allowed here: $schema, anchorX, anchorY, channels, fold, matrix, name, order, perspectiveDistance, stagger, timing)"))
+      == .unknownName(kind: "key", name: "nam", location: "nam in r.json (allowed here: $schema, anchorX, anchorY, channels, fold, matrix, motion, name, order, perspectiveDistance, stagger, timing)"))
     #expect(error(fadeIn.replacingOccurrences(of: "\"duration\" : 0.5", with: "\"delay\" : 0.5"))
       == .invalidStructure(source: "r.json", path: "channels[0].duration", reason: "missing key \"duration\""))
     #expect(error(fadeIn.replacingOccurrences(of: "\"anchorX\" : 0.5", with: "\"timing\" : {\"autoreverses\" : \"yes\"}"))?.description
@@ -215,7 +215,8 @@ extension RecipeFileTests {
         order: ChannelOrder.allCases[i % ChannelOrder.allCases.count], anchorX: 0.25, anchorY: 0.75,
         perspectiveDistance: 500,
         timing: RecipeTiming(speed: 2, repeatCount: 1.5, autoreverses: true, fillMode: FillMode.allCases[i % FillMode.allCases.count]),
-        fold: FoldSpec(direction: i % 2 == 0 ? .open : .close, curve: curve, duration: 0.4, perspectiveDistance: 600))
+        fold: FoldSpec(direction: i % 2 == 0 ? .open : .close, curve: curve, duration: 0.4, perspectiveDistance: 600),
+        motion: MotionPolicy.allCases[i % MotionPolicy.allCases.count])
     }
   }
 

@@ -54,8 +54,12 @@ public struct CellBatch: Sendable {
   /// Compiles (and validates) `recipes` and reserves room for `capacity` cells. A recipe
   /// given more than once is compiled once.
   ///
-  /// - Parameter motion: a reduce-motion policy for every recipe (e.g. the system's
-  ///   Reduce Motion setting); nil: each recipe's own (`Recipe.motion`).
+  /// - Parameters:
+  ///   - recipes: the recipes cells refer to by index.
+  ///   - capacity: cells to reserve room for, `0...maxCapacity`.
+  ///   - timeOrigin: the time (seconds) start times are kept relative to.
+  ///   - motion: a reduce-motion policy for every recipe (e.g. the system's Reduce Motion
+  ///     setting); nil: each recipe's own (`Recipe.motion`).
   /// - Throws: `CellMotionError.outOfRange` unless `0 <= capacity <= maxCapacity` and
   ///   `recipes.count <= maxRecipes`; the first error of `CompiledRecipe(_:)`.
   public init(
