@@ -1,0 +1,133 @@
+// KeyframeTrack against values worked by hand, closed forms and measured pace: every
+// calculation mode, Kochanek-Bartels at zero parameters against the Catmull-Rom matrix
+// form, tension 1 against smoothstep, the paced modes' constant speed by finite
+// differences, and the UIKit keyframe form.
+
+import Foundation
+import Testing
+
+@testable import CellMotion
+
+@Suite("Keyframe tracks")
+struct KeyframeTrackTests {
+  func near(_ a: Double, _ b: Double, _ tol: Double = 1e-12) -> Bool { abs(a - b) <= tol }
+
+  @Test("linear: at and between keys, given and even key times, eased segments, a zero-length segment jumps")
+  func linear() throws {
+    let t = try KeyframeTrack(values: [0, 10, 5], keyTimes: [0, 0.25, 1])
+    #expect(t.value(at: 0) == 0 && t.value(at: 0.25) == 10 && t.value(at: 1) == 5)
+    #expect(near(t.value(at: 0.125), 5) && near(t.value(at: 0.625), 7.5))
+    #expect(t.value(at: -1) == 0 && t.value(at: 2) == 5, "clamped")
+    let even = try KeyframeTrack(values: [0, 4, 8, 0])
+    #expect(even.keyTimes == [0, 1.0 / 3, 2.0 / 3, 1])
+    #expect(near(even.value(at: 0.5), 6) && near(even.value(at: 5.0 / 6), 4))
+    // Segment 0 eased by easeIn: u = 0.5 becomes easeIn(0.5).
+    let eased = try KeyframeTrack(values: [0, 10, 5], keyTimes: [0, 0.5, 1], timingFunctions: [.bezier(.easeIn), .bezier(.linear)])
+    #expect(near(eased.value(at: 0.25), 10 * TimingCurve.easeIn.value(at: 0.5)))
+    #expect(near(eased.value(at: 0.75), 7.5))
+    // A spring segment runs on the segment's seconds: 1 s animation, segment 0.5 s.
+    let spring = try Spring(mass: 1, stiffness: 200, damping: 10)
+    let bouncy = try KeyframeTrack(values: [0, 1, 1], keyTimes: [0, 0.5, 1], timingFunctions: [.spring(spring), .bezier(.linear)])
+    #expect(near(bouncy.value(at: 0.2, duration: 1), spring.value(at: 0.2)))
+    #expect(bouncy.value(at: 0.5, duration: 1) == 1)
+    // Keys 1 and 2 share a time: a jump from 1 to 5 at f = 0.5, the later value there.
+    let jump = try KeyframeTrack(values: [0, 1, 5, 5], keyTimes: [0, 0.5, 0.5, 1])
+    #expect(near(jump.value(at: 0.4), 0.8) && jump.value(at: 0.5) == 5 && jump.value(at: 0.75) == 5)
+  }
+
+  @Test("discrete: each value holds over its interval, n + 1 key times, the last value at 1")
+  func discrete() throws {
+    let t = try KeyframeTrack(values: [1, 2, 3], keyTimes: [0, 0.2, 0.7, 1], mode: .discrete)
+    #expect([0, 0.1, 0.2, 0.69, 0.7, 0.99, 1].map { t.value(at: $0) } == [1, 1, 2, 2, 3, 3, 3])
+    let even = try KeyframeTrack(values: [1, 2, 3], mode: .discrete)
+    #expect(even.keyTimes == [0, 1.0 / 3, 2.0 / 3, 1])
+    #expect(throws: CellMotionError.self) { try KeyframeTrack(values: [1, 2, 3], keyTimes: [0, 0.5, 1], mode: .discrete) }
+  }
+
+  @Test("paced: key times from distances, constant speed by finite differences; timing functions ignored")
+  func paced() throws {
+    let t = try KeyframeTrack(
+      values: [0, 3, 1], keyTimes: [0, 0.9, 1], timingFunctions: [.bezier(.easeIn), .bezier(.easeOut)], mode: .paced)
+    #expect(t.keyTimes == [0, 0.6, 1])
+    let h = 1e-4
+    for k in 1..<100 {
+      let f = Double(k) / 100
+      guard abs(f - 0.6) > 2 * h else { continue }
+      let speed = abs(t.value(at: f + h) - t.value(at: f - h)) / (2 * h)
+      #expect(abs(speed - 5) < 1e-6, "f \(f): \(speed)")
+    }
+    #expect(try KeyframeTrack(values: [2, 2, 2], mode: .paced).keyTimes == [0, 0.5, 1], "nothing moves: even")
+  }
+
+  /// Catmull-Rom in matrix form, P(u) = 1/2 [1 u u^2 u^3] M [P0 P1 P2 P3], with the ends
+  /// repeated; written independently of the Hermite code.
+  func catmullRom(_ v: [Double], _ i: Int, _ u: Double) -> Double {
+    let p0 = v[max(i - 1, 0)], p1 = v[i], p2 = v[i + 1], p3 = v[min(i + 2, v.count - 1)]
+    return 0.5 * (2 * p1 + (-p0 + p2) * u + (2 * p0 - 5 * p1 + 4 * p2 - p3) * u * u + (-p0 + 3 * p1 - 3 * p2 + p3) * u * u * u)
+  }
+
+  @Test("cubic: Kochanek-Bartels at zero parameters is Catmull-Rom and passes through every value; tension 1 is smoothstep")
+  func cubic() throws {
+    let v = [0.0, 4, -2, 7, 7, 1]
+    let t = try KeyframeTrack(values: v, mode: .cubic)
+    for (i, key) in t.keyTimes.enumerated() { #expect(near(t.value(at: key), v[i], 1e-12), "key \(i)") }
+    for i in 0..<(v.count - 1) {
+      for u in stride(from: 0.0, through: 1, by: 0.125) {
+        let f = (Double(i) + u) / Double(v.count - 1)
+        #expect(near(t.value(at: min(f, 1)), catmullRom(v, i, u), 1e-9), "segment \(i) u \(u)")
+      }
+    }
+    let tight = try KeyframeTrack(values: [0, 10, 4], mode: .cubic, tension: [1, 1, 1])
+    for u in stride(from: 0.0, through: 1, by: 0.25) {
+      #expect(near(tight.value(at: u / 2), 10 * (3 * u * u - 2 * u * u * u), 1e-12))
+    }
+    // Bias 1 with tension 0: the outgoing tangent is the whole backward difference.
+    let biased = try KeyframeTrack(values: [0, 10, 10], mode: .cubic, bias: [0, 1, 0])
+    #expect(biased.tangents[1].out == 10 && biased.tangents[1].in == 10)
+  }
+
+  @Test("cubicPaced: through every value, at constant speed along the spline (finite differences)")
+  func cubicPaced() throws {
+    let v = [0.0, 1, 6, 7]
+    let t = try KeyframeTrack(values: v, mode: .cubicPaced)
+    for (i, key) in t.keyTimes.enumerated() { #expect(near(t.value(at: key), v[i], 1e-9)) }
+    // Monotone values: arc length = total change 7, so the speed is 7 everywhere.
+    let h = 1e-4
+    var worst = 0.0
+    for k in 1..<200 {
+      let f = Double(k) / 200
+      guard t.keyTimes.allSatisfy({ abs(f - $0) > 2 * h }) else { continue }
+      let speed = abs(t.value(at: f + h) - t.value(at: f - h)) / (2 * h)
+      worst = max(worst, abs(speed - 7) / 7)
+    }
+    #expect(worst < 1e-4, "worst relative speed error \(worst)")
+  }
+
+  @Test("UIKit form: keyframes by relative start and duration hold between them, each with its own curve")
+  func uiKit() throws {
+    let t = try KeyframeTrack.uiKit(
+      initial: 0,
+      keyframes: [(0, 0.5, 10, .bezier(.linear)), (0.75, 0.25, 0, .bezier(.linear))])
+    #expect(t.value(at: 0.25) == 5 && t.value(at: 0.5) == 10 && t.value(at: 0.6) == 10)
+    #expect(near(t.value(at: 0.875), 5) && t.value(at: 1) == 0)
+    let eased = try KeyframeTrack.uiKit(initial: 2, keyframes: [(0.2, 0.4, 6, .bezier(.easeOut))])
+    #expect(eased.value(at: 0.1) == 2 && eased.value(at: 0.9) == 6)
+    #expect(near(eased.value(at: 0.4), 2 + 4 * TimingCurve.easeOut.value(at: 0.5)))
+    #expect(throws: CellMotionError.self) {
+      try KeyframeTrack.uiKit(initial: 0, keyframes: [(0.5, 0.5, 1, .bezier(.linear)), (0.2, 0.1, 2, .bezier(.linear))])
+    }
+  }
+
+  @Test("Bad tracks are typed errors: no values, too many, key times out of order or range, wrong counts, NaN")
+  func errors() {
+    #expect(throws: CellMotionError.self) { try KeyframeTrack(values: []) }
+    #expect(throws: CellMotionError.self) { try KeyframeTrack(values: Array(repeating: 1, count: 65)) }
+    #expect(throws: CellMotionError.self) { try KeyframeTrack(values: [0, 1, 2], keyTimes: [0, 0.8, 0.5]) }
+    #expect(throws: CellMotionError.self) { try KeyframeTrack(values: [0, 1, 2], keyTimes: [0.1, 0.5, 1]) }
+    #expect(throws: CellMotionError.self) { try KeyframeTrack(values: [0, 1], keyTimes: [0, 0.5, 1]) }
+    #expect(throws: CellMotionError.self) { try KeyframeTrack(values: [0, 1], timingFunctions: []) }
+    #expect(throws: CellMotionError.self) { try KeyframeTrack(values: [0, .nan]) }
+    #expect(throws: CellMotionError.self) { try KeyframeTrack(values: [0, 1], mode: .cubic, tension: [0]) }
+    #expect((try? KeyframeTrack(values: [3]))?.value(at: 0.5) == 3)
+  }
+}
