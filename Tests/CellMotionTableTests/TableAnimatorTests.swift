@@ -175,6 +175,44 @@ struct TableAnimatorTests {
     #expect(animator.frame.openDetails.isEmpty && !animator.isSettled)
   }
 
+  /// Reduce motion in the table: an opening fold is flat at once (halves at progress 1,
+  /// no shadow), a closing one draws nothing; full motion draws both phases.
+  @Test("Reduce motion: folds open flat at once and close without halves")
+  func reducedFolds() throws {
+    for motion in [MotionPolicy.full, .reduced] {
+      let layout = try TableLayout(rowCount: 50, rowHeight: 60)
+      let expansion = try ExpansionState(rowCount: 50, detailHeights: .uniform(180))
+      let sim = try TableSimulation(
+        layout: layout, viewportHeight: 600, scroll: .stationary(at: 0), rule: .always, expansion: expansion)
+      var animator = try TableAnimator(
+        simulation: sim, recipes: TableRecipes(first: .fadeIn), cellWidth: 320, motion: motion)
+      try animator.step(to: 0)
+      try animator.toggle(row: 2, at: 0.01)
+      var opening = 0, closing = 0, flatWhileOpening = true
+      for n in 1..<240 {
+        let t = Double(n) / 60
+        if n == 120 { try animator.toggle(row: 2, at: t) }
+        try animator.step(to: t)
+        for f in animator.frame.folds {
+          if n < 120 {
+            opening += 1
+            // Flat: the top half's far edge stays in the plane at the hinge + 90 points.
+            let edge = f.top.apply(Vector3(0, 90))
+            if abs(edge.y - (180 + 90)) > 1e-3 || f.shadowOpacity != 0 { flatWhileOpening = false }
+          } else {
+            closing += 1
+          }
+        }
+      }
+      #expect(opening > 0, "\(motion)")
+      if motion == .reduced {
+        #expect(flatWhileOpening && closing == 0)
+      } else {
+        #expect(!flatWhileOpening && closing > 0)
+      }
+    }
+  }
+
   @Test("Bad input: zero widths, a fold recipe that does not fold, toggles out of range")
   func validation() throws {
     let layout = try TableLayout(rowCount: 10, rowHeight: 44)

@@ -100,7 +100,28 @@ struct KeyframeTrackTests {
       let speed = abs(t.value(at: f + h) - t.value(at: f - h)) / (2 * h)
       worst = max(worst, abs(speed - 7) / 7)
     }
-    #expect(worst < 1e-4, "worst relative speed error \(worst)")
+    #expect(worst < 1e-6, "worst relative speed error \(worst)")
+    // Values that turn back inside a segment (its slope changes sign): still one speed.
+    let turning = try KeyframeTrack(values: [0, 1, 1.1, 0], mode: .cubicPaced)
+    var speeds: [Double] = []
+    for k in 1..<200 {
+      let f = Double(k) / 200
+      guard turning.keyTimes.allSatisfy({ abs(f - $0) > 2 * h }) else { continue }
+      // One-sided differences: v(f) is piecewise linear in f here (|dv/df| = the arc
+      // length), and at the turn (f = 0.5: half the way up and down) one side is straight.
+      let v = turning.value(at: f)
+      speeds.append(max(abs(turning.value(at: f + h) - v), abs(v - turning.value(at: f - h))) / h)
+    }
+    let spread = (speeds.max()! - speeds.min()!) / speeds.max()!
+    #expect(spread < 1e-4, "speed spread \(spread)")
+  }
+
+  @Test("A spring segment with no duration is at its end; a Bezier one needs none")
+  func zeroDuration() throws {
+    let t = try KeyframeTrack(
+      values: [0, 1, 2], timingFunctions: [.bezier(.easeIn), .spring(try Spring())])
+    #expect(t.value(at: 0.25, duration: 0) == TimingCurve.easeIn.value(at: 0.5))
+    #expect(t.value(at: 0.75, duration: 0) == 2)
   }
 
   @Test("UIKit form: keyframes by relative start and duration hold between them, each with its own curve")

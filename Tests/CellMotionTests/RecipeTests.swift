@@ -291,3 +291,21 @@ struct ReduceMotionTests {
     #expect(Recipe.tipIn.reducedMotionCrossFade == nil, "tip-in keeps its own opacity channel")
   }
 }
+
+extension SettleTimeTests {
+  /// Under the recipe's own policy: `.none` never moves; `.reduced` counts what still
+  /// animates (tip-in: its opacity, 0.4 s; slideIn: its cross-fade).
+  @Test("settleTime follows the recipe's motion policy")
+  func motion() {
+    var none = Recipe.moveUpBounce
+    none.motion = .none
+    #expect(none.settleTime == 0)
+    var tip = Recipe.tipIn
+    tip.motion = .reduced
+    #expect(tip.settleTime == 0.4)
+    var slide = Recipe.slideIn
+    slide.motion = .reduced
+    let fade = slide.reducedMotionCrossFade!
+    #expect(slide.settleTime == fade.delay + fade.duration)
+  }
+}

@@ -69,6 +69,20 @@ struct StaggerTests {
     #expect(d[0] == 0 && abs(d[4] - 0.4) < 1e-12, "the span is kept")
     // easeIn holds the early cells back: each delay is below the linear one inside.
     for k in 1..<4 { #expect(d[k] < 0.1 * Double(k)) }
+    // Eased and reversed, in anime.js's order (ease, then D - d): 3 cells from the first,
+    // D = 2, the middle cell waits 2 - 2 easeIn(1/2).
+    let both = Stagger(step: 1, reversed: true, ease: .easeIn)
+    #expect(close(delays(both, 3), [2, 2 - 2 * TimingCurve.easeIn.value(at: 0.5), 0]))
+  }
+
+  @Test("Out-of-range indices: the default order is step x index for any row; the others clamp and end")
+  func largeIndices() {
+    #expect(Stagger(step: 0.5).delay(index: 1 << 27, count: 0) == 0.5 * Double(1 << 27))
+    let random = Stagger(step: 1, from: .random(seed: 1))
+    let d = random.delay(index: 1 << 26, count: 0)
+    #expect(d >= 0 && d < Double(Stagger.maximumCount))
+    #expect(Stagger.permuted(5, count: 3, seed: 0) < 3 && Stagger.permuted(-4, count: 3, seed: 0) < 3)
+    #expect(Stagger.permuted(7, count: Int.max, seed: 2) < Stagger.maximumCount)
   }
 
   @Test("Random order: a bijection of 0..<n for every n, fixed by the seed, different across seeds")
@@ -99,6 +113,14 @@ struct StaggerTests {
     #expect(throws: CellMotionError.self) { try Stagger(step: 0.1, grid: StaggerGrid(columns: 0)).validate() }
     #expect(throws: CellMotionError.self) { try Stagger(step: 0.1, from: .index(-1)).validate() }
     #expect(throws: CellMotionError.self) { try Stagger(step: -1).validate() }
-    #expect(throws: CellMotionError.self) { try Stagger(step: 0.1, from: .random(seed: 1 << 60)).validate() }
+    #expect(throws: CellMotionError.self) { try Stagger(step: 0.1, from: .random(seed: 1 << 53)).validate() }
+    // The largest seed survives a recipe file exactly.
+    var seeded = Recipe.fadeIn
+    seeded.stagger = Stagger(step: 0.05, from: .random(seed: Stagger.maximumSeed))
+    let text = String(decoding: try JSONEncoder().encode(seeded), as: UTF8.self)
+    #expect(try Recipe.decodeFile(Data(text.utf8), source: "seed.json").stagger.from == .random(seed: Stagger.maximumSeed))
+    // A fractional origin index is refused with a clear reason.
+    let bad = #"{"name": "x", "stagger": {"step": 0.1, "from": 2.5}}"#
+    #expect(throws: CellMotionError.self) { try Recipe.decodeFile(Data(bad.utf8), source: "bad.json") }
   }
 }

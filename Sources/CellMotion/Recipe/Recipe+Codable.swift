@@ -168,8 +168,14 @@ extension Stagger {
               codingPath: c.codingPath + [CodingKeys.from],
               debugDescription: "unknown stagger origin \"\(name)\" (known: first, last, center, an index, {\"random\": seed})"))
         }
-      } else if let index = try? c.decode(Int.self, forKey: .from) {
-        origin = .index(index)
+      } else if let x = try? c.decode(Double.self, forKey: .from) {
+        guard x >= 0, x == x.rounded(), x <= Double(Stagger.maximumCount) else {
+          throw DecodingError.dataCorrupted(
+            .init(
+              codingPath: c.codingPath + [CodingKeys.from],
+              debugDescription: "a stagger origin index must be a whole number in 0...\(Stagger.maximumCount), got \(x)"))
+        }
+        origin = .index(Int(x))
       } else {
         let r = try c.nestedContainer(keyedBy: RandomKeys.self, forKey: .from)
         origin = .random(seed: try r.decode(UInt64.self, forKey: .random))

@@ -287,11 +287,15 @@ extension Recipe {
   ///   since the spring is at rest (within `Spring.settlingDuration`'s threshold) before
   ///   UIKit removes it at its duration.
   /// Infinite when a part repeats forever. `activeDuration` is when the recipe ends; this
-  /// is when it stops moving, which for a long spring duration comes earlier.
+  /// is when it stops moving, which for a long spring duration comes earlier. Under the
+  /// recipe's `motion` policy: held parts do not count (0 under `.none`), and `.reduced`'s
+  /// cross-fade does.
   public var settleTime: Double {
-    var parts: [(delay: Double, duration: Double, curve: AnimationCurve)] = channels.map { ($0.delay, $0.duration, $0.curve) }
-    if let m = matrix { parts.append((m.delay, m.duration, m.curve)) }
-    if let f = fold { parts.append((0, f.duration, f.curve)) }
+    var animated = channels.filter { !motion.holds($0.channel) }
+    if motion == .reduced, let fade = reducedMotionCrossFade { animated.append(fade) }
+    var parts: [(delay: Double, duration: Double, curve: AnimationCurve)] = animated.map { ($0.delay, $0.duration, $0.curve) }
+    if !motion.holdsTransforms, let m = matrix { parts.append((m.delay, m.duration, m.curve)) }
+    if !motion.holdsTransforms, let f = fold { parts.append((0, f.duration, f.curve)) }
     let once = timing.repeatCount <= 1 && !timing.autoreverses
     var latest = 0.0
     for p in parts {

@@ -150,7 +150,7 @@ enum RecipeSchema {
                   .number(description: "An origin index, >= 0."),
                   object(
                     "A seeded pseudo-random order.", required: ["random"],
-                    [("random", .number(description: "The seed, an integer in 0...2^53."))]),
+                    [("random", .number(description: "The seed, an integer in 0...2^53 - 1."))]),
                 ],
                 description: "Where the stagger starts (default first).")
             ),
@@ -333,7 +333,9 @@ extension Shape {
     case .curveText:
       let names = ["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "ease", "ease-in", "ease-out", "ease-in-out"]
       return [
-        member("description", str("A timing function by name, or cubic-bezier(x1, y1, x2, y2).")),
+        member(
+          "description",
+          str("A timing function by name, or cubic-bezier(x1, y1, x2, y2) (the reader also accepts other letter cases).")),
         member("type", str("string")),
         member(
           "anyOf",

@@ -60,11 +60,12 @@ public struct StaggerGrid: Sendable, Hashable, Codable {
 ///    (`grid`), sqrt(dx^2 + dy^2) between (i % C, i / C) and the origin's cell, or |dx|
 ///    or |dy| (`StaggerGrid.axis`); for `.random`, i's place in a seeded permutation;
 /// 2. D = the largest d over the count cells (0 for a single cell);
-/// 3. `reversed`: d = D - d (the farthest cells start first: Android's ORDER_REVERSE,
-///    anime.js's `reversed`);
-/// 4. `ease`: d = D x ease(d / D) (anime.js: the delays follow the curve over the same
+/// 3. `ease`: d = D x ease(d / D) (anime.js: the delays follow the curve over the same
 ///    span; framer-motion normalises by count x step instead, which never reaches D);
-/// 5. delay = step x d, seconds.
+/// 4. `reversed`: d = D - d (the farthest cells start first: Android's ORDER_REVERSE,
+///    anime.js's `reversed`, applied after the ease as anime.js does);
+/// 5. delay = step x d, seconds. Distances in a grid's `axis` are magnitudes (anime.js
+///    signs them, which gives negative delays before the origin).
 ///
 /// The default (`from: .first`, no grid, not reversed, no ease) is the plain
 /// `step x index`, which needs no count.
@@ -108,17 +109,21 @@ public struct Stagger: Sendable, Hashable, Codable {
   public static let maximumCount = 1 << 26
 
   /// The delay in seconds of the cell at `index` among `count` cells (see the type's
-  /// rule). `count` is raised to index + 1 when smaller; `index` and `count` are clamped
-  /// to `0...maximumCount`.
+  /// rule). A negative index counts as 0. The default order (first, a line, not reversed,
+  /// not eased) is step x index for any index; the others raise `count` to index + 1 when
+  /// smaller and clamp index and count below `maximumCount` (`CellBatch.append` refuses
+  /// counts beyond it).
   public func delay(index: Int, count: Int) -> Double {
     guard step != 0 else { return 0 }
-    let i = min(max(index, 0), Self.maximumCount)
-    let n = min(max(count, i + 1, 1), Self.maximumCount)
+    if from == .first && grid == nil && !reversed && ease == nil { return step * Double(max(index, 0)) }
+    let i = min(max(index, 0), Self.maximumCount - 1)
+    let n = min(max(count, i + 1), Self.maximumCount)
     var d = distance(i, n)
     if !reversed && ease == nil { return step * d }
     let far = farthest(n)
-    if reversed { d = far - d }
+    // anime.js's order: the ease over d / D first, then the reversal D - d.
     if let ease, far > 0 { d = far * ease.value(at: min(max(d / far, 0), 1)) }
+    if reversed { d = far - d }
     return step * d
   }
 
@@ -176,8 +181,13 @@ public struct Stagger: Sendable, Hashable, Codable {
   /// covering `count` (a bijection of that power of two), walked until the value falls
   /// below `count` (cycle walking keeps it a bijection of 0..<count). The rounds mix with
   /// SplitMix64's finaliser keyed by `seed`.
+  ///
+  /// `count` is clamped to `1...maximumCount` and `index` to `0..<count`, so the walk
+  /// always ends (for an index outside the range the result would never fall below it).
   public static func permuted(_ index: Int, count: Int, seed: UInt64) -> Int {
+    let count = min(count, maximumCount)
     guard count > 1 else { return 0 }
+    let index = min(max(index, 0), count - 1)
     var bits = 2
     while (1 << bits) < count { bits += 2 }
     let half = bits / 2, mask = UInt64((1 << half) - 1)
@@ -196,8 +206,9 @@ public struct Stagger: Sendable, Hashable, Codable {
     return Int(x)
   }
 
-  /// Largest random seed: 2^53, so a seed survives a JSON file (numbers are Doubles there).
-  public static let maximumSeed: UInt64 = 1 << 53
+  /// Largest random seed: 2^53 - 1, so a seed survives a JSON file as an exact integer
+  /// (numbers are Doubles there).
+  public static let maximumSeed: UInt64 = (1 << 53) - 1
 
   /// Checks the numbers: step in `InputLimits.delay`, a grid's columns in
   /// 1...`maximumCount`, an origin index in 0...`maximumCount`, a seed in
@@ -212,7 +223,7 @@ public struct Stagger: Sendable, Hashable, Codable {
       throw .outOfRange(field: "\(field).from", value: Double(k), expected: "0...\(Self.maximumCount)")
     }
     if case .random(let seed) = from, seed > Self.maximumSeed {
-      throw .outOfRange(field: "\(field).from.random", value: Double(seed), expected: "0...2^53")
+      throw .outOfRange(field: "\(field).from.random", value: Double(seed), expected: "0...2^53 - 1")
     }
   }
 }

@@ -198,10 +198,14 @@ public struct KeyframeTrack: Sendable, Hashable {
     let span = t1 - t0
     if span <= 0 { return values[i + 1] }
     var u = min(max((x - t0) / span, 0), 1)
-    switch mode {
-    case .linear, .cubic:
-      u = timingFunctions[i].progress(localTime: u * span * duration, duration: span * duration)
-    case .paced, .cubicPaced, .discrete:
+    switch (mode, timingFunctions[i]) {
+    case (.linear, .bezier(let c)), (.cubic, .bezier(let c)):
+      u = c.value(at: u)
+    case (.linear, .spring(let spring)), (.cubic, .spring(let spring)):
+      // The segment's own seconds; at its end (or with no duration) exactly 1.
+      let seconds = span * max(duration, 0)
+      u = u >= 1 || seconds <= 0 ? 1 : spring.value(at: u * seconds)
+    default:
       break
     }
     switch mode {
@@ -242,29 +246,34 @@ public struct KeyframeTrack: Sendable, Hashable {
     return (2 * u3 - 3 * u2 + 1) * p0 + (u3 - 2 * u2 + u) * m0 + (-2 * u3 + 3 * u2) * p1 + (u3 - u2) * m1
   }
 
-  static func hermiteSlope(_ p0: Double, _ p1: Double, _ m0: Double, _ m1: Double, _ u: Double) -> Double {
-    let u2 = u * u
-    return (6 * u2 - 6 * u) * p0 + (3 * u2 - 4 * u + 1) * m0 + (-6 * u2 + 6 * u) * p1 + (3 * u2 - 2 * u) * m1
-  }
+
 
   // MARK: Pacing
 
-  /// Samples per segment of the arc-length tables (cubicPaced): Simpson's rule on 256
-  /// panels integrates these cubics' |slope| to ~1e-10 of the segment's length.
-  static let arcPanels = 256
-
-  /// Arc length (total variation) of segment i's Hermite piece from 0 to u.
-  static func arcLength(
-    _ p0: Double, _ p1: Double, _ m0: Double, _ m1: Double, upTo u: Double, panels: Int = arcPanels
-  ) -> Double {
+  /// Arc length (total variation) of a Hermite piece from 0 to u, exactly: the sum of
+  /// |p(b_k+1) - p(b_k)| between 0, the roots of its quadratic slope inside (0, u), and u.
+  static func arcLength(_ p0: Double, _ p1: Double, _ m0: Double, _ m1: Double, upTo u: Double) -> Double {
     guard u > 0 else { return 0 }
-    let h = u / Double(panels)
-    var sum = 0.0
-    for k in 0...panels {
-      let w: Double = (k == 0 || k == panels) ? 1 : (k % 2 == 1 ? 4 : 2)
-      sum += w * abs(hermiteSlope(p0, p1, m0, m1, Double(k) * h))
+    // p(u) = A u^3 + B u^2 + C u + p0, slope 3A u^2 + 2B u + C.
+    let a = 2 * p0 + m0 - 2 * p1 + m1, b = -3 * p0 - 2 * m0 + 3 * p1 - m1, c = m0
+    var breaks: [Double] = [0]
+    let qa = 3 * a, qb = 2 * b
+    if qa == 0 {
+      if qb != 0 { breaks.append(-c / qb) }
+    } else {
+      let disc = qb * qb - 4 * qa * c
+      if disc >= 0 {
+        let r = disc.squareRoot()
+        breaks.append((-qb - r) / (2 * qa))
+        breaks.append((-qb + r) / (2 * qa))
+      }
     }
-    return sum * h / 3
+    breaks = breaks.filter { $0 >= 0 && $0 < u }.sorted() + [u]
+    var total = 0.0
+    for k in 0..<(breaks.count - 1) {
+      total += abs(hermite(p0, p1, m0, m1, breaks[k + 1]) - hermite(p0, p1, m0, m1, breaks[k]))
+    }
+    return total
   }
 
   /// Key times proportional to the cumulative distance; even when nothing moves.
@@ -287,7 +296,7 @@ public struct KeyframeTrack: Sendable, Hashable {
   }
 
   /// cubicPaced: the u of segment i whose arc length is the fraction `s` of the segment's
-  /// (bisection on the monotone arc-length function, to 1e-12 in u).
+  /// (bisection on the exact, non-decreasing arc-length function, to 2^-45 in u).
   func pacedParameter(_ i: Int, _ s: Double) -> Double {
     let m = tangents
     let p0 = values[i], p1 = values[i + 1], m0 = m[i].out, m1 = m[i + 1].in

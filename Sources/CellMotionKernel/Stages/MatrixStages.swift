@@ -76,11 +76,6 @@ public enum MatrixStages {
   /// and 32 x count floats must fit in `Int` (the BLAS projection scratch).
   public static let maximumCount = Int(Int32.max) / 32
 
-  /// Whether this build's multiply-adds (`cm_muladd8` in the stages and the kernel) are
-  /// fused, i.e. the target has FMA (`-Xswiftc -target-cpu -Xswiftc haswell`); false means
-  /// a separate multiply and add. Measured, because Swift cannot test target features at
-  /// compile time: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 fused and 0 when the product is
-  /// rounded first.
   /// The `cblas_sgemm` this build links (libblas.so.3), or nil without the `BLAS` trait.
   package static var _linkedSGEMM: SGEMMFunction? {
     #if BLAS
@@ -108,6 +103,11 @@ public enum MatrixStages {
   /// CblasRowMajor and CblasNoTrans as C ints.
   static let _rowMajor: Int32 = 101, _noTrans: Int32 = 111
 
+  /// Whether this build's multiply-adds (`cm_muladd8` in the stages and the kernel) are
+  /// fused, i.e. the target has FMA (`-Xswiftc -target-cpu -Xswiftc haswell`); false means
+  /// a separate multiply and add. Measured, because Swift cannot test target features at
+  /// compile time: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 fused and 0 when the product is
+  /// rounded first.
   public static var usesFusedMultiplyAdd: Bool { _fusedProbe(1 + 0x1p-12, -(1 + 0x1p-11)) != 0 }
 
   /// a * a + c through the shim, unoptimised so the compiler cannot fold it (LLVM folds a

@@ -103,6 +103,9 @@ public struct TableAnimator: Sendable {
   /// The animations in flight (one per animating row).
   public private(set) var batch: CellBatch
   var foldBatch: CellBatch
+  /// Whether the fold recipe holds its end state (reduce motion): closing folds are then
+  /// not drawn.
+  let foldHeld: Bool
   var output: FrameOutput
   var foldOutput: FrameOutput
   /// The last frame.
@@ -122,7 +125,11 @@ public struct TableAnimator: Sendable {
   ///   - layout: how `frame.matrices` stores each row: 16 Floats, or 6 with `.affine2D`
   ///     (then the appearance recipes must stay affine; fold halves are always 4x4).
   ///   - motion: a reduce-motion policy for every recipe (the system's Reduce Motion
-  ///     setting: `.reduced`); nil: each recipe's own (`Recipe.motion`).
+  ///     setting: `.reduced`); nil: each recipe's own (`Recipe.motion`). With a policy
+  ///     that holds transforms, an opening fold shows its open halves at once and a closing
+  ///     one shows nothing (its folded end state, edge-on); the rows' height changes are the
+  ///     layout's (`ExpansionState.heightDuration`), not the recipe's, and keep their
+  ///     duration.
   /// - Throws: `CellMotionError.outOfRange` for a capacity outside its range or options
   ///   that `Kernel.evaluate` rejects; `.invalidCombination` for an affine layout with a
   ///   recipe that is not affine; the errors of the recipes' compilation.
@@ -146,6 +153,7 @@ public struct TableAnimator: Sendable {
     self.options = options
     batch = try CellBatch(
       recipes: [recipes.first, recipes.repeatAppearance ?? recipes.first], capacity: capacity, motion: motion)
+    foldHeld = (motion ?? fold.motion).holdsTransforms
     foldBatch = try CellBatch(recipes: [fold], capacity: 64, motion: motion)
     output = try FrameOutput(capacity: capacity, layout: layout, includeFold: false)
     if layout == .affine2D, let r = batch.recipes.first(where: { !$0.isPlanar }) {
@@ -283,6 +291,8 @@ public struct TableAnimator: Sendable {
     frame.folds.removeAll(keepingCapacity: true)
     guard !events.folds.isEmpty, let expansion = simulation.expansion else { return }
     for (row, fold) in events.folds {
+      // Reduce motion: a closing detail is at its folded end state at once (nothing drawn).
+      if foldHeld && fold.phase == .closing { continue }
       let local = fold.localTime(at: time)
       let openingLocal = fold.phase == .opening ? local : fold.duration - local
       let detail = try expansion.detailHeight(row: row)
