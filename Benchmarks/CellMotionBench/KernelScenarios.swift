@@ -47,6 +47,8 @@
 // | slideIn       | local + fitted Bezier + lerp + anchor                       | 74    | 72    |
 // | foldOpen/Closed | local + fitted Bezier + general anchor + fold halves      | 128   | 204   |
 // | flipX, flipY  | local + Newton Bezier + lerp + sincos + Rx Ry Rz + persp + general anchor | 174 | 72 |
+// | gridCascade   | local + Newton Bezier (easeOut) + scale lerp + opacity + S*Rz + anchor | 96 | 72 |
+// | reverseFade   | as fade (the stagger order is applied once, when a cell is added) | 68 | 72 |
 //
 // Bytes written per cell: 64 (matrix) + 4 (opacity) + 4 (shadow opacity); fold recipes
 // add 2 x 64 (halves) + 4 (fold shadow); the affine layout writes 24 + 4 + 4 = 32.
@@ -69,7 +71,8 @@ enum KernelScenarios {
     switch name {
     case "tipIn": (92, 72)
     case "tipInChannels": (103, 72)
-    case "fade", "fadeIn", "fadeStagger": (68, 72)
+    case "fade", "fadeIn", "fadeStagger", "reverseFade": (68, 72)
+    case "gridCascade": (96, 72)
     case "slideIn": (74, 72)
     case "moveUpBounce": (72, 72)
     case "moveUpFade": (78, 72)
