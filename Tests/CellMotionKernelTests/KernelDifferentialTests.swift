@@ -164,6 +164,16 @@ struct Comparison {
     opacity = ErrorTracker("\(name) opacity", tolerance: opacityTolerance)
     fold = ErrorTracker("\(name) fold halves (normalised)", tolerance: transformTolerance)
   }
+
+  /// Prints the three trackers and expects each within its tolerance.
+  func expectAllPassed(sourceLocation: SourceLocation = #_sourceLocation) {
+    print(transform)
+    print(opacity)
+    print(fold)
+    #expect(transform.passed, "\(transform)", sourceLocation: sourceLocation)
+    #expect(opacity.passed, "\(opacity)", sourceLocation: sourceLocation)
+    #expect(fold.passed, "\(fold)", sourceLocation: sourceLocation)
+  }
 }
 
 struct CellSpec {
@@ -178,18 +188,12 @@ func compare(
   try compare(recipes: recipes, count: count, time: time, lanes: [lanes], g: &g, into: &c)
 }
 
-/// `compare` under a reduce-motion policy given to the batch (the reference gets the same).
-func compare(
-  recipes: [Recipe], count: Int, time: Double, lanes: [LaneWidth], motion: MotionPolicy?, g: inout SeededGenerator,
-  into c: inout Comparison
-) throws {
-  try compare(recipes: recipes, count: count, time: time, lanes: lanes, motionPolicy: motion, g: &g, into: &c)
-}
 
 /// `compare` at several lane widths: one batch, evaluated at each width, every output
-/// checked against the same reference values (computed once per cell).
+/// checked against the same reference values (computed once per cell); `motion`, a
+/// reduce-motion policy given to the batch and the reference alike.
 func compare(
-  recipes: [Recipe], count: Int, time: Double, lanes: [LaneWidth], motionPolicy: MotionPolicy? = nil,
+  recipes: [Recipe], count: Int, time: Double, lanes: [LaneWidth], motion motionPolicy: MotionPolicy? = nil,
   g: inout SeededGenerator, into c: inout Comparison
 ) throws {
   var batch = try CellBatch(recipes: recipes, capacity: count, motion: motionPolicy)
@@ -260,12 +264,7 @@ struct KernelDifferentialTests {
         }
       }
     }
-    print(c.transform)
-    print(c.opacity)
-    print(c.fold)
-    #expect(c.transform.passed, "\(c.transform)")
-    #expect(c.opacity.passed, "\(c.opacity)")
-    #expect(c.fold.passed, "\(c.fold)")
+    c.expectAllPassed()
   }
 
   /// Every reduce-motion policy, given to the batch, on every preset and on random recipes
@@ -299,12 +298,7 @@ struct KernelDifferentialTests {
         }
       }
     }
-    print(c.transform)
-    print(c.opacity)
-    print(c.fold)
-    #expect(c.transform.passed, "\(c.transform)")
-    #expect(c.opacity.passed, "\(c.opacity)")
-    #expect(c.fold.passed, "\(c.fold)")
+    c.expectAllPassed()
   }
 
   /// Six random recipes per round, every size, every lane width on the same batch: 5
@@ -321,12 +315,7 @@ struct KernelDifferentialTests {
         try compare(recipes: recipes, count: n, time: time, lanes: LaneWidth.allCases, g: &g, into: &c)
       }
     }
-    print(c.transform)
-    print(c.opacity)
-    print(c.fold)
-    #expect(c.transform.passed, "\(c.transform)")
-    #expect(c.opacity.passed, "\(c.opacity)")
-    #expect(c.fold.passed, "\(c.fold)")
+    c.expectAllPassed()
   }
 
   /// Many distinct parts shrink the kernel's block (`CompiledRecipe.blockCells`) down to

@@ -104,13 +104,19 @@ struct TableAnimatorTests {
     }
   }
 
-  @Test("Expanding a row folds its detail open; the halves meet in viewport space")
-  func foldThroughStepper() throws {
+  /// The fold tests' table: 50 rows of 60 points with 180-point details in a 600-point
+  /// viewport, not scrolling, every row fading in, cells 320 points wide.
+  func foldingTable(motion: MotionPolicy? = nil) throws -> TableAnimator {
     let layout = try TableLayout(rowCount: 50, rowHeight: 60)
     let expansion = try ExpansionState(rowCount: 50, detailHeights: .uniform(180))
     let sim = try TableSimulation(
       layout: layout, viewportHeight: 600, scroll: .stationary(at: 0), rule: .always, expansion: expansion)
-    var animator = try TableAnimator(simulation: sim, recipes: TableRecipes(first: .fadeIn), cellWidth: 320)
+    return try TableAnimator(simulation: sim, recipes: TableRecipes(first: .fadeIn), cellWidth: 320, motion: motion)
+  }
+
+  @Test("Expanding a row folds its detail open; the halves meet in viewport space")
+  func foldThroughStepper() throws {
+    var animator = try foldingTable()
     try animator.step(to: 0)
     try animator.toggle(row: 2, at: 0.01)
     var sawFold = false
@@ -141,16 +147,13 @@ struct TableAnimatorTests {
   /// settled; collapsing it removes the open detail at once.
   @Test("Open details and settling come from the animator: growing, folding, open, settled")
   func openDetailsAndSettling() throws {
-    let layout = try TableLayout(rowCount: 50, rowHeight: 60)
-    let expansion = try ExpansionState(rowCount: 50, detailHeights: .uniform(180))
-    let sim = try TableSimulation(
-      layout: layout, viewportHeight: 600, scroll: .stationary(at: 0), rule: .always, expansion: expansion)
-    var animator = try TableAnimator(simulation: sim, recipes: TableRecipes(first: .fadeIn), cellWidth: 320)
+    var animator = try foldingTable()
     try animator.step(to: 0)
     #expect(!animator.isSettled, "the first screenful is fading in")
     try animator.step(to: 1)
     #expect(animator.isSettled && animator.frame.openDetails.isEmpty)
     try animator.toggle(row: 2, at: 1)
+    let expansion = try #require(animator.simulation.expansion)
     let heightEnd = 1 + expansion.heightDuration, foldEnd = heightEnd + expansion.foldDuration
     var sawGrowing = false, sawFolding = false, sawOpen = false
     for n in 1...150 {
@@ -180,12 +183,7 @@ struct TableAnimatorTests {
   @Test("Reduce motion: folds open flat at once and close without halves")
   func reducedFolds() throws {
     for motion in [MotionPolicy.full, .reduced] {
-      let layout = try TableLayout(rowCount: 50, rowHeight: 60)
-      let expansion = try ExpansionState(rowCount: 50, detailHeights: .uniform(180))
-      let sim = try TableSimulation(
-        layout: layout, viewportHeight: 600, scroll: .stationary(at: 0), rule: .always, expansion: expansion)
-      var animator = try TableAnimator(
-        simulation: sim, recipes: TableRecipes(first: .fadeIn), cellWidth: 320, motion: motion)
+      var animator = try foldingTable(motion: motion)
       try animator.step(to: 0)
       try animator.toggle(row: 2, at: 0.01)
       var opening = 0, closing = 0, flatWhileOpening = true

@@ -83,7 +83,7 @@ struct KeyframeTrackTests {
     }
     // Bias 1 with tension 0: the outgoing tangent is the whole backward difference.
     let biased = try KeyframeTrack(values: [0, 10, 10], mode: .cubic, bias: [0, 1, 0])
-    #expect(biased.tangents[1].out == 10 && biased.tangents[1].in == 10)
+    #expect(biased.outTangents[1] == 10 && biased.inTangents[1] == 10)
   }
 
   @Test("cubicPaced: through every value, at constant speed along the spline (finite differences)")

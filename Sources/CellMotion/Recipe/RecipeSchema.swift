@@ -10,8 +10,9 @@ import Foundation
 
 /// The accepted shape of one position in a recipe file.
 indirect enum Shape: Sendable {
-  /// A JSON object: its keys, which of them are required, what it is.
-  case object([Property], required: [String], description: String)
+  /// A JSON object: its keys, which of them are required, whether it holds exactly one of
+  /// its keys (the decoder checks that; the JSON Schema says it), what it is.
+  case object([Property], required: [String], exactlyOne: Bool, description: String)
   /// A JSON array whose elements all have this shape.
   case array(Shape, description: String)
   /// A string from a closed set (an enum's raw values).
@@ -44,8 +45,12 @@ enum RecipeSchema {
 
   // MARK: The schema
 
-  static func object(_ description: String, required: [String] = [], _ properties: [(String, Shape)]) -> Shape {
-    .object(properties.map { Shape.Property(name: $0.0, shape: $0.1) }, required: required, description: description)
+  static func object(
+    _ description: String, required: [String] = [], exactlyOne: Bool = false, _ properties: [(String, Shape)]
+  ) -> Shape {
+    .object(
+      properties.map { Shape.Property(name: $0.0, shape: $0.1) }, required: required, exactlyOne: exactlyOne,
+      description: description)
   }
 
   static let spring = object(
@@ -66,7 +71,7 @@ enum RecipeSchema {
     [
       .curveText,
       object(
-        "A spring, or a Bezier by its control points: exactly one key.",
+        "A spring, or a Bezier by its control points: exactly one key.", exactlyOne: true,
         [("spring", spring), ("bezier", bezierObject)]),
     ],
     description:
@@ -226,7 +231,7 @@ enum RecipeSchema {
   ///   `TimingCurve(parsing:)` for a curve string.
   static func check(_ tree: JSONValue, against shape: Shape = shape, path: String = "", source: String) throws(CellMotionError) {
     switch shape {
-    case .object(let properties, _, _):
+    case .object(let properties, _, _, _):
       guard case .object(let dict) = tree else { return }
       for key in dict.keys.sorted() {
         let here = join(path, key)
@@ -302,27 +307,23 @@ extension Shape {
     let pad = String(repeating: "  ", count: indent)
     func str(_ s: String) -> String { StrictJSON.serialize(.string(s)) }
     func member(_ key: String, _ value: String) -> String { "\(pad)\(str(key)): \(value)" }
-    func nested(_ shape: Shape) -> String {
-      "{\n" + shape.schemaMembers(indent: indent + 1).joined(separator: ",\n") + "\n\(pad)}"
-    }
     switch self {
-    case .object(let properties, let required, let description):
+    case .object(let properties, let required, let exactlyOne, let description):
       let inner = String(repeating: "  ", count: indent + 1)
-      let props = properties.map { p in
-        "\(inner)\(str(p.name)): {\n" + p.shape.schemaMembers(indent: indent + 2).joined(separator: ",\n") + "\n\(inner)}"
-      }
+      let props = properties.map { p in "\(inner)\(str(p.name)): " + p.shape.block(indent: indent + 1) }
       var m = [member("description", str(description)), member("type", str("object"))]
       if !required.isEmpty { m.append(member("required", "[" + required.map(str).joined(separator: ", ") + "]")) }
       m.append(member("properties", "{\n" + props.joined(separator: ",\n") + "\n\(pad)}"))
       m.append(member("additionalProperties", "false"))
-      // A curve object holds exactly one of its keys.
-      if properties.map(\.name) == ["spring", "bezier"] {
+      if exactlyOne {
         m.append(member("minProperties", "1"))
         m.append(member("maxProperties", "1"))
       }
       return m
     case .array(let element, let description):
-      return [member("description", str(description)), member("type", str("array")), member("items", nested(element))]
+      return [
+        member("description", str(description)), member("type", str("array")), member("items", element.block(indent: indent)),
+      ]
     case .names(let names, let description):
       return [
         member("description", str(description)), member("type", str("string")),
@@ -349,13 +350,14 @@ extension Shape {
     case .oneOf(let alternatives, let description):
       return [
         member("description", str(description)),
-        member("oneOf", "[\n" + alternatives.map { "\(pad)  " + nestedAt($0, indent + 1) }.joined(separator: ",\n") + "\n\(pad)]"),
+        member("oneOf", "[\n" + alternatives.map { "\(pad)  " + $0.block(indent: indent + 1) }.joined(separator: ",\n") + "\n\(pad)]"),
       ]
     }
   }
 
-  private func nestedAt(_ shape: Shape, _ indent: Int) -> String {
-    let pad = String(repeating: "  ", count: indent)
-    return "{\n" + shape.schemaMembers(indent: indent + 1).joined(separator: ",\n") + "\n\(pad)}"
+  /// This shape as a JSON object whose members sit one level below `indent` and whose
+  /// closing brace sits at `indent`.
+  func block(indent: Int) -> String {
+    "{\n" + schemaMembers(indent: indent + 1).joined(separator: ",\n") + "\n" + String(repeating: "  ", count: indent) + "}"
   }
 }

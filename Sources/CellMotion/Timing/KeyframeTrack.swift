@@ -59,6 +59,9 @@ public struct KeyframeTrack: Sendable, Hashable {
   public let mode: KeyframeCalculationMode
   /// Kochanek-Bartels parameters per key (cubic modes), each 0 when not given.
   public let tension: [Double], continuity: [Double], bias: [Double]
+  /// The Kochanek-Bartels outgoing and incoming tangent of every key (per unit u),
+  /// computed once from the values and the three parameters.
+  let outTangents: [Double], inTangents: [Double]
 
   /// Most keys a track may have.
   public static let maximumKeys = 64
@@ -96,13 +99,13 @@ public struct KeyframeTrack: Sendable, Hashable {
     self.timingFunctions = timingFunctions ?? Array(repeating: .bezier(.linear), count: segments)
     self.values = values
     self.mode = mode
+    (outTangents, inTangents) = Self.tangents(values, self.tension, self.continuity, self.bias)
     let keyCount = mode == .discrete ? n + 1 : n
     var times: [Double]
     switch mode {
     case .paced, .cubicPaced:
       // Key times from the distance travelled (given ones are ignored, as Core Animation does).
-      let m = Self.tangents(values, self.tension, self.continuity, self.bias)
-      times = Self.pacedKeyTimes(values: values, cubic: mode == .cubicPaced, tangents: m)
+      times = Self.pacedKeyTimes(values: values, cubic: mode == .cubicPaced, out: outTangents, in: inTangents)
     default:
       if let keyTimes {
         guard keyTimes.count == keyCount else {
@@ -219,26 +222,22 @@ public struct KeyframeTrack: Sendable, Hashable {
   }
 
   /// (outgoing, incoming) Kochanek-Bartels tangents of every key.
-  var tangents: [(out: Double, in: Double)] {
-    Self.tangents(values, tension, continuity, bias)
-  }
-
-  static func tangents(_ v: [Double], _ t: [Double], _ c: [Double], _ b: [Double]) -> [(out: Double, in: Double)] {
+  static func tangents(_ v: [Double], _ t: [Double], _ c: [Double], _ b: [Double]) -> (out: [Double], in: [Double]) {
     let n = v.count
-    return (0..<n).map { i in
+    var outs: [Double] = [], ins: [Double] = []
+    for i in 0..<n {
       let prev = v[max(i - 1, 0)], next = v[min(i + 1, n - 1)]
       let back = v[i] - prev, ahead = next - v[i]
       let (ti, ci, bi) = (t[i], c[i], b[i])
-      let out = (1 - ti) * (1 + bi) * (1 + ci) / 2 * back + (1 - ti) * (1 - bi) * (1 - ci) / 2 * ahead
-      let inc = (1 - ti) * (1 + bi) * (1 - ci) / 2 * back + (1 - ti) * (1 - bi) * (1 + ci) / 2 * ahead
-      return (out, inc)
+      outs.append((1 - ti) * (1 + bi) * (1 + ci) / 2 * back + (1 - ti) * (1 - bi) * (1 - ci) / 2 * ahead)
+      ins.append((1 - ti) * (1 + bi) * (1 - ci) / 2 * back + (1 - ti) * (1 - bi) * (1 + ci) / 2 * ahead)
     }
+    return (outs, ins)
   }
 
   /// The Hermite piece of segment i at u in [0, 1].
   func hermite(_ i: Int, _ u: Double) -> Double {
-    let m = tangents
-    return Self.hermite(values[i], values[i + 1], m[i].out, m[i + 1].in, u)
+    Self.hermite(values[i], values[i + 1], outTangents[i], inTangents[i + 1], u)
   }
 
   static func hermite(_ p0: Double, _ p1: Double, _ m0: Double, _ m1: Double, _ u: Double) -> Double {
@@ -277,12 +276,12 @@ public struct KeyframeTrack: Sendable, Hashable {
   }
 
   /// Key times proportional to the cumulative distance; even when nothing moves.
-  static func pacedKeyTimes(values v: [Double], cubic: Bool, tangents m: [(out: Double, in: Double)]) -> [Double] {
+  static func pacedKeyTimes(values v: [Double], cubic: Bool, out: [Double], in inc: [Double]) -> [Double] {
     let n = v.count
     guard n > 1 else { return [0] }
     var lengths: [Double] = []
     for i in 0..<(n - 1) {
-      lengths.append(cubic ? arcLength(v[i], v[i + 1], m[i].out, m[i + 1].in, upTo: 1) : abs(v[i + 1] - v[i]))
+      lengths.append(cubic ? arcLength(v[i], v[i + 1], out[i], inc[i + 1], upTo: 1) : abs(v[i + 1] - v[i]))
     }
     let total = lengths.reduce(0, +)
     guard total > 0 else { return even(n) }
@@ -298,8 +297,7 @@ public struct KeyframeTrack: Sendable, Hashable {
   /// cubicPaced: the u of segment i whose arc length is the fraction `s` of the segment's
   /// (bisection on the exact, non-decreasing arc-length function, to 2^-45 in u).
   func pacedParameter(_ i: Int, _ s: Double) -> Double {
-    let m = tangents
-    let p0 = values[i], p1 = values[i + 1], m0 = m[i].out, m1 = m[i + 1].in
+    let p0 = values[i], p1 = values[i + 1], m0 = outTangents[i], m1 = inTangents[i + 1]
     let total = Self.arcLength(p0, p1, m0, m1, upTo: 1)
     guard total > 0 else { return s }
     let target = s * total

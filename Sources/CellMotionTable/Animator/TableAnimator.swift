@@ -103,9 +103,6 @@ public struct TableAnimator: Sendable {
   /// The animations in flight (one per animating row).
   public private(set) var batch: CellBatch
   var foldBatch: CellBatch
-  /// Whether the fold recipe holds its end state (reduce motion): closing folds are then
-  /// not drawn.
-  let foldHeld: Bool
   var output: FrameOutput
   var foldOutput: FrameOutput
   /// The last frame.
@@ -153,7 +150,6 @@ public struct TableAnimator: Sendable {
     self.options = options
     batch = try CellBatch(
       recipes: [recipes.first, recipes.repeatAppearance ?? recipes.first], capacity: capacity, motion: motion)
-    foldHeld = (motion ?? fold.motion).holdsTransforms
     foldBatch = try CellBatch(recipes: [fold], capacity: 64, motion: motion)
     output = try FrameOutput(capacity: capacity, layout: layout, includeFold: false)
     if layout == .affine2D, let r = batch.recipes.first(where: { !$0.isPlanar }) {
@@ -292,7 +288,7 @@ public struct TableAnimator: Sendable {
     guard !events.folds.isEmpty, let expansion = simulation.expansion else { return }
     for (row, fold) in events.folds {
       // Reduce motion: a closing detail is at its folded end state at once (nothing drawn).
-      if foldHeld && fold.phase == .closing { continue }
+      if foldBatch.recipes[0].fold?.held == true && fold.phase == .closing { continue }
       let local = fold.localTime(at: time)
       let openingLocal = fold.phase == .opening ? local : fold.duration - local
       let detail = try expansion.detailHeight(row: row)
