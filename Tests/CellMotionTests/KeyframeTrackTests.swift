@@ -152,3 +152,126 @@ struct KeyframeTrackTests {
     #expect((try? KeyframeTrack(values: [3]))?.value(at: 0.5) == 3)
   }
 }
+
+// MARK: - Keyframe channels in recipes
+
+@Suite("Keyframe channels in recipes")
+struct KeyframeChannelTests {
+  let cell = CellGeometry(width: 375, height: 80)
+  func near(_ a: Double, _ b: Double, _ tol: Double = 1e-12) -> Bool { abs(a - b) <= tol }
+  func tx(_ r: Recipe, _ t: Double, geometry: CellGeometry? = nil) -> Double {
+    ReferenceEvaluator.evaluate(r, geometry: geometry ?? cell, time: t).transform.m41
+  }
+
+  @Test("shake: translation x through its values at even key times, worked by hand")
+  func shake() {
+    // 10 values over 0.6 s: a key every 0.6 / 9 s. Half-way through segment 0 (0 -> -20)
+    // is -10; half-way through segment 1 (-20 -> 20) is 0; at key 4 it is 20.
+    let r = Recipe.shake
+    let step = 0.6 / 9
+    #expect(near(tx(r, step / 2), -10, 1e-9))
+    #expect(near(tx(r, 1.5 * step), 0, 1e-9))
+    #expect(near(tx(r, 4 * step), 20, 1e-9))
+    #expect(near(tx(r, 7.25 * step), -5 + 0.25 * 10, 1e-9))
+    #expect(tx(r, -1) == 0 && tx(r, 5) == 0, "at rest before (fill backwards: the first value) and after")
+  }
+
+  @Test("pulse: Catmull-Rom through the scale values; mid-segment (p0 + p1) / 2 + (m0 - m1) / 8")
+  func pulse() {
+    let r = Recipe.pulse
+    func scale(_ t: Double) -> Double { ReferenceEvaluator.evaluate(r, geometry: cell, time: t).transform.m11 }
+    let values = [0.5, 1.12, 0.92, 1.05, 0.97, 1.015, 0.995, 1]
+    for (k, v) in values.enumerated() { #expect(near(scale(0.1 * Double(k)), v, 1e-9), "key \(k)") }
+    // Segment 1 (1.12 -> 0.92), tangents (0.92 - 0.5) / 2 and (1.05 - 1.12) / 2.
+    let m0 = (0.92 - 0.5) / 2, m1 = (1.05 - 1.12) / 2
+    #expect(near(scale(0.15), (1.12 + 0.92) / 2 + (m0 - m1) / 8, 1e-9))
+  }
+
+  @Test("values that depend on the geometry: each cell's track is the constant's plus height and width times theirs")
+  func geometry() throws {
+    let kf = ChannelKeyframes(
+      values: [ChannelValue(perTableWidth: 1), ChannelValue(-10, perCellHeight: 0.5), 0], mode: .cubic,
+      tension: [0, 0.3, 0])
+    let r = Recipe(name: "g", channels: [ChannelAnimation(.translationX, keyframes: kf, curve: .bezier(.easeOut), duration: 1)])
+    let c = try kf.track { $0.constant }, h = try kf.track { $0.perCellHeight }, w = try kf.track { $0.perTableWidth }
+    for t in stride(from: 0.0, through: 1, by: 0.05) {
+      let g = CellGeometry(width: 300, height: 60, tableWidth: 320)
+      let f = TimingCurve.easeOut.value(at: t)
+      let expected = c.value(at: f) + 60 * h.value(at: f) + 320 * w.value(at: f)
+      #expect(near(tx(r, t, geometry: g), expected, 1e-9), "t = \(t)")
+    }
+    #expect(near(tx(r, 0, geometry: CellGeometry(width: 300, height: 60, tableWidth: 320)), 320))
+  }
+
+  @Test("validation names the field; paced modes need constant values; parameters in [-1, 1]")
+  func validation() {
+    func error(_ k: ChannelKeyframes) -> CellMotionError? {
+      do {
+        try Recipe(name: "r", channels: [ChannelAnimation(.translationY, keyframes: k, duration: 1)]).validate()
+        return nil
+      } catch { return error }
+    }
+    guard case .outOfRange(let field, _, _)? = error(ChannelKeyframes(values: [0, 1, 2], keyTimes: [0, 0.7, 0.5])) else {
+      Issue.record("decreasing key times accepted")
+      return
+    }
+    #expect(field == "r.channels[0].keyframes.keyTimes[2]")
+    #expect(error(ChannelKeyframes(values: [])) != nil)
+    #expect(error(ChannelKeyframes(values: Array(repeating: 1, count: 65))) != nil)
+    #expect(error(ChannelKeyframes(values: [0, 1], timingFunctions: [])) != nil)
+    guard case .invalidCombination? = error(ChannelKeyframes(values: [0, .cellHeight()], mode: .paced)) else {
+      Issue.record("paced keyframes with geometry accepted")
+      return
+    }
+    guard case .outOfRange(let f2, _, _)? = error(ChannelKeyframes(values: [0, 1], mode: .cubic, tension: [0, 1.5])) else {
+      Issue.record("tension 1.5 accepted")
+      return
+    }
+    #expect(f2 == "r.channels[0].keyframes.tensionValues[1]")
+    #expect(error(ChannelKeyframes(values: [0, ChannelValue(.nan)])) != nil)
+    #expect(error(ChannelKeyframes(values: [0, 2e6])) != nil)
+  }
+
+  @Test("recipe files: CAKeyframeAnimation's names, the UIKit form, strict errors")
+  func files() throws {
+    func decode(_ s: String) throws(CellMotionError) -> Recipe { try Recipe.decodeFile(Data(s.utf8), source: "k.json") }
+    let r = try decode(
+      """
+      {"name": "k", "channels": [{"channel": "translationX", "duration": 0.5,
+        "keyframes": {"values": [0, -20, {"perTableWidth": 0.1}, 0], "keyTimes": [0, 0.2, 0.6, 1],
+                      "timingFunctions": ["easeOut", {"spring": {"damping": 12}}, "linear"],
+                      "calculationMode": "cubic", "tensionValues": [0, 0.5, 0, 0]}}]}
+      """)
+    let k = try #require(r.channels[0].keyframes)
+    #expect(k.values == [0, -20, .tableWidth(0.1), 0] && k.mode == .cubic && k.keyTimes == [0, 0.2, 0.6, 1])
+    #expect(r.channels[0].curve == .bezier(.linear), "the animation's own timing defaults to linear")
+    #expect(r.channels[0].from == 0 && r.channels[0].to == 0)
+    // Written back and read again: the same recipe.
+    #expect(try decode(String(decoding: try JSONEncoder().encode(r), as: UTF8.self)) == r)
+    // The UIKit form reads as its expansion.
+    let u = try decode(
+      """
+      {"name": "u", "channels": [{"channel": "opacity", "duration": 1,
+        "keyframes": {"initial": 0, "relative": [{"start": 0, "duration": 0.25, "value": 1, "curve": "easeOut"},
+                                                 {"start": 0.5, "duration": 0.5, "value": 0.5}]}}]}
+      """)
+    let expected = try ChannelKeyframes.uiKit(
+      initial: 0,
+      keyframes: [.init(start: 0, duration: 0.25, value: 1, curve: .bezier(.easeOut)), .init(start: 0.5, duration: 0.5, value: 0.5)])
+    #expect(u.channels[0].keyframes == expected)
+    #expect(expected.values == [0, 1, 1, 0.5] && expected.keyTimes == [0, 0.25, 0.5, 1])
+    // Refused: both forms, from with keyframes, an unknown mode, a key outside the schema,
+    // overlapping UIKit keyframes, paced values with geometry.
+    let bad = [
+      #"{"name": "b", "channels": [{"channel": "opacity", "duration": 1, "from": 0, "keyframes": {"values": [0, 1]}}]}"#,
+      #"{"name": "b", "channels": [{"channel": "opacity", "duration": 1, "keyframes": {"values": [0, 1], "calculationMode": "spline"}}]}"#,
+      #"{"name": "b", "channels": [{"channel": "opacity", "duration": 1, "keyframes": {"values": [0, 1], "keytimes": [0, 1]}}]}"#,
+      #"{"name": "b", "channels": [{"channel": "opacity", "duration": 1, "keyframes": {"values": [0, 1], "initial": 0, "relative": []}}]}"#,
+      #"{"name": "b", "channels": [{"channel": "opacity", "duration": 1, "keyframes": {"initial": 0, "relative": [{"start": 0.5, "duration": 0.5, "value": 1}, {"start": 0.2, "duration": 0.1, "value": 0}]}}]}"#,
+      #"{"name": "b", "channels": [{"channel": "translationX", "duration": 1, "keyframes": {"values": [0, {"perCellHeight": 1}], "calculationMode": "paced"}}]}"#,
+    ]
+    for text in bad {
+      #expect(throws: CellMotionError.self, "\(text)") { try decode(text) }
+    }
+  }
+}

@@ -110,7 +110,7 @@ struct RecipeFileTests {
 // MARK: - The schema, the on-disk form, old files
 
 /// A small JSON Schema validator (the keywords recipe.schema.json uses: type, properties,
-/// required, additionalProperties, items, enum, oneOf, anyOf, pattern, min/maxProperties),
+/// required, additionalProperties, items, enum, oneOf, anyOf, not, pattern, min/maxProperties),
 /// written for these tests independently of the reader's own check; CI also validates the
 /// presets with Python's jsonschema (Tools/check-recipe-schema.sh).
 func schemaErrors(_ value: JSONValue, _ schema: JSONValue, path: String = "") -> [String] {
@@ -137,6 +137,7 @@ func schemaErrors(_ value: JSONValue, _ schema: JSONValue, path: String = "") ->
   if case .array(let alternatives)? = s["anyOf"], !alternatives.contains(where: { schemaErrors(value, $0, path: path).isEmpty }) {
     errors.append("\(path): matches none of anyOf")
   }
+  if let negated = s["not"], schemaErrors(value, negated, path: path).isEmpty { errors.append("\(path): matches not") }
   if case .object(let dict) = value {
     let properties: [String: JSONValue]
     if case .object(let p)? = s["properties"] { properties = p } else { properties = [:] }
@@ -203,7 +204,10 @@ extension RecipeFileTests {
       let value = i % 2 == 0 ? ChannelValue(1, perCellHeight: 0.5, perTableWidth: -1) : ChannelValue(0.25)
       return Recipe(
         name: "populated\(i)",
-        channels: [ChannelAnimation(Channel.allCases[i % Channel.allCases.count], from: value, to: i % 2 == 0 ? 0.25 : ChannelValue(2, perCellHeight: 1, perTableWidth: 1), curve: curve, duration: 1, delay: 0.5)],
+        channels: [
+          ChannelAnimation(Channel.allCases[i % Channel.allCases.count], from: value, to: i % 2 == 0 ? 0.25 : ChannelValue(2, perCellHeight: 1, perTableWidth: 1), curve: curve, duration: 1, delay: 0.5),
+          Self.keyframeChannel(i, curve),
+        ],
         matrix: MatrixAnimation(
           from: .identity, to: .translation(3, 4, 5),
           mode: TransformInterpolationMode.allCases[i % TransformInterpolationMode.allCases.count], curve: curve, duration: 1, delay: 0.25),
@@ -218,6 +222,20 @@ extension RecipeFileTests {
         fold: FoldSpec(direction: i % 2 == 0 ? .open : .close, curve: curve, duration: 0.4, perspectiveDistance: 600),
         motion: MotionPolicy.allCases[i % MotionPolicy.allCases.count])
     }
+  }
+
+  /// A keyframe channel in calculation mode i (mod 5), with every optional list set and
+  /// a value that depends on the geometry where the mode allows it.
+  static func keyframeChannel(_ i: Int, _ curve: AnimationCurve) -> ChannelAnimation {
+    let mode = KeyframeCalculationMode.allCases[i % KeyframeCalculationMode.allCases.count]
+    let paced = mode == .paced || mode == .cubicPaced
+    let values: [ChannelValue] = [0, paced ? 3 : ChannelValue(1, perCellHeight: 0.5, perTableWidth: -0.25), 2]
+    return ChannelAnimation(
+      .translationY,
+      keyframes: ChannelKeyframes(
+        values: values, keyTimes: mode == .discrete ? [0, 0.25, 0.5, 1] : [0, 0.4, 1], timingFunctions: [curve, .bezier(.easeIn)],
+        mode: mode, tension: [0, 0.5, 0], continuity: [0, -0.5, 0], bias: [0, 0.25, 0]),
+      curve: curve, duration: 0.8)
   }
 
   func tree<T: Encodable>(_ value: T) throws -> JSONValue { try StrictJSON.parse(try JSONEncoder().encode(value)) }
@@ -242,7 +260,12 @@ extension RecipeFileTests {
     // people write: "$schema", the Bezier object form and the constant key of an object
     // value, which the encoder writes as a plain number when it is alone).
     let described = schemaKeyPaths(schema)
-    let onlyByHand: Set<String> = [".$schema", ".channels[].curve.bezier", ".matrix.curve.bezier", ".fold.curve.bezier"]
+    let onlyByHand: Set<String> = [
+      ".$schema", ".channels[].curve.bezier", ".matrix.curve.bezier", ".fold.curve.bezier",
+      ".channels[].keyframes.timingFunctions[].bezier",
+      // The UIKit form, which the encoder writes expanded (values and key times).
+      ".channels[].keyframes.initial", ".channels[].keyframes.relative",
+    ]
     let missing = described.subtracting(written).filter { p in !onlyByHand.contains { p.hasPrefix($0) } }
     #expect(missing.isEmpty, "described but never written: \(missing.sorted())")
     // Mutations the reader refuses, the schema refuses too.

@@ -22,7 +22,7 @@ func states(_ r: Recipe, row: Int = 0, geometry: CellGeometry = cell) -> (start:
 struct PresetTests {
   @Test("Every preset validates, ends at identity/opaque (or its end state)")
   func allValidate() throws {
-    #expect(Recipe.presets.count == 14)
+    #expect(Recipe.presets.count == 16)
     for r in Recipe.presets {
       try r.validate()
       let end = states(r).end

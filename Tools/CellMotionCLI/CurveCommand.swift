@@ -12,7 +12,8 @@ struct CurveCommand: ParsableCommand {
     discussion: """
       CURVE is a timing function (linear, easeIn, easeOut, easeInEaseOut, default, ease, \
       ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2)), a recipe preset \
-      (its first channel's curve and duration), or `spring`. Spring flags select a spring: \
+      (its first channel's curve and duration; for a recipe with keyframes, its first \
+      keyframe channel's value in its own units, key times marked), or `spring`. Spring flags select a spring: \
       UIKit style (--damping-ratio, --duration, --initial-velocity) or CASpringAnimation \
       style (--mass, --stiffness, --damping, --initial-velocity). Default: the moveUpBounce \
       preset's spring (UIKit damping ratio 0.4, duration 1 s, initial velocity 0.1). \
@@ -78,21 +79,62 @@ struct CurveSample {
   var span: Double
   /// Time from which the value stays within 0.001 of 1, seconds.
   var settling: Double
+  /// A keyframe channel: the plot shows its value (in the channel's units, for a cell of
+  /// `CurveSource.geometry`) at the curve's progress, with its key times marked.
+  var keyframes: (channel: Channel, keyframes: ChannelKeyframes)? = nil
+
+  /// What the value axis shows.
+  var valueLabel: String {
+    guard let k = keyframes else { return "value (progress)" }
+    let unit: String
+    switch k.channel {
+    case .translationX, .translationY, .translationZ: unit = "points"
+    case .rotationX, .rotationY, .rotationZ: unit = "radians"
+    default: unit = "unitless"
+    }
+    return "\(k.channel.rawValue) (\(unit))"
+  }
+
+  /// The value the motion ends at: 1, or the last keyframe.
+  var endValue: Double {
+    guard let k = keyframes?.keyframes.values.last else { return 1 }
+    return k.resolve(cellHeight: CurveSource.geometry.height, tableWidth: CurveSource.geometry.tableWidth)
+  }
+
+  /// Key times in seconds (keyframes only; the paced modes' derived ones).
+  var keySeconds: [Double] {
+    guard let k = keyframes,
+      let track = try? k.keyframes.track(cellHeight: CurveSource.geometry.height, tableWidth: CurveSource.geometry.tableWidth)
+    else { return [] }
+    return track.keyTimes.map { $0 * duration }
+  }
 
   /// Progress at `t` seconds: the Bezier of t / duration, or the free spring (not cut at
   /// the duration, so the plot shows the whole motion).
-  func value(_ t: Double) -> Double {
+  func progress(_ t: Double) -> Double {
     switch curve {
     case .bezier(let c): c.value(at: min(1, max(0, t / duration)))
     case .spring(let s): s.value(at: t)
     }
   }
 
-  /// Progress per second at `t` seconds.
+  /// The plotted value at `t` seconds: the progress, or the keyframe channel's value at it.
+  func value(_ t: Double) -> Double {
+    guard let k = keyframes else { return progress(t) }
+    let g = CurveSource.geometry
+    return k.keyframes.value(at: progress(t), duration: duration, cellHeight: g.height, tableWidth: g.tableWidth)
+  }
+
+  /// Value per second at `t` seconds: the progress's exact slope, or a keyframe channel's
+  /// by a central difference (1e-6 of the span each side).
   func velocity(_ t: Double) -> Double {
+    if keyframes != nil {
+      let h = span * 1e-6
+      return (value(t + h) - value(t - h)) / (2 * h)
+    }
     switch curve {
-    case .bezier(let c): t < 0 || t > duration ? 0 : c.slope(at: t / duration) / duration
-    case .spring(let s): s.velocity(at: t)
+    case .bezier(let c): return t < 0 || t > duration ? 0 : c.slope(at: t / duration) / duration
+    case .spring(let s): return s.velocity(at: t)
     }
   }
 
@@ -108,6 +150,9 @@ struct CurveSample {
 }
 
 enum CurveSource {
+  /// The cell a keyframe channel's values are resolved for (points): 375 x 80.
+  static let geometry = CellGeometry(width: 375, height: 80)
+
   /// The default curve: the moveUpBounce preset's channel.
   static let defaultName = "moveUpBounce"
 
@@ -130,6 +175,15 @@ enum CurveSource {
     let name = c.curve ?? defaultName
     if Recipe.presetNames.contains(name) {
       let recipe = try Recipe.preset(named: name)
+      // A recipe with keyframes plots its first keyframe channel's value.
+      if let channel = recipe.channels.first(where: { $0.keyframes != nil }), let keyframes = channel.keyframes {
+        let d = c.duration ?? channel.duration
+        var plot = sample(
+          "\(name): \(channel.channel.rawValue) keyframes (\(keyframes.mode.rawValue), \(keyframes.values.count) values)",
+          channel.curve, duration: d)
+        plot.keyframes = (channel.channel, keyframes)
+        return plot
+      }
       guard let part = parts(of: recipe).first else { throw CLIError("recipe \(name) animates nothing") }
       let d = c.duration ?? part.duration
       return sample("\(name): \(describe(part.curve))", part.curve, duration: d)

@@ -19,9 +19,16 @@ enum CurvePlot {
       <text x="\(num(left))" y="24" font-size="14" fill="#222">\(xmlEscape(c.title))</text>
 
       """
-    let valuePanel = Panel(top: 44, height: 290, label: "value (progress)", times: ts, ys: values, span: c.span, include: [0, 1])
-    let velocityPanel = Panel(top: 370, height: 150, label: "velocity (1/s)", times: ts, ys: velocities, span: c.span, include: [0])
-    s += valuePanel.draw(color: "#1f6fd1", reference: 1)
+    let include = c.keyframes == nil ? [0, 1] : [c.endValue]
+    let valuePanel = Panel(top: 44, height: 290, label: c.valueLabel, times: ts, ys: values, span: c.span, include: include)
+    let velocityPanel = Panel(
+      top: 370, height: 150, label: c.keyframes == nil ? "velocity (1/s)" : "velocity (per second)", times: ts,
+      ys: velocities, span: c.span, include: [0])
+    s += valuePanel.draw(color: "#1f6fd1", reference: c.endValue)
+    // Keyframes: a dot on the curve at every key time.
+    for (k, t) in c.keySeconds.enumerated() where t <= c.span {
+      s += "<circle class=\"key\" id=\"key\(k)\" cx=\"\(num(valuePanel.x(t)))\" cy=\"\(num(valuePanel.y(c.value(t))))\" r=\"3.5\" fill=\"#1f6fd1\" stroke=\"#fff\"/>\n"
+    }
     s += velocityPanel.draw(color: "#d1621f", reference: 0)
     // Time axis labels under the lower panel.
     for tick in ticks(0, c.span) {

@@ -98,26 +98,108 @@ extension ChannelValue {
 }
 
 extension ChannelAnimation {
-  private enum CodingKeys: String, CodingKey { case channel, from, to, curve, duration, delay }
+  private enum CodingKeys: String, CodingKey { case channel, from, to, keyframes, curve, duration, delay }
 
-  /// `delay` defaults to 0; the other keys are required.
+  /// Either `from`, `to` and `curve`, or `keyframes` (then `curve` defaults to linear and
+  /// `from` / `to` must be absent); `channel` and `duration` are required, `delay`
+  /// defaults to 0.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
+    let channel = try c.decode(Channel.self, forKey: .channel)
+    let duration = try c.decode(Double.self, forKey: .duration)
+    let delay = try c.decodeIfPresent(Double.self, forKey: .delay) ?? 0
+    if let keyframes = try c.decodeIfPresent(ChannelKeyframes.self, forKey: .keyframes) {
+      guard !c.contains(.from), !c.contains(.to) else {
+        throw DecodingError.dataCorrupted(
+          .init(
+            codingPath: c.codingPath + [CodingKeys.keyframes],
+            debugDescription: "a keyframe channel takes its values from \"keyframes\": remove \"from\" and \"to\""))
+      }
+      self.init(
+        channel, keyframes: keyframes, curve: try c.decodeIfPresent(AnimationCurve.self, forKey: .curve) ?? .bezier(.linear),
+        duration: duration, delay: delay)
+      return
+    }
     self.init(
-      try c.decode(Channel.self, forKey: .channel), from: try c.decode(ChannelValue.self, forKey: .from),
-      to: try c.decode(ChannelValue.self, forKey: .to), curve: try c.decode(AnimationCurve.self, forKey: .curve),
-      duration: try c.decode(Double.self, forKey: .duration),
-      delay: try c.decodeIfPresent(Double.self, forKey: .delay) ?? 0)
+      channel, from: try c.decode(ChannelValue.self, forKey: .from), to: try c.decode(ChannelValue.self, forKey: .to),
+      curve: try c.decode(AnimationCurve.self, forKey: .curve), duration: duration, delay: delay)
   }
 
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(channel, forKey: .channel)
-    try c.encode(from, forKey: .from)
-    try c.encode(to, forKey: .to)
+    if let keyframes {
+      try c.encode(keyframes, forKey: .keyframes)
+    } else {
+      try c.encode(from, forKey: .from)
+      try c.encode(to, forKey: .to)
+    }
     try c.encode(curve, forKey: .curve)
     try c.encode(duration, forKey: .duration)
     if delay != 0 { try c.encode(delay, forKey: .delay) }
+  }
+}
+
+extension ChannelKeyframes: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case values, keyTimes, timingFunctions, calculationMode, tensionValues, continuityValues, biasValues
+    case initial, relative
+  }
+  private enum RelativeKeys: String, CodingKey { case start, duration, value, curve }
+
+  /// CAKeyframeAnimation's names: `values` (required), `keyTimes`, `timingFunctions`,
+  /// `calculationMode` (default linear), `tensionValues`, `continuityValues`,
+  /// `biasValues`. Or the UIKit form: `initial` and `relative`, a list of `{"start",
+  /// "duration", "value", "curve"}` (curve default linear), expanded by `uiKit`.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    if c.contains(.relative) || c.contains(.initial) {
+      let other: [CodingKeys] = [.values, .keyTimes, .timingFunctions, .calculationMode, .tensionValues, .continuityValues, .biasValues]
+      if let extra = other.first(where: { c.contains($0) }) {
+        throw DecodingError.dataCorrupted(
+          .init(
+            codingPath: c.codingPath + [extra],
+            debugDescription: "the UIKit form (\"initial\", \"relative\") takes no \"\(extra.stringValue)\""))
+      }
+      var list = try c.nestedUnkeyedContainer(forKey: .relative)
+      var frames: [RelativeKeyframe] = []
+      while !list.isAtEnd {
+        let f = try list.nestedContainer(keyedBy: RelativeKeys.self)
+        frames.append(
+          RelativeKeyframe(
+            start: try f.decode(Double.self, forKey: .start), duration: try f.decode(Double.self, forKey: .duration),
+            value: try f.decode(ChannelValue.self, forKey: .value),
+            curve: try f.decodeIfPresent(AnimationCurve.self, forKey: .curve) ?? .bezier(.linear)))
+      }
+      do {
+        self = try .uiKit(initial: try c.decode(ChannelValue.self, forKey: .initial), keyframes: frames)
+      } catch let error as CellMotionError {
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: c.codingPath + [CodingKeys.relative], debugDescription: error.description))
+      }
+      return
+    }
+    self.init(
+      values: try c.decode([ChannelValue].self, forKey: .values),
+      keyTimes: try c.decodeIfPresent([Double].self, forKey: .keyTimes),
+      timingFunctions: try c.decodeIfPresent([AnimationCurve].self, forKey: .timingFunctions),
+      mode: try c.decodeIfPresent(KeyframeCalculationMode.self, forKey: .calculationMode) ?? .linear,
+      tension: try c.decodeIfPresent([Double].self, forKey: .tensionValues),
+      continuity: try c.decodeIfPresent([Double].self, forKey: .continuityValues),
+      bias: try c.decodeIfPresent([Double].self, forKey: .biasValues))
+  }
+
+  /// Writes `values` and `calculationMode`, and the optional lists that are set (the UIKit
+  /// form is written expanded).
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(values, forKey: .values)
+    try c.encodeIfPresent(keyTimes, forKey: .keyTimes)
+    try c.encodeIfPresent(timingFunctions, forKey: .timingFunctions)
+    try c.encode(mode, forKey: .calculationMode)
+    try c.encodeIfPresent(tension, forKey: .tensionValues)
+    try c.encodeIfPresent(continuity, forKey: .continuityValues)
+    try c.encodeIfPresent(bias, forKey: .biasValues)
   }
 }
 

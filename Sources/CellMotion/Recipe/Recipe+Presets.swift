@@ -155,11 +155,36 @@ extension Recipe {
       stagger: Stagger(step: 0.05, base: .batchPosition, from: .last))
   }
 
+  /// The wrong-password shake: CAKeyframeAnimation on `transform.translation.x` with the
+  /// widely used values -20, 20, -20, 20, -10, 10, -5, 5 (points), here starting and ending
+  /// at rest (0), evenly spaced over 0.6 s, linear (the animation's and every segment's
+  /// timing), so the cell swings back and forth with a decaying amplitude.
+  public static var shake: Recipe {
+    let values: [ChannelValue] = [0, -20, 20, -20, 20, -10, 10, -5, 5, 0]
+    return Recipe(
+      name: "shake",
+      channels: [ChannelAnimation(.translationX, keyframes: ChannelKeyframes(values: values), duration: 0.6)])
+  }
+
+  /// Pulse in: `transform.scale` through 8 keyframes, 0.5 -> 1.12 -> 0.92 -> 1.05 -> 0.97 ->
+  /// 1.015 -> 0.995 -> 1, on a Catmull-Rom spline (`cubic` mode) over 0.7 s, so the cell
+  /// pops up past its size and settles in smooth, shrinking swings; opacity 0 -> 1 over the
+  /// first 0.25 s, easeOut.
+  public static var pulse: Recipe {
+    let values: [ChannelValue] = [0.5, 1.12, 0.92, 1.05, 0.97, 1.015, 0.995, 1]
+    return Recipe(
+      name: "pulse",
+      channels: [
+        ChannelAnimation(.scale, keyframes: ChannelKeyframes(values: values, mode: .cubic), duration: 0.7),
+        ChannelAnimation(.opacity, from: 0, to: 1, curve: .bezier(.easeOut), duration: 0.25),
+      ])
+  }
+
   /// Every preset, in a stable order.
   public static var presets: [Recipe] {
     [
       tipIn, tipInChannels, fade, fadeIn, fadeStagger, moveUpBounce, moveUpFade, slideIn, foldOpen, foldClosed, flipX, flipY,
-      gridCascade, reverseFade,
+      gridCascade, reverseFade, shake, pulse,
     ]
   }
 

@@ -79,16 +79,25 @@ public enum AnimationCurve: Sendable, Hashable, Codable {
   }
 }
 
-/// One animated channel.
+/// One animated channel: from one value to another along `curve`, or through keyframes.
 public struct ChannelAnimation: Sendable, Hashable, Codable {
   public var channel: Channel
+  /// The start value (for keyframes: the first value, as the initialisers set it).
   public var from: ChannelValue
+  /// The end value, which is also the model value shown when the animation is not in
+  /// effect (for keyframes: the last value, as the initialisers set it).
   public var to: ChannelValue
+  /// Progress over the duration (for keyframes: the animation's own timing function, which
+  /// gives the fraction the keyframes read; linear by default, as CAKeyframeAnimation).
   public var curve: AnimationCurve
   /// Seconds, > 0.
   public var duration: Double
   /// Seconds before this channel starts, on top of the cell's start time and stagger; >= 0.
   public var delay: Double
+  /// Keyframes (CAKeyframeAnimation) instead of from -> to; nil for a two-value channel.
+  /// When set they decide every value: `from` and `to` are their first and last values
+  /// (`endValue` reads the keyframes, whatever `to` holds).
+  public var keyframes: ChannelKeyframes?
 
   public init(
     _ channel: Channel, from: ChannelValue, to: ChannelValue, curve: AnimationCurve,
@@ -100,6 +109,34 @@ public struct ChannelAnimation: Sendable, Hashable, Codable {
     self.curve = curve
     self.duration = duration
     self.delay = delay
+    self.keyframes = nil
+  }
+
+  /// A keyframe channel: `keyframes` over `duration` seconds, read at the fraction `curve`
+  /// gives (linear by default, as CAKeyframeAnimation's `timingFunction`).
+  public init(
+    _ channel: Channel, keyframes: ChannelKeyframes, curve: AnimationCurve = .bezier(.linear), duration: Double,
+    delay: Double = 0
+  ) {
+    self.init(
+      channel, from: keyframes.values.first ?? 0, to: keyframes.values.last ?? 0, curve: curve, duration: duration,
+      delay: delay)
+    self.keyframes = keyframes
+  }
+
+  /// The model value: the last keyframe, or `to`.
+  public var endValue: ChannelValue { keyframes?.values.last ?? to }
+
+  /// The channel's value for one cell at the fraction `p` of its curve (its progress; the
+  /// keyframes clamp it to [0, 1], a two-value channel extrapolates, as a spring's
+  /// overshoot needs).
+  public func value(progress p: Double, cellHeight: Double, tableWidth: Double) -> Double {
+    if let keyframes {
+      return keyframes.value(at: p, duration: duration, cellHeight: cellHeight, tableWidth: tableWidth)
+    }
+    let a = from.resolve(cellHeight: cellHeight, tableWidth: tableWidth)
+    let b = to.resolve(cellHeight: cellHeight, tableWidth: tableWidth)
+    return a + (b - a) * p
   }
 }
 
@@ -222,6 +259,7 @@ public struct Recipe: Sendable, Hashable, Codable {
       let f = "\(name).channels[\(i)]"
       try c.from.validate("\(f).from")
       try c.to.validate("\(f).to")
+      try c.keyframes?.validate("\(f).keyframes")
       try Check.within(c.duration, InputLimits.duration, "\(f).duration")
       try Check.within(c.delay, InputLimits.delay, "\(f).delay")
     }

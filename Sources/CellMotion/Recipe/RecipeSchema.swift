@@ -12,7 +12,10 @@ import Foundation
 indirect enum Shape: Sendable {
   /// A JSON object: its keys, which of them are required, whether it holds exactly one of
   /// its keys (the decoder checks that; the JSON Schema says it), what it is.
-  case object([Property], required: [String], exactlyOne: Bool, description: String)
+  /// `alternatives`: the object takes exactly one of these forms, each with keys it
+  /// requires and keys it forbids (a plain channel's from/to/curve or its keyframes); the
+  /// decoder checks it, the JSON Schema says it.
+  case object([Property], required: [String], exactlyOne: Bool, alternatives: [Form], description: String)
   /// A JSON array whose elements all have this shape.
   case array(Shape, description: String)
   /// A string from a closed set (an enum's raw values).
@@ -28,6 +31,12 @@ indirect enum Shape: Sendable {
   /// One of several shapes, told apart by JSON type (object, string, number).
   case oneOf([Shape], description: String)
 
+  /// One form of an object with alternatives.
+  struct Form: Sendable {
+    var requires: [String]
+    var forbids: [String]
+  }
+
   /// One key of an object.
   struct Property: Sendable {
     var name: String
@@ -41,16 +50,18 @@ enum RecipeSchema {
     "channel": "channel", "base": "stagger base", "order": "channel order",
     "mode": "interpolation mode", "fillMode": "fill mode", "direction": "fold direction",
     "from": "stagger origin", "axis": "stagger axis", "motion": "motion policy",
+    "calculationMode": "keyframe calculation mode",
   ]
 
   // MARK: The schema
 
   static func object(
-    _ description: String, required: [String] = [], exactlyOne: Bool = false, _ properties: [(String, Shape)]
+    _ description: String, required: [String] = [], exactlyOne: Bool = false, alternatives: [Shape.Form] = [],
+    _ properties: [(String, Shape)]
   ) -> Shape {
     .object(
       properties.map { Shape.Property(name: $0.0, shape: $0.1) }, required: required, exactlyOne: exactlyOne,
-      description: description)
+      alternatives: alternatives, description: description)
   }
 
   static let spring = object(
@@ -92,6 +103,50 @@ enum RecipeSchema {
     ],
     description: "A channel's end value: a number, or an object whose parts depend on the geometry.")
 
+  static let keyframeNumbers = Shape.array(
+    .number(description: "In [-1, 1]."), description: "One per value (cubic modes); 0 for every key when absent.")
+
+  static let keyframes = object(
+    "Keyframes (CAKeyframeAnimation): values with key times, a curve per segment and a calculation mode; or the UIKit "
+      + "form (UIView.animateKeyframes): an initial value and relative keyframes.",
+    alternatives: [
+      Shape.Form(requires: ["values"], forbids: ["initial", "relative"]),
+      Shape.Form(
+        requires: ["initial", "relative"],
+        forbids: ["values", "keyTimes", "timingFunctions", "calculationMode", "tensionValues", "continuityValues", "biasValues"]),
+    ],
+    [
+      ("values", .array(channelValue, description: "The values, 1 to 64.")),
+      (
+        "keyTimes",
+        .array(
+          .number(description: "A fraction of the duration."),
+          description: "From 0 to 1, non-decreasing, one per value (values + 1 for discrete); evenly spaced when absent.")
+      ),
+      ("timingFunctions", .array(curve, description: "One curve per segment (values - 1); linear when absent.")),
+      (
+        "calculationMode",
+        .names(
+          KeyframeCalculationMode.allCases.map(\.rawValue),
+          description: "linear (default), discrete, paced, cubic (Kochanek-Bartels / Catmull-Rom) or cubicPaced.")
+      ),
+      ("tensionValues", keyframeNumbers), ("continuityValues", keyframeNumbers), ("biasValues", keyframeNumbers),
+      ("initial", channelValue),
+      (
+        "relative",
+        .array(
+          object(
+            "One keyframe of the UIKit form: over [start, start + duration] (fractions of the channel's duration) the "
+              + "value moves to value.", required: ["start", "duration", "value"],
+            [
+              ("start", .number(description: "Relative start time in [0, 1].")),
+              ("duration", .number(description: "Relative duration, > 0, start + duration <= 1.")),
+              ("value", channelValue), ("curve", curve),
+            ]),
+          description: "The UIKit form's keyframes, in order, not overlapping.")
+      ),
+    ])
+
   static let transform = object(
     "A CATransform3D, entries m11 ... m44 (row vectors, translation in m41 m42 m43; points).",
     required: (1...4).flatMap { r in (1...4).map { c in "m\(r)\(c)" } },
@@ -112,10 +167,15 @@ enum RecipeSchema {
         "channels",
         .array(
           object(
-            "One animated channel.", required: ["channel", "from", "to", "curve", "duration"],
+            "One animated channel: from, to and curve, or keyframes.", required: ["channel", "duration"],
+            alternatives: [
+              Shape.Form(requires: ["from", "to", "curve"], forbids: ["keyframes"]),
+              Shape.Form(requires: ["keyframes"], forbids: ["from", "to"]),
+            ],
             [
               ("channel", .names(Channel.allCases.map(\.rawValue), description: "The animated property.")),
-              ("from", channelValue), ("to", channelValue), ("curve", curve), ("duration", duration), ("delay", delay),
+              ("from", channelValue), ("to", channelValue), ("keyframes", keyframes), ("curve", curve),
+              ("duration", duration), ("delay", delay),
             ]),
           description: "Animated channels (default none).")
       ),
@@ -231,7 +291,7 @@ enum RecipeSchema {
   ///   `TimingCurve(parsing:)` for a curve string.
   static func check(_ tree: JSONValue, against shape: Shape = shape, path: String = "", source: String) throws(CellMotionError) {
     switch shape {
-    case .object(let properties, _, _, _):
+    case .object(let properties, _, _, _, _):
       guard case .object(let dict) = tree else { return }
       for key in dict.keys.sorted() {
         let here = join(path, key)
@@ -308,7 +368,7 @@ extension Shape {
     func str(_ s: String) -> String { StrictJSON.serialize(.string(s)) }
     func member(_ key: String, _ value: String) -> String { "\(pad)\(str(key)): \(value)" }
     switch self {
-    case .object(let properties, let required, let exactlyOne, let description):
+    case .object(let properties, let required, let exactlyOne, let alternatives, let description):
       let inner = String(repeating: "  ", count: indent + 1)
       let props = properties.map { p in "\(inner)\(str(p.name)): " + p.shape.block(indent: indent + 1) }
       var m = [member("description", str(description)), member("type", str("object"))]
@@ -318,6 +378,17 @@ extension Shape {
       if exactlyOne {
         m.append(member("minProperties", "1"))
         m.append(member("maxProperties", "1"))
+      }
+      if !alternatives.isEmpty {
+        // Exactly one form: each branch requires its keys and forbids the others'.
+        let branches = alternatives.map { form -> String in
+          var b = "{\"required\": [" + form.requires.map(str).joined(separator: ", ") + "]"
+          if !form.forbids.isEmpty {
+            b += ", \"not\": {\"anyOf\": [" + form.forbids.map { "{\"required\": [\(str($0))]}" }.joined(separator: ", ") + "]}"
+          }
+          return b + "}"
+        }
+        m.append(member("oneOf", "[" + branches.joined(separator: ", ") + "]"))
       }
       return m
     case .array(let element, let description):

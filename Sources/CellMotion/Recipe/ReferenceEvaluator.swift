@@ -128,17 +128,15 @@ public enum ReferenceEvaluator {
     var s = 1.0, sx = 1.0, sy = 1.0
     var hasChannelTransform = false
     for c in channels {
-      let from = c.from.resolve(cellHeight: geometry.height, tableWidth: geometry.tableWidth)
-      let to = c.to.resolve(cellHeight: geometry.height, tableWidth: geometry.tableWidth)
+      // The model value (the end value) when held or not in effect; else the channel's
+      // value at its progress (from -> to, or through its keyframes).
       let v: Double
-      if policy.holds(c.channel) {
-        v = to
-      } else if let p = progress(
+      if !policy.holds(c.channel), let p = progress(
         curve: c.curve, duration: c.duration, begin: start + c.delay, timing: recipe.timing, time: time)
       {
-        v = from + (to - from) * p
+        v = c.value(progress: p, cellHeight: geometry.height, tableWidth: geometry.tableWidth)
       } else {
-        v = to
+        v = c.endValue.resolve(cellHeight: geometry.height, tableWidth: geometry.tableWidth)
       }
       switch c.channel {
       case .opacity: opacity = v

@@ -70,6 +70,10 @@ public enum InputLimits {
   /// A spring's initial velocity, distances per second: `-1e4 ... 1e4`.
   public static let springVelocity: ClosedRange<Double> = -1e4...1e4
 
+  /// Kochanek-Bartels tension, continuity and bias of keyframes: [-1, 1], the range their
+  /// authors give (Kochanek and Bartels 1984); 0 is Catmull-Rom.
+  public static let keyframeParameter: ClosedRange<Double> = -1...1
+
   /// Scroll offsets and scroll limits, points: `-1e15 ... 1e15` (row positions derived from
   /// them are handed to the kernel as Float).
   public static let scrollOffset: ClosedRange<Double> = -1e15...1e15

@@ -4,8 +4,8 @@
 // (UIView.animateKeyframes with addKeyframe(withRelativeStartTime:relativeDuration:)).
 // Facts and formulas only; the choices where Apple is silent are stated on each rule.
 //
-// Step 1 of issue 14's keyframes: the semantics in Double with their tests. Recipe
-// channels, the kernel, recipe files and the CLI take keyframes in later steps.
+// Recipe channels take keyframes through `ChannelKeyframes` (values that may depend on
+// the cell's geometry); the kernel compiles them to per-segment polynomials.
 
 import Foundation
 
@@ -61,7 +61,7 @@ public struct KeyframeTrack: Sendable, Hashable {
   public let tension: [Double], continuity: [Double], bias: [Double]
   /// The Kochanek-Bartels outgoing and incoming tangent of every key (per unit u),
   /// computed once from the values and the three parameters.
-  let outTangents: [Double], inTangents: [Double]
+  package let outTangents: [Double], inTangents: [Double]
 
   /// Most keys a track may have.
   public static let maximumKeys = 64
@@ -150,6 +150,18 @@ public struct KeyframeTrack: Sendable, Hashable {
   public static func uiKit(
     initial: Double, keyframes: [(start: Double, duration: Double, value: Double, curve: AnimationCurve)]
   ) throws(CellMotionError) -> KeyframeTrack {
+    let (values, times, curves) = try uiKitKeys(initial: initial, keyframes: keyframes)
+    if values.count == 1 { return try KeyframeTrack(values: values) }
+    return try KeyframeTrack(values: values, keyTimes: times, timingFunctions: curves, mode: .linear)
+  }
+
+  /// The UIKit form's keys: a value at 0, each keyframe's value at its end on its curve, a
+  /// held value (a linear segment between equal values) wherever a gap separates two
+  /// keyframes or the last one ends before 1. Generic over the value so recipe channels
+  /// (`ChannelKeyframes.uiKit`) expand values that depend on the geometry the same way.
+  static func uiKitKeys<V>(
+    initial: V, keyframes: [(start: Double, duration: Double, value: V, curve: AnimationCurve)]
+  ) throws(CellMotionError) -> (values: [V], keyTimes: [Double], curves: [AnimationCurve]) {
     var values = [initial], times = [0.0], curves: [AnimationCurve] = []
     var end = 0.0
     for (k, f) in keyframes.enumerated() {
@@ -171,13 +183,12 @@ public struct KeyframeTrack: Sendable, Hashable {
       times.append(end)
       curves.append(f.curve)
     }
-    if end < 1 {
+    if end < 1 && !keyframes.isEmpty {
       values.append(values.last!)
       times.append(1)
       curves.append(.bezier(.linear))
     }
-    if values.count == 1 { return try KeyframeTrack(values: values) }
-    return try KeyframeTrack(values: values, keyTimes: times, timingFunctions: curves, mode: .linear)
+    return (values, times, curves)
   }
 
   // MARK: Evaluation
@@ -240,7 +251,7 @@ public struct KeyframeTrack: Sendable, Hashable {
     Self.hermite(values[i], values[i + 1], outTangents[i], inTangents[i + 1], u)
   }
 
-  static func hermite(_ p0: Double, _ p1: Double, _ m0: Double, _ m1: Double, _ u: Double) -> Double {
+  package static func hermite(_ p0: Double, _ p1: Double, _ m0: Double, _ m1: Double, _ u: Double) -> Double {
     let u2 = u * u, u3 = u2 * u
     return (2 * u3 - 3 * u2 + 1) * p0 + (u3 - 2 * u2 + u) * m0 + (-2 * u3 + 3 * u2) * p1 + (u3 - u2) * m1
   }
@@ -253,26 +264,33 @@ public struct KeyframeTrack: Sendable, Hashable {
   /// |p(b_k+1) - p(b_k)| between 0, the roots of its quadratic slope inside (0, u), and u.
   static func arcLength(_ p0: Double, _ p1: Double, _ m0: Double, _ m1: Double, upTo u: Double) -> Double {
     guard u > 0 else { return 0 }
+    let breaks = turningPoints(p0, p1, m0, m1).filter { $0 < u } + [u]
+    var total = 0.0, previous = 0.0
+    for b in breaks {
+      total += abs(hermite(p0, p1, m0, m1, b) - hermite(p0, p1, m0, m1, previous))
+      previous = b
+    }
+    return total
+  }
+
+  /// The parameters in (0, 1) where a Hermite piece turns (the roots of its quadratic
+  /// slope), ascending: between them, and between them and the ends, it is monotone.
+  package static func turningPoints(_ p0: Double, _ p1: Double, _ m0: Double, _ m1: Double) -> [Double] {
     // p(u) = A u^3 + B u^2 + C u + p0, slope 3A u^2 + 2B u + C.
     let a = 2 * p0 + m0 - 2 * p1 + m1, b = -3 * p0 - 2 * m0 + 3 * p1 - m1, c = m0
-    var breaks: [Double] = [0]
+    var roots: [Double] = []
     let qa = 3 * a, qb = 2 * b
     if qa == 0 {
-      if qb != 0 { breaks.append(-c / qb) }
+      if qb != 0 { roots.append(-c / qb) }
     } else {
       let disc = qb * qb - 4 * qa * c
       if disc >= 0 {
         let r = disc.squareRoot()
-        breaks.append((-qb - r) / (2 * qa))
-        breaks.append((-qb + r) / (2 * qa))
+        roots.append((-qb - r) / (2 * qa))
+        roots.append((-qb + r) / (2 * qa))
       }
     }
-    breaks = breaks.filter { $0 >= 0 && $0 < u }.sorted() + [u]
-    var total = 0.0
-    for k in 0..<(breaks.count - 1) {
-      total += abs(hermite(p0, p1, m0, m1, breaks[k + 1]) - hermite(p0, p1, m0, m1, breaks[k]))
-    }
-    return total
+    return roots.filter { $0 > 0 && $0 < 1 }.sorted()
   }
 
   /// Key times proportional to the cumulative distance; even when nothing moves.

@@ -65,6 +65,13 @@ public struct CompiledRecipe: Sendable {
   @usableFromInline package let opacityChannel: CompiledChannel?
   @usableFromInline package let shadowChannel: CompiledChannel?
   @usableFromInline package let matrix: CompiledMatrix?
+  /// The keyframe channels (not held by the motion policy), in order: each reads its part's
+  /// progress and writes its value to scratch row `parts.count + index`, which its
+  /// `CompiledChannel` reads as progress with from 0 and to 1.
+  @usableFromInline package let keyframes: [CompiledKeyframes]
+  /// Scratch rows before the matrix entries: every part's progress, then every keyframe
+  /// channel's value.
+  @usableFromInline package var timedRows: Int { parts.count + keyframes.count }
   /// Uniform flags that pick the kernel path for this recipe.
   @usableFromInline package let hasChannelTransform: Bool
   @usableFromInline package let hasRotationXY: Bool
@@ -173,11 +180,13 @@ public struct CompiledRecipe: Sendable {
     let matrixKey = recipe.matrix.map { key($0.curve, $0.duration, $0.delay) }
     let foldKey = recipe.fold.map { key($0.curve, $0.duration, 0) }
     // A fold's halves take 32 rows of the scratch that parts would otherwise use.
+    // Keyframe channels take one more row each.
     let partLimit = Self.maxParts - (recipe.fold != nil ? 32 : 0)
-    guard keys.count <= partLimit else {
+    let keyframeRows = recipeChannels.filter { $0.keyframes != nil && !policy.holds($0.channel) }.count
+    guard keys.count + keyframeRows <= partLimit else {
       throw .outOfRange(
-        field: "\(recipe.name): distinct (curve, duration, delay) parts", value: Double(keys.count),
-        expected: "<= \(partLimit)")
+        field: "\(recipe.name): distinct (curve, duration, delay) parts" + (keyframeRows > 0 ? " plus keyframe channels" : ""),
+        value: Double(keys.count + keyframeRows), expected: "<= \(partLimit)")
     }
     // 2. Each distinct curve compiled once. Keys whose compiled parts coincide (curves that
     //    differ only below Float precision) share one part, in order of first use.
@@ -192,16 +201,27 @@ public struct CompiledRecipe: Sendable {
       return parts.count - 1
     }
     var channels: [CompiledChannel] = []
+    var keyframes: [CompiledKeyframes] = []
     channels.reserveCapacity(recipeChannels.count)
     for (n, c) in recipeChannels.enumerated() {
       let i = partOfKey[channelKeys[n]]
+      let held = policy.holds(c.channel)
+      if let k = c.keyframes, !held {
+        // The keyframe stage writes the value itself to its row: read it as progress
+        // from 0 to 1.
+        let row = parts.count + keyframes.count
+        keyframes.append(try CompiledKeyframes(k, part: i, row: row, duration: c.duration))
+        channels.append(CompiledChannel(channel: c.channel, part: row, from: .zero, to: SIMD3(1, 0, 0)))
+        continue
+      }
+      let end = c.endValue
       let from = SIMD3(Float(c.from.constant), Float(c.from.perCellHeight), Float(c.from.perTableWidth))
-      let to = SIMD3(Float(c.to.constant), Float(c.to.perCellHeight), Float(c.to.perTableWidth))
+      let to = SIMD3(Float(end.constant), Float(end.perCellHeight), Float(end.perTableWidth))
       // The mask: 1 animates, 0 holds the end value. (to - from) x 0 is applied by setting
       // from = to, so the value is exactly `to` whatever the progress.
-      let mask: Float = policy.holds(c.channel) ? 0 : 1
-      channels.append(CompiledChannel(channel: c.channel, part: i, from: mask == 0 ? to : from, to: to))
+      channels.append(CompiledChannel(channel: c.channel, part: i, from: held ? to : from, to: to))
     }
+    self.keyframes = keyframes
     let transformChannels = channels.filter { $0.channel != .opacity && $0.channel != .shadowOpacity }
     self.transformChannels = transformChannels
     opacityChannel = channels.last { $0.channel == .opacity }
@@ -270,7 +290,8 @@ public struct CompiledRecipe: Sendable {
       fold = nil
     }
     // Rows per cell: each part's progress, 16 matrix entries, and 32 fold entries.
-    blockCells = min(128, Kernel.scratchFloats / (parts.count + 16 + (recipe.fold != nil ? 32 : 0)) / 8 * 8)
+    blockCells = min(
+      128, Kernel.scratchFloats / (parts.count + keyframes.count + 16 + (recipe.fold != nil ? 32 : 0)) / 8 * 8)
     self.parts = parts
     self.channels = channels
     var planar = !hasRotationXY && !hasTranslationZ && m34 == 0
@@ -286,10 +307,19 @@ public struct CompiledRecipe: Sendable {
     if let f = fold {
       // The fold's angle is (1 - openness) * (-pi/2), openness = p or 1 - p (p = 1 held).
       let held = (lo: 1.0, hi: 1.0)
-      let bounds = f.held ? held : parts[f.part].curve.progressBounds
+      let bounds = f.held ? held : progressBounds(row: f.part)
       foldAngleCentre = f.opening
         ? AngleCentre.of(from: -.pi / 2, delta: .pi / 2, bounds: bounds)
         : AngleCentre.of(from: 0, delta: -.pi / 2, bounds: bounds)
     }
+  }
+}
+
+extension CompiledRecipe {
+  /// Bounds on what scratch row `row` can hold: a part's progress
+  /// (`CompiledCurve.progressBounds`) or a keyframe channel's value
+  /// (`CompiledKeyframes.valueBounds`).
+  @usableFromInline func progressBounds(row: Int) -> (lo: Double, hi: Double) {
+    row < parts.count ? parts[row].curve.progressBounds : keyframes[row - parts.count].valueBounds
   }
 }

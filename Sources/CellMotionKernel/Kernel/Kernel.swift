@@ -138,7 +138,8 @@ public enum Kernel {
 
   /// Evaluates cells `range`, all of recipe `r`, block by block (`CompiledRecipe.blockCells`
   /// cells, a multiple of 8), in stages that each run as a small loop over the block:
-  /// 1. every part's progress (`progressStage`) into the stack scratch;
+  /// 1. every part's progress (`progressStage`) into the stack scratch, then every
+  ///    keyframe channel's value from its part's progress (`keyframeStage`);
   /// 2. opacity and shadow opacity (`opacityStage`) straight to the outputs;
   /// 3. the matrices, in groups of `L.width` lanes, into the scratch: (a, b), (c, d),
   ///    (tx, ty) pair rows on the planar path (`evaluatePlanarRun`), 16 SoA rows on the
@@ -163,12 +164,17 @@ public enum Kernel {
     span.withUnsafeMutableBufferPointer { buffer in
       let base = buffer.baseAddress!
       let progress = StagedProgress(base: UnsafePointer(base), stride: block)
-      let soa = base + r.parts.count * block
+      let soa = base + r.timedRows * block
       var b = range.lowerBound
       while b < range.upperBound {
         let n = min(block, range.upperBound - b)
         for k in r.parts.indices {
           progressStage(L.self, r.parts[k], r, t: t, start: inputs.start + b, count: n, into: base + k * block)
+        }
+        for k in r.keyframes {
+          keyframeStage(
+            L.self, k, progress: progress, height: inputs.height + b, tableWidth: inputs.tableWidth + b, count: n,
+            into: base + k.row * block)
         }
         opacityStage(
           L.self, r.opacityChannel, modelValue: 1, progress: progress, height: inputs.height + b,

@@ -32,7 +32,7 @@ struct AxisRotation: Sendable {
     from = ch.from
     delta = ch.to - ch.from
     centre = from.y == 0 && from.z == 0 && delta.y == 0 && delta.z == 0
-      ? AngleCentre.of(from: from.x, delta: delta.x, bounds: r.parts[ch.part].curve.progressBounds) : nil
+      ? AngleCentre.of(from: from.x, delta: delta.x, bounds: r.progressBounds(row: ch.part)) : nil
   }
 }
 

@@ -222,6 +222,17 @@ extension Kernel {
     _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float,
     steps: Int = bezierSteps, quadraticGuess: Bool = true
   ) -> L {
+    bezierProgressLanes(
+      x, L(repeating: ax), L(repeating: bx), L(repeating: cx), L(repeating: ay), L(repeating: by), L(repeating: cy),
+      steps: steps, quadraticGuess: quadraticGuess)
+  }
+
+  /// `bezierProgress` with a curve per lane (keyframe segments: each lane's own segment's
+  /// coefficients); the same arithmetic, so a uniform curve gives the same bits.
+  @inlinable @inline(__always)
+  static func bezierProgressLanes<L: FloatLanes>(
+    _ x: L, _ ax: L, _ bx: L, _ cx: L, _ ay: L, _ by: L, _ cy: L, steps: Int = bezierSteps, quadraticGuess: Bool = true
+  ) -> L {
     // Well-conditioned curves converge from s = x in as few steps as the quadratic guess
     // needs plus its own cost (a square root and a divide); the compiler picks per curve.
     var s = x
@@ -341,7 +352,7 @@ extension Kernel {
 
   /// The quadratic first guess of `bezierProgress`, in [0, 1].
   @inlinable @inline(__always)
-  static func quadraticFirstGuess<L: FloatLanes>(_ x: L, _ ax: Float, _ bx: Float, _ cx: Float) -> L {
+  static func quadraticFirstGuess<L: FloatLanes>(_ x: L, _ ax: L, _ bx: L, _ cx: L) -> L {
     // First guess from the quadratic expansion at the nearer end, exact as s -> 0 or 1,
     // where x'(s) may vanish (x1 = 0 or x2 = 1) and plain Newton from s = x crawls:
     // near 0, x ~ cx s + bx s^2; near 1, 1 - x ~ d u + e u^2 with u = 1 - s,
@@ -349,8 +360,8 @@ extension Kernel {
     // r = 2 c / (b + sqrt(b^2 + 4 a c)).
     let back = L.ge(x, L(repeating: 0.5))
     let xr = x.replacing(with: 1 - x, where: back)
-    let qa = L(repeating: bx).replacing(with: L(repeating: -(3 * ax + bx)), where: back)
-    let qb = L(repeating: cx).replacing(with: L(repeating: 3 * ax + 2 * bx + cx), where: back)
+    let qa = bx.replacing(with: L(repeating: 0) - (ax * 3 + bx), where: back)
+    let qb = cx.replacing(with: ax * 3 + bx * 2 + cx, where: back)
     let disc = L.maximum(qb * qb + qa * xr * 4, L(repeating: 0))
     let r = (xr * 2) / (qb + L.sqrt(disc))
     var s = L.clamp(r.replacing(with: 1 - r, where: back), 0, 1)

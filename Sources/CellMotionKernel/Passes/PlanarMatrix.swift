@@ -29,7 +29,7 @@ struct PlanarConstants: Sendable {
   @usableFromInline var unitScale = false
   init(_ r: CompiledRecipe) {
     func small(_ from: Float, _ delta: Float, _ part: Int) -> Bool {
-      let b = r.parts[part].curve.progressBounds
+      let b = r.progressBounds(row: part)
       let ends = [Double(from) + Double(delta) * b.lo, Double(from) + Double(delta) * b.hi]
       return ends.allSatisfy { abs($0) <= Double.pi / 4 }
     }

@@ -18,9 +18,14 @@ import Foundation
   @inlinable init(a: Float, wd: Float, b: Float) { (self.a, self.wd, self.b) = (a, wd, b) }
   @inlinable @inline(__always)
   func progress<L: FloatLanes>(_ local: L, duration: Float) -> L {
-    let e = L.exp(local * -a)
+    Self.progress(local, a: L(repeating: a), wd: L(repeating: wd), b: L(repeating: b), duration: L(repeating: duration))
+  }
+  /// The same with constants per lane (keyframe segments).
+  @inlinable @inline(__always)
+  static func progress<L: FloatLanes>(_ local: L, a: L, wd: L, b: L, duration: L) -> L {
+    let e = L.exp(L(repeating: 0) - local * a)
     let sc = L.sincos(local * wd)
-    return (1 - e * (sc.cos + sc.sin * b)).replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: duration)))
+    return (1 - e * (sc.cos + sc.sin * b)).replacing(with: L(repeating: 1), where: L.ge(local, duration))
   }
 }
 
@@ -30,7 +35,12 @@ import Foundation
   @inlinable init(w0: Float, c: Float) { (self.w0, self.c) = (w0, c) }
   @inlinable @inline(__always)
   func progress<L: FloatLanes>(_ local: L, duration: Float) -> L {
-    (1 - (local * c + 1) * L.exp(local * -w0)).replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: duration)))
+    Self.progress(local, w0: L(repeating: w0), c: L(repeating: c), duration: L(repeating: duration))
+  }
+  /// The same with constants per lane (keyframe segments).
+  @inlinable @inline(__always)
+  static func progress<L: FloatLanes>(_ local: L, w0: L, c: L, duration: L) -> L {
+    (1 - (local * c + 1) * L.exp(L(repeating: 0) - local * w0)).replacing(with: L(repeating: 1), where: L.ge(local, duration))
   }
 }
 
@@ -42,18 +52,25 @@ import Foundation
   }
   @inlinable @inline(__always)
   func progress<L: FloatLanes>(_ local: L, duration: Float) -> L {
+    Self.progress(
+      local, a: L(repeating: a), beta: L(repeating: beta), c: L(repeating: c), slow: L(repeating: slow),
+      fast: L(repeating: fast), duration: L(repeating: duration))
+  }
+  /// The same with constants per lane (keyframe segments).
+  @inlinable @inline(__always)
+  static func progress<L: FloatLanes>(_ local: L, a: L, beta: L, c: L, slow: L, fast: L, duration: L) -> L {
     // e^(-a t) cosh(beta t) = (e1 + e2) / 2 and e^(-a t) sinh(beta t) / (beta t) with
     // e1,2 = e^(-slow t), e^(-fast t) (slow = a - beta without cancellation), both
     // decaying (no overflow). For small y = beta t the difference cancels, so use the
     // series sinh(y)/y = 1 + y^2/6 + y^4/120 + y^6/5040 (relative error < 3e-9 for y < 0.5).
-    let e1 = L.exp(local * -slow), e2 = L.exp(local * -fast)
+    let zero = L(repeating: 0)
+    let e1 = L.exp(zero - local * slow), e2 = L.exp(zero - local * fast)
     let y = local * beta
     let y2 = y * y
-    let series = L.exp(local * -a) * (((y2 * (1 / 5040) + (1 / 120)) * y2 + (1 / 6)) * y2 + 1)
+    let series = L.exp(zero - local * a) * (((y2 * (1 / 5040) + (1 / 120)) * y2 + (1 / 6)) * y2 + 1)
     let direct = (e1 - e2) / L.maximum(y * 2, L(repeating: 1e-30))
     let sinhc = series.replacing(with: direct, where: L.ge(y, L(repeating: 0.5)))
-    return (1 - ((e1 + e2) * 0.5 + local * c * sinhc))
-      .replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: duration)))
+    return (1 - ((e1 + e2) * 0.5 + local * c * sinhc)).replacing(with: L(repeating: 1), where: L.ge(local, duration))
   }
 }
 

@@ -1,0 +1,217 @@
+// CompiledKeyframes: a keyframe channel flattened into segments the kernel selects per
+// lane: each segment a start fraction, an inverse span, an easing (none, a Bezier, or a
+// spring in one of its three regimes) and a cubic polynomial of the eased fraction, in
+// Float. Every calculation mode becomes the same form:
+// - linear and paced: a line per segment (the paced key times from `KeyframeTrack`);
+// - discrete: a constant per interval;
+// - cubic: the Kochanek-Bartels Hermite piece in the power basis;
+// - cubicPaced: in one dimension, moving at constant speed along the spline is moving at
+//   constant speed along the polyline through the values and the spline's turning points
+//   (between turning points a piece is monotone, so its arc length is the distance its
+//   value travels): the segments are that polyline's lines, timed by distance. Exact, with
+//   no fitted inverse of the arc length.
+
+import CellMotion
+import Foundation
+
+/// One keyframe segment: on fractions [start, next segment's start), u = (f - start) x
+/// invSpan clamped to [0, 1], eased by `kind`, then value = ((A e + B) e + C) e + D per
+/// geometry part (constant, x cell height, x table width).
+@usableFromInline package struct KeyframeSegment: Sendable, Hashable {
+  /// The easing kinds, as Floats so lanes can select them.
+  @usableFromInline package enum Kind: Float, Sendable {
+    case none = 0, bezier, underdamped, critical, overdamped
+  }
+  @usableFromInline package var start: Float
+  /// 1 / span; 0 for a segment of zero span (its polynomial is then the constant it jumps to).
+  @usableFromInline package var invSpan: Float
+  /// (A, B, C, D) of the constant part and of the two geometry factors.
+  @usableFromInline package var poly: SIMD4<Float>
+  @usableFromInline package var polyHeight: SIMD4<Float>
+  @usableFromInline package var polyWidth: SIMD4<Float>
+  @usableFromInline package var kind: Kind
+  /// Bezier: (ax, bx, cx, ay, by, cy) (the identity for other kinds). Springs: the regime's
+  /// constants (`CompiledCurve`'s, in order) in the first lanes.
+  @usableFromInline package var curve: SIMD8<Float>
+  /// A spring segment's seconds (its span x the channel's duration).
+  @usableFromInline package var seconds: Float
+
+  init(start: Double, span: Double) {
+    self.start = Float(start)
+    invSpan = span > 0 ? Float(1 / span) : 0
+    poly = .zero
+    polyHeight = .zero
+    polyWidth = .zero
+    kind = .none
+    curve = SIMD8(0, 0, 1, 0, 0, 1, 0, 0)
+    seconds = 0
+  }
+}
+
+/// A keyframe channel ready for the kernel's keyframe stage (`Kernel.keyframeStage`).
+@usableFromInline package struct CompiledKeyframes: Sendable {
+  /// The timed part whose progress is the animation's fraction f.
+  @usableFromInline package var part: Int
+  /// The scratch row the stage writes the channel's value to.
+  @usableFromInline package var row: Int
+  @usableFromInline package var segments: [KeyframeSegment]
+  @usableFromInline package var usesGeometry: Bool
+  /// Which easings occur (the stage computes only those).
+  @usableFromInline package var hasBezier = false, hasUnderdamped = false, hasCritical = false, hasOverdamped = false
+  /// Bounds of the value over every fraction (constant part; unbounded with geometry),
+  /// widened like `CompiledCurve.progressBounds`: lets the matrix passes prove a rotation
+  /// stays small.
+  @usableFromInline package var valueBounds: (lo: Double, hi: Double) = (-.infinity, .infinity)
+
+  /// Compiles validated keyframes of a channel lasting `duration` seconds.
+  package init(_ keyframes: ChannelKeyframes, part: Int, row: Int, duration: Double) throws(CellMotionError) {
+    self.part = part
+    self.row = row
+    usesGeometry = keyframes.usesGeometry
+    let constant = try keyframes.track { $0.constant }
+    if keyframes.mode == .cubicPaced {
+      segments = Self.pacedPolyline(constant)
+    } else {
+      let height = usesGeometry ? try keyframes.track { $0.perCellHeight } : nil
+      let width = usesGeometry ? try keyframes.track { $0.perTableWidth } : nil
+      segments = Self.segments(constant, height, width, duration: duration)
+    }
+    for s in segments {
+      switch s.kind {
+      case .none: break
+      case .bezier: hasBezier = true
+      case .underdamped: hasUnderdamped = true
+      case .critical: hasCritical = true
+      case .overdamped: hasOverdamped = true
+      }
+    }
+    if !usesGeometry { valueBounds = Self.bounds(segments, constant) }
+  }
+
+  /// The polynomial (A, B, C, D) of segment i of `track` in the eased fraction: a
+  /// constant, a line, or the Hermite piece.
+  static func polynomial(_ track: KeyframeTrack, _ i: Int, span: Double) -> SIMD4<Float> {
+    let v = track.values
+    if track.mode == .discrete || v.count == 1 { return SIMD4(0, 0, 0, Float(v[i])) }
+    if span <= 0 { return SIMD4(0, 0, 0, Float(v[i + 1])) }
+    if track.mode == .cubic {
+      let p0 = v[i], p1 = v[i + 1], m0 = track.outTangents[i], m1 = track.inTangents[i + 1]
+      return SIMD4(
+        Float(2 * p0 + m0 - 2 * p1 + m1), Float(-3 * p0 - 2 * m0 + 3 * p1 - m1), Float(m0), Float(p0))
+    }
+    return SIMD4(0, 0, Float(v[i + 1] - v[i]), Float(v[i]))
+  }
+
+  /// Segments of every mode but cubicPaced: one per interval (discrete) or per pair of
+  /// values, with the segment's timing function (linear and cubic modes).
+  static func segments(_ c: KeyframeTrack, _ h: KeyframeTrack?, _ w: KeyframeTrack?, duration: Double) -> [KeyframeSegment] {
+    let n = c.values.count
+    let count = n == 1 ? 1 : (c.mode == .discrete ? n : n - 1)
+    return (0..<count).map { i in
+      let t0 = c.keyTimes[i]
+      let span = n == 1 || c.mode == .discrete ? 0 : c.keyTimes[i + 1] - t0
+      var s = KeyframeSegment(start: t0, span: span)
+      s.poly = polynomial(c, i, span: span)
+      if let h, let w {
+        s.polyHeight = polynomial(h, i, span: span)
+        s.polyWidth = polynomial(w, i, span: span)
+      }
+      guard span > 0, c.mode == .linear || c.mode == .cubic else { return s }
+      switch c.timingFunctions[i] {
+      case .bezier(let curve):
+        guard curve != .linear else { break }
+        let p = curve.polynomial
+        s.kind = .bezier
+        s.curve = SIMD8(Float(p.ax), Float(p.bx), Float(p.cx), Float(p.ay), Float(p.by), Float(p.cy), 0, 0)
+      case .spring(let spring):
+        s.seconds = Float(span * duration)
+        switch CompiledCurve(.spring(spring)) {
+        case .underdamped(let a, let wd, let b):
+          s.kind = .underdamped
+          s.curve = SIMD8(a, wd, b, 0, 0, 0, 0, 0)
+        case .critical(let w0, let cc):
+          s.kind = .critical
+          s.curve = SIMD8(w0, cc, 0, 0, 0, 0, 0, 0)
+        case .overdamped(let a, let beta, let cc, let slow, let fast):
+          s.kind = .overdamped
+          s.curve = SIMD8(a, beta, cc, slow, fast, 0, 0, 0)
+        default: break
+        }
+      }
+      return s
+    }
+  }
+
+  /// cubicPaced: lines through the values and the spline's turning points, each timed by
+  /// the distance its value travels over the total (see the file's comment).
+  static func pacedPolyline(_ track: KeyframeTrack) -> [KeyframeSegment] {
+    let v = track.values
+    var points = [v[0]]
+    for i in 0..<max(v.count - 1, 0) {
+      let (p0, p1, m0, m1) = (v[i], v[i + 1], track.outTangents[i], track.inTangents[i + 1])
+      for u in KeyframeTrack.turningPoints(p0, p1, m0, m1) { points.append(KeyframeTrack.hermite(p0, p1, m0, m1, u)) }
+      points.append(p1)
+    }
+    var lengths: [Double] = []
+    for k in 0..<(points.count - 1) { lengths.append(abs(points[k + 1] - points[k])) }
+    let total = lengths.reduce(0, +)
+    guard total > 0 else {
+      var s = KeyframeSegment(start: 0, span: 0)
+      s.poly = SIMD4(0, 0, 0, Float(v[0]))
+      return [s]
+    }
+    var segments: [KeyframeSegment] = []
+    var travelled = 0.0
+    for k in 0..<lengths.count where lengths[k] > 0 {
+      let t0 = travelled / total
+      travelled += lengths[k]
+      let t1 = k == lengths.count - 1 ? 1 : travelled / total
+      var s = KeyframeSegment(start: t0, span: t1 - t0)
+      s.poly = SIMD4(0, 0, Float(points[k + 1] - points[k]), Float(points[k]))
+      segments.append(s)
+    }
+    return segments
+  }
+
+  /// The value's range: each segment's polynomial over the range of its eased fraction
+  /// (its ends and interior turning points), widened by 1e-3 of the largest magnitude.
+  static func bounds(_ segments: [KeyframeSegment], _ track: KeyframeTrack) -> (lo: Double, hi: Double) {
+    var lo = Double.infinity, hi = -Double.infinity
+    for s in segments {
+      let eased: (lo: Double, hi: Double)
+      switch s.kind {
+      case .none: eased = (0, 1)
+      case .bezier:
+        let c = s.curve
+        eased = CompiledCurve.bezier(
+          ax: c[0], bx: c[1], cx: c[2], ay: c[3], by: c[4], cy: c[5], steps: 8, quadraticGuess: true
+        ).progressBounds
+      case .underdamped:
+        eased = CompiledCurve.underdamped(a: s.curve[0], wd: s.curve[1], b: s.curve[2]).progressBounds
+      case .critical:
+        eased = CompiledCurve.critical(w0: s.curve[0], c: s.curve[1]).progressBounds
+      case .overdamped:
+        eased = CompiledCurve.overdamped(
+          a: s.curve[0], beta: s.curve[1], c: s.curve[2], slow: s.curve[3], fast: s.curve[4]
+        ).progressBounds
+      }
+      guard eased.lo.isFinite, eased.hi.isFinite else { return (-.infinity, .infinity) }
+      let (a, b, c, d) = (Double(s.poly[0]), Double(s.poly[1]), Double(s.poly[2]), Double(s.poly[3]))
+      func p(_ e: Double) -> Double { ((a * e + b) * e + c) * e + d }
+      var probes = [eased.lo, eased.hi]
+      // p'(e) = 3a e^2 + 2b e + c.
+      let disc = 4 * b * b - 12 * a * c
+      if a != 0, disc >= 0 {
+        probes += [(-2 * b + disc.squareRoot()) / (6 * a), (-2 * b - disc.squareRoot()) / (6 * a)]
+      } else if a == 0, b != 0 {
+        probes.append(-c / (2 * b))
+      }
+      for e in probes where e >= eased.lo && e <= eased.hi {
+        lo = min(lo, p(e))
+        hi = max(hi, p(e))
+      }
+    }
+    let margin = 1e-3 * max(1, abs(lo), abs(hi))
+    return (lo - margin, hi + margin)
+  }
+}

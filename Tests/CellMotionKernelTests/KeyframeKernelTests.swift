@@ -1,0 +1,183 @@
+// Keyframe channels in the kernel against the scalar reference (`KeyframeTrack` through
+// `ReferenceEvaluator`), with the differential tests' tolerances: random tracks of 1 to
+// 64 keys in every calculation mode, Bezier and spring segments, values that depend on
+// the geometry, under staggers and every reduce-motion policy, at every lane width and
+// the awkward sizes.
+
+import CellMotion
+import Foundation
+import Testing
+import _TestSupport
+
+@testable import CellMotionKernel
+
+/// A random keyframe channel of kind `channel`: 1 to 64 keys (often few), a random mode,
+/// key times (sometimes with repeated times: jumps), per-segment Beziers and springs in
+/// all regimes, Kochanek-Bartels parameters, values that depend on the geometry where the
+/// mode allows it.
+func randomKeyframeChannel(_ g: inout SeededGenerator, _ channel: Channel) throws -> ChannelAnimation {
+  let n = g.next() % 4 == 0 ? 1 + Int(g.next() % UInt64(KeyframeTrack.maximumKeys)) : 1 + Int(g.next() % 9)
+  let mode = KeyframeCalculationMode.allCases[Int(g.next() % 5)]
+  let paced = mode == .paced || mode == .cubicPaced
+  func value() -> ChannelValue {
+    switch channel {
+    case .opacity, .shadowOpacity: return ChannelValue(g.uniform(0...1))
+    case .rotationX, .rotationY, .rotationZ: return ChannelValue(g.uniform(-1.5...1.5))
+    case .scale, .scaleX, .scaleY: return ChannelValue(g.uniform(0.4...1.6))
+    default:
+      if !paced && g.next() % 3 == 0 {
+        return ChannelValue(g.uniform(-30...30), perCellHeight: g.uniform(-0.5...0.5), perTableWidth: g.uniform(-0.3...0.3))
+      }
+      return ChannelValue(g.uniform(-40...40))
+    }
+  }
+  // Many keys move less from one to the next (a random walk towards each new draw), as
+  // real tracks do; the kernel's arithmetic is the same either way.
+  var values = [value()]
+  for _ in 1..<max(n, 1) {
+    let target = value(), last = values[values.count - 1], step = min(1, 8 / Double(n))
+    values.append(
+      ChannelValue(
+        last.constant + (target.constant - last.constant) * step,
+        perCellHeight: last.perCellHeight + (target.perCellHeight - last.perCellHeight) * step,
+        perTableWidth: last.perTableWidth + (target.perTableWidth - last.perTableWidth) * step))
+  }
+  var keyTimes: [Double]? = nil
+  let keyCount = mode == .discrete ? n + 1 : n
+  if g.next() % 2 == 0, keyCount > 1 {
+    // Uneven gaps (within a factor 2 of each other), sometimes one of zero: a jump.
+    var gaps = (0..<(keyCount - 1)).map { _ in g.uniform(0.7...1.3) }
+    if gaps.count > 2, g.next() % 3 == 0 { gaps[1] = 0 }
+    let total = gaps.reduce(0, +)
+    var times = [0.0], sum = 0.0
+    for gap in gaps.dropLast() {
+      sum += gap
+      times.append(sum / total)
+    }
+    keyTimes = times + [1]
+  }
+  var timing: [AnimationCurve]? = nil
+  if n > 1, g.next() % 3 != 0 {
+    timing = try (0..<(n - 1)).map { _ in try randomCurve(&g) }
+  }
+  func parameters() -> [Double]? { g.next() % 2 == 0 ? (0..<n).map { _ in g.uniform(-1...1) } : nil }
+  let keyframes = ChannelKeyframes(
+    values: values, keyTimes: keyTimes, timingFunctions: timing, mode: mode, tension: parameters(),
+    continuity: parameters(), bias: parameters())
+  let outer: AnimationCurve = g.next() % 3 == 0 ? try randomCurve(&g) : .bezier(.linear)
+  // At least 60 ms per segment: the error of a value that changes faster than that is
+  // mostly the Float time's rounding (about 6e-8 s) times its speed (steep Bezier segments
+  // multiply it), not the kernel's arithmetic.
+  return ChannelAnimation(
+    channel, keyframes: keyframes, curve: outer, duration: max(g.uniform(0.2...1.5), 0.06 * Double(n)),
+    delay: g.uniform(0...0.2))
+}
+
+/// A recipe with keyframe channels (and sometimes a plain channel beside them).
+func randomKeyframeRecipe(_ g: inout SeededGenerator, name: String) throws -> Recipe {
+  var channels: [ChannelAnimation] = []
+  for c in Channel.allCases where g.next() % 3 == 0 {
+    channels.append(try randomKeyframeChannel(&g, c))
+  }
+  if channels.isEmpty { channels.append(try randomKeyframeChannel(&g, .translationX)) }
+  if g.next() % 3 == 0 {
+    channels.append(ChannelAnimation(.opacity, from: 0, to: 1, curve: .bezier(.easeOut), duration: 0.3))
+  }
+  return Recipe(
+    name: name, channels: channels, stagger: g.next() % 2 == 0 ? randomStagger(&g) : .none,
+    order: g.next() % 2 == 0 ? .keyPath : .translateFirst,
+    perspectiveDistance: g.next() % 4 == 0 ? g.uniform(300...1500) : nil,
+    timing: g.next() % 4 == 0 ? RecipeTiming(speed: 1.5, repeatCount: 1.5, autoreverses: true, fillMode: .both) : .uiKit)
+}
+
+@Suite("Keyframes: kernel vs scalar reference")
+struct KeyframeKernelTests {
+  static let sizes = [0, 1, 7, 9, 1023, 4097]
+
+  @Test("Random keyframe tracks (1 to 64 keys, every mode, Bezier and spring segments), every lane width and size")
+  func randomTracks() throws {
+    var g = SeededGenerator(seed: 0x4B_E7F2)
+    var c = Comparison("keyframes")
+    for round in 0..<Sweep.count(quick: 6, full: 40) {
+      var recipes: [Recipe] = []
+      for k in 0..<4 { recipes.append(try randomKeyframeRecipe(&g, name: "keyframes\(round).\(k)")) }
+      for n in Self.sizes where n < 4097 || round % 3 == 0 {
+        try compare(recipes: recipes, count: n, time: g.uniform(-0.3...2.5), lanes: LaneWidth.allCases, g: &g, into: &c)
+      }
+    }
+    c.expectAllPassed(folds: false)
+  }
+
+  @Test("Every mode at many times through each track: at, between and around the keys")
+  func everyMode() throws {
+    var g = SeededGenerator(seed: 0x4B_E7F3)
+    var c = Comparison("keyframe modes")
+    for mode in KeyframeCalculationMode.allCases {
+      for keys in [1, 2, 3, 8, 64] {
+        var channels: [ChannelAnimation] = []
+        for channel in [Channel.translationY, .rotationZ, .scale, .opacity] {
+          var ch = try randomKeyframeChannel(&g, channel)
+          var k = ch.keyframes!
+          k.mode = mode
+          k.values = Array((k.values + k.values + k.values).prefix(keys))
+          while k.values.count < keys { k.values.append(k.values[k.values.count - 1]) }
+          if mode == .paced || mode == .cubicPaced { k.values = k.values.map { ChannelValue($0.constant) } }
+          k.keyTimes = nil
+          k.timingFunctions = keys > 1 ? try (0..<(keys - 1)).map { _ in try randomCurve(&g) } : nil
+          for list in [\ChannelKeyframes.tension, \.continuity, \.bias] where k[keyPath: list] != nil {
+            k[keyPath: list] = (0..<keys).map { _ in g.uniform(-1...1) }
+          }
+          ch = ChannelAnimation(channel, keyframes: k, duration: 1)
+          channels.append(ch)
+        }
+        let recipe = Recipe(name: "\(mode)-\(keys)", channels: channels)
+        for time in stride(from: -0.1, through: 2.2, by: 0.0625) {
+          try compare(recipes: [recipe], count: 9, time: time, lanes: LaneWidth.allCases, g: &g, into: &c)
+        }
+      }
+    }
+    c.expectAllPassed(folds: false)
+  }
+
+  @Test("Keyframe recipes under every reduce-motion policy")
+  func reduceMotion() throws {
+    var g = SeededGenerator(seed: 0x4B_E7F4)
+    var c = Comparison("keyframes, reduce motion")
+    for policy in MotionPolicy.allCases {
+      let recipes = try (0..<3).map { try randomKeyframeRecipe(&g, name: "motion\($0)") }
+      for n in [1, 9, 1023] {
+        try compare(
+          recipes: recipes, count: n, time: g.uniform(-0.2...2), lanes: LaneWidth.allCases, motion: policy, g: &g, into: &c)
+      }
+    }
+    c.expectAllPassed(folds: false)
+  }
+
+  @Test("Compiled segments: cubicPaced becomes lines through the turning points; limits and held channels")
+  func compiled() throws {
+    // 0 -> 1 -> 20 with Catmull-Rom: the middle tangent (9.5 per unit) is far steeper than
+    // the first piece's rise, so that piece turns twice (up, down below 0, up to 1): the
+    // polyline has 3 lines there and 1 in the second piece.
+    let kf = ChannelKeyframes(values: [0, 1, 20], mode: .cubicPaced)
+    let recipe = Recipe(name: "paced", channels: [ChannelAnimation(.translationX, keyframes: kf, duration: 1)])
+    let compiled = try CompiledRecipe(recipe)
+    #expect(compiled.keyframes.count == 1)
+    let segments = compiled.keyframes[0].segments
+    #expect(segments.count == 4, "\(segments.count) segments")
+    // Each line moves at the same speed: its value change over its span is the same size.
+    var speeds: [Double] = []
+    for (k, s) in segments.enumerated() {
+      let end = k + 1 < segments.count ? Double(segments[k + 1].start) : 1
+      speeds.append(abs(Double(s.poly[2])) / (end - Double(s.start)))
+    }
+    for v in speeds { #expect(abs(v - speeds[0]) <= 1e-4 * speeds[0], "\(speeds)") }
+    // Held under reduce motion: no keyframe stage, the channel shows its last value.
+    let held = try CompiledRecipe(recipe, motion: MotionPolicy.none)
+    #expect(held.keyframes.isEmpty)
+    // The parts limit counts keyframe channels.
+    let many = (0..<CompiledRecipe.maxParts).map { k in
+      ChannelAnimation(.translationX, keyframes: ChannelKeyframes(values: [0, ChannelValue(Double(k))]), duration: 1)
+    }
+    #expect(throws: CellMotionError.self) { try CompiledRecipe(Recipe(name: "many", channels: many)) }
+  }
+}
