@@ -33,6 +33,14 @@ struct SolvePathTests {
     }
     let spring = CompiledCurve(.spring(try Spring()))
     #expect(SolvePath(spring) == .spring)
+    // Curves on the diagonal (linear: keyframe channels' default timing) need no solve,
+    // and give the time fraction back exactly.
+    for curve in [TimingCurve.linear, try TimingCurve(x1: 0.3, y1: 0.3, x2: 0.6, y2: 0.6)] {
+      let compiled = CompiledCurve(.bezier(curve))
+      #expect(SolvePath(compiled) == .identity, "\(curve)")
+      let x = SIMD8<Float>(0, 1e-7, 0.1, 0.25, 0.5, 0.7, 0.999_999, 1)
+      #expect(Kernel.curveProgress(compiled, local: x, duration: 1) == x)
+    }
   }
 
   @Test("Random Bezier curves never take the run-time loop")

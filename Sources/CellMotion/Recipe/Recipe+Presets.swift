@@ -166,18 +166,14 @@ extension Recipe {
       channels: [ChannelAnimation(.translationX, keyframes: ChannelKeyframes(values: values), duration: 0.6)])
   }
 
-  /// Pulse in: `transform.scale` through 8 keyframes, 0.5 -> 1.12 -> 0.92 -> 1.05 -> 0.97 ->
-  /// 1.015 -> 0.995 -> 1, on a Catmull-Rom spline (`cubic` mode) over 0.7 s, so the cell
-  /// pops up past its size and settles in smooth, shrinking swings; opacity 0 -> 1 over the
-  /// first 0.25 s, easeOut.
+  /// Pulse: `transform.scale` through 8 keyframes, 0.5 -> 1.12 -> 0.92 -> 1.05 -> 0.97 ->
+  /// 1.015 -> 0.995 -> 1, on a Catmull-Rom spline (`cubic` mode, no per-segment timing)
+  /// over 0.7 s: the cell pops up past its size and settles in smooth, shrinking swings.
   public static var pulse: Recipe {
     let values: [ChannelValue] = [0.5, 1.12, 0.92, 1.05, 0.97, 1.015, 0.995, 1]
     return Recipe(
       name: "pulse",
-      channels: [
-        ChannelAnimation(.scale, keyframes: ChannelKeyframes(values: values, mode: .cubic), duration: 0.7),
-        ChannelAnimation(.opacity, from: 0, to: 1, curve: .bezier(.easeOut), duration: 0.25),
-      ])
+      channels: [ChannelAnimation(.scale, keyframes: ChannelKeyframes(values: values, mode: .cubic), duration: 0.7)])
   }
 
   /// Every preset, in a stable order.

@@ -65,6 +65,11 @@ public struct TimingCurve: Sendable, Hashable, Codable, CustomStringConvertible 
   /// `kCAMediaTimingFunctionLinear`: (0, 0, 1, 1). The default of a CAAnimation without
   /// a timing function.
   public static let linear = TimingCurve(unchecked: 0, 0, 1, 1)
+
+  /// Whether the curve is y = x: both control points on the diagonal (x1 = y1 and x2 = y2,
+  /// as `linear`), so x(s) and y(s) are the same polynomial and progress equals the time
+  /// fraction exactly.
+  public var isIdentity: Bool { x1 == y1 && x2 == y2 }
   /// `kCAMediaTimingFunctionEaseIn`: (0.42, 0, 1, 1).
   public static let easeIn = TimingCurve(unchecked: 0.42, 0, 1, 1)
   /// `kCAMediaTimingFunctionEaseOut`: (0, 0, 0.58, 1).

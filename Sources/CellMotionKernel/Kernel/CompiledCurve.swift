@@ -40,6 +40,9 @@ import Foundation
   package init(_ curve: AnimationCurve) {
     CurveCompilationCounter.current?.increment()
     switch curve {
+    case .bezier(let b) where b.isIdentity:
+      // y(s(x)) = x: the identity polynomials x(s) = y(s) = s, which no step changes.
+      self = .bezier(ax: 0, bx: 0, cx: 1, ay: 0, by: 0, cy: 1, steps: 0, quadraticGuess: false)
     case .bezier(let b):
       let p = b.polynomial
       let c = (Float(p.ax), Float(p.bx), Float(p.cx), Float(p.ay), Float(p.by), Float(p.cy))

@@ -54,8 +54,17 @@ import Foundation
   @usableFromInline package var part: Int
   /// The scratch row the stage writes the channel's value to.
   @usableFromInline package var row: Int
-  @usableFromInline package var segments: [KeyframeSegment]
+  @usableFromInline package var segments: [KeyframeSegment] {
+    didSet { (table, cubic) = Self.table(segments) }
+  }
+  /// `segments` flattened for the stage, `tableStride` Floats each: start, 1/span, the
+  /// constant cubic (A, B, C, D), the height and width cubics, kind, seconds, then the six
+  /// curve constants (padded to 24).
+  @usableFromInline package private(set) var table: [Float] = []
+  @usableFromInline static var tableStride: Int { 24 }
   @usableFromInline package var usesGeometry: Bool
+  /// Whether any segment has cubic or quadratic terms (cubic mode); lines otherwise.
+  @usableFromInline package private(set) var cubic = false
   /// Which easings occur (the stage computes only those).
   @usableFromInline package var hasBezier = false, hasUnderdamped = false, hasCritical = false, hasOverdamped = false
   /// Bounds of the value over every fraction (constant part; unbounded with geometry),
@@ -86,6 +95,21 @@ import Foundation
       }
     }
     if !usesGeometry { valueBounds = Self.bounds(segments, constant) }
+    (table, cubic) = Self.table(segments)
+  }
+
+  /// The flat table and whether any segment is cubic.
+  static func table(_ segments: [KeyframeSegment]) -> (table: [Float], cubic: Bool) {
+    var t: [Float] = []
+    t.reserveCapacity(segments.count * tableStride)
+    for s in segments {
+      t += [s.start, s.invSpan]
+      for v in [s.poly, s.polyHeight, s.polyWidth] { t += [v[0], v[1], v[2], v[3]] }
+      t += [s.kind.rawValue, s.seconds]
+      for j in 0..<8 { t.append(s.curve[j]) }
+    }
+    let cubic = segments.contains { s in [s.poly, s.polyHeight, s.polyWidth].contains { $0[0] != 0 || $0[1] != 0 } }
+    return (t, cubic)
   }
 
   /// The polynomial (A, B, C, D) of segment i of `track` in the eased fraction: a
@@ -119,7 +143,8 @@ import Foundation
       guard span > 0, c.mode == .linear || c.mode == .cubic else { return s }
       switch c.timingFunctions[i] {
       case .bezier(let curve):
-        guard curve != .linear else { break }
+        // y = x (linear, or any curve whose control points lie on the diagonal): no easing.
+        guard !curve.isIdentity else { break }
         let p = curve.polynomial
         s.kind = .bezier
         s.curve = SIMD8(Float(p.ax), Float(p.bx), Float(p.cx), Float(p.ay), Float(p.by), Float(p.cy), 0, 0)

@@ -105,6 +105,8 @@ struct BezierConstants: Sendable {
 /// sampled random curves. (When the old `Steps4` type was deleted, curves compiled to 4
 /// steps silently fell to the run-time loop.)
 @usableFromInline enum SolvePath: Hashable, Sendable {
+  /// y = x (a curve whose control points lie on the diagonal, such as linear): no solve.
+  case identity
   case newton1
   case newton2
   case newton3
@@ -155,6 +157,7 @@ struct BezierConstants: Sendable {
     switch curve {
     case .bezier(_, _, _, _, _, _, let steps, let guess):
       switch (steps, guess) {
+      case (0, false): self = .identity
       case (1, false): self = .newton1
       case (2, false): self = .newton2
       case (3, false): self = .newton3

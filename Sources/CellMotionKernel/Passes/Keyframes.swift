@@ -16,16 +16,19 @@ extension Kernel {
     _: L.Type, _ k: CompiledKeyframes, progress: StagedProgress, height: UnsafePointer<Float>,
     tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>
   ) {
-    k.segments.withUnsafeBufferPointer { segments in
+    k.table.withUnsafeBufferPointer { table in
+      let segments = table.baseAddress.unsafelyUnwrapped, n = table.count / CompiledKeyframes.tableStride
       var i = 0
       while i < count {
         let f = L.clamp(progress(k.part, i) as L, 0, 1)
-        let v = keyframeValue(f, k, segments)
-        var value = v.constant
+        var value: L
         if k.usesGeometry {
+          let v = keyframeValue(f, k, segments, n, geometry: true)
           let rest = count - i
           let he: L = loadGroup(height + i, rest), tw: L = loadGroup(tableWidth + i, rest)
           value = L.muladd(he, v.height, L.muladd(tw, v.width, v.constant))
+        } else {
+          value = keyframeValue(f, k, segments, n, geometry: false).constant
         }
         value.store(to: out + i)
         i += L.width
@@ -33,90 +36,102 @@ extension Kernel {
     }
   }
 
-  /// The value's three parts (constant, per cell height, per table width) at fraction `f`.
+  /// The value's three parts (constant, per cell height, per table width; the last two 0
+  /// unless `geometry`) at fraction `f`, from the flat segment table (`n` segments,
+  /// `CompiledKeyframes.tableStride` Floats each).
   @inlinable @inline(__always)
   static func keyframeValue<L: FloatLanes>(
-    _ f: L, _ k: CompiledKeyframes, _ segments: UnsafeBufferPointer<KeyframeSegment>
+    _ f: L, _ k: CompiledKeyframes, _ table: UnsafePointer<Float>, _ n: Int, geometry: Bool
   ) -> (constant: L, height: L, width: L) {
+    let stride = CompiledKeyframes.tableStride
+    @inline(__always) func at(_ s: UnsafePointer<Float>, _ j: Int) -> L { L(repeating: s[j]) }
     // Each lane's segment: the last whose start is <= f (segment 0 for any f before the
-    // second start), its constants selected lane by lane.
-    let first = segments[0]
-    var start = L(repeating: first.start), inv = L(repeating: first.invSpan)
-    var p = LaneVector4<L>(first.poly)
-    var ph = LaneVector4<L>(first.polyHeight), pw = LaneVector4<L>(first.polyWidth)
-    var kind = L(repeating: first.kind.rawValue), seconds = L(repeating: first.seconds)
-    var curve = LaneCurve<L>(first.curve)
-    let eases = k.hasBezier || k.hasUnderdamped || k.hasCritical || k.hasOverdamped
+    // second start), its constants selected lane by lane: a compare and a select per
+    // constant and segment, no branch on lanes.
+    var start = at(table, 0), inv = at(table, 1)
+    var a = at(table, 2), b = at(table, 3), c = at(table, 4), d = at(table, 5)
+    var ha = at(table, 6), hb = at(table, 7), hc = at(table, 8), hd = at(table, 9)
+    var wa = at(table, 10), wb = at(table, 11), wc = at(table, 12), wd = at(table, 13)
+    var kind = at(table, 14), seconds = at(table, 15)
+    var q0 = at(table, 16), q1 = at(table, 17), q2 = at(table, 18)
+    var q3 = at(table, 19), q4 = at(table, 20), q5 = at(table, 21)
     let springs = k.hasUnderdamped || k.hasCritical || k.hasOverdamped
-    for s in segments.dropFirst() {
-      let m = L.ge(f, L(repeating: s.start))
-      start = start.replacing(with: L(repeating: s.start), where: m)
-      inv = inv.replacing(with: L(repeating: s.invSpan), where: m)
-      p.select(s.poly, where: m)
-      if k.usesGeometry {
-        ph.select(s.polyHeight, where: m)
-        pw.select(s.polyWidth, where: m)
+    let eases = k.hasBezier || springs
+    var s = table
+    for _ in 1..<max(n, 1) {
+      s += stride
+      let m = L.ge(f, at(s, 0))
+      start = start.replacing(with: at(s, 0), where: m)
+      inv = inv.replacing(with: at(s, 1), where: m)
+      if k.cubic {
+        a = a.replacing(with: at(s, 2), where: m)
+        b = b.replacing(with: at(s, 3), where: m)
       }
-      if eases { curve.select(s.curve, where: m) }
+      c = c.replacing(with: at(s, 4), where: m)
+      d = d.replacing(with: at(s, 5), where: m)
+      if geometry {
+        ha = ha.replacing(with: at(s, 6), where: m)
+        hb = hb.replacing(with: at(s, 7), where: m)
+        hc = hc.replacing(with: at(s, 8), where: m)
+        hd = hd.replacing(with: at(s, 9), where: m)
+        wa = wa.replacing(with: at(s, 10), where: m)
+        wb = wb.replacing(with: at(s, 11), where: m)
+        wc = wc.replacing(with: at(s, 12), where: m)
+        wd = wd.replacing(with: at(s, 13), where: m)
+      }
       if springs {
-        kind = kind.replacing(with: L(repeating: s.kind.rawValue), where: m)
-        seconds = seconds.replacing(with: L(repeating: s.seconds), where: m)
+        kind = kind.replacing(with: at(s, 14), where: m)
+        seconds = seconds.replacing(with: at(s, 15), where: m)
+      }
+      if eases {
+        q0 = q0.replacing(with: at(s, 16), where: m)
+        q1 = q1.replacing(with: at(s, 17), where: m)
+        q2 = q2.replacing(with: at(s, 18), where: m)
+        q3 = q3.replacing(with: at(s, 19), where: m)
+        q4 = q4.replacing(with: at(s, 20), where: m)
+        q5 = q5.replacing(with: at(s, 21), where: m)
       }
     }
     // At f = 1 exactly 1 (the last segment ends there; (f - start) x invSpan may round
     // below it, which a spring segment, not settled yet, would show as a jump).
-    let u = L.clamp((f - start) * inv, 0, 1).replacing(with: L(repeating: 1), where: L.ge(f, L(repeating: 1)))
+    let one = L(repeating: 1)
+    let u = L.clamp((f - start) * inv, 0, 1).replacing(with: one, where: L.ge(f, one))
     var e = u
     if k.hasBezier {
       // Segments without a Bezier carry the identity (x = s, y = s), which this solve
       // returns unchanged.
-      e = bezierProgressLanes(u, curve.c[0], curve.c[1], curve.c[2], curve.c[3], curve.c[4], curve.c[5])
+      e = bezierProgressLanes(u, q0, q1, q2, q3, q4, q5)
     }
     if springs {
       // A spring segment runs over its own seconds; exactly 1 at its end (or with none).
+      // Each lane takes the regime of its segment's kind (`KeyframeSegment.Kind`).
       let local = u * seconds
-      func isKind(_ c: KeyframeSegment.Kind) -> L.Mask {
-        L.and(L.ge(kind, L(repeating: c.rawValue)), L.ge(L(repeating: c.rawValue), kind))
-      }
       if k.hasUnderdamped {
-        let s = UnderdampedSpring.progress(local, a: curve.c[0], wd: curve.c[1], b: curve.c[2], duration: seconds)
-        e = e.replacing(with: s, where: isKind(.underdamped))
+        let p = UnderdampedSpring.progress(local, a: q0, wd: q1, b: q2, duration: seconds)
+        e = e.replacing(with: p, where: isKind(kind, .underdamped))
       }
       if k.hasCritical {
-        let s = CriticalSpring.progress(local, w0: curve.c[0], c: curve.c[1], duration: seconds)
-        e = e.replacing(with: s, where: isKind(.critical))
+        let p = CriticalSpring.progress(local, w0: q0, c: q1, duration: seconds)
+        e = e.replacing(with: p, where: isKind(kind, .critical))
       }
       if k.hasOverdamped {
-        let s = OverdampedSpring.progress(
-          local, a: curve.c[0], beta: curve.c[1], c: curve.c[2], slow: curve.c[3], fast: curve.c[4], duration: seconds)
-        e = e.replacing(with: s, where: isKind(.overdamped))
+        let p = OverdampedSpring.progress(local, a: q0, beta: q1, c: q2, slow: q3, fast: q4, duration: seconds)
+        e = e.replacing(with: p, where: isKind(kind, .overdamped))
       }
     }
-    return (p.cubic(e), k.usesGeometry ? ph.cubic(e) : L(repeating: 0), k.usesGeometry ? pw.cubic(e) : L(repeating: 0))
+    // The cubics in e (lines when no segment is cubic: A = B = 0).
+    let zero = L(repeating: 0)
+    let value = k.cubic ? L.muladd(L.muladd(L.muladd(a, e, b), e, c), e, d) : L.muladd(c, e, d)
+    guard geometry else { return (value, zero, zero) }
+    return (
+      value, L.muladd(L.muladd(L.muladd(ha, e, hb), e, hc), e, hd), L.muladd(L.muladd(L.muladd(wa, e, wb), e, wc), e, wd)
+    )
   }
-}
 
-/// Four per-lane coefficients (A, B, C, D) of a cubic, selected from segment constants.
-@usableFromInline struct LaneVector4<L: FloatLanes> {
-  @usableFromInline var a, b, c, d: L
-  @inlinable @inline(__always) init(_ v: SIMD4<Float>) {
-    (a, b, c, d) = (L(repeating: v[0]), L(repeating: v[1]), L(repeating: v[2]), L(repeating: v[3]))
-  }
-  @inlinable @inline(__always) mutating func select(_ v: SIMD4<Float>, where m: L.Mask) {
-    a = a.replacing(with: L(repeating: v[0]), where: m)
-    b = b.replacing(with: L(repeating: v[1]), where: m)
-    c = c.replacing(with: L(repeating: v[2]), where: m)
-    d = d.replacing(with: L(repeating: v[3]), where: m)
-  }
-  /// ((a e + b) e + c) e + d.
-  @inlinable @inline(__always) func cubic(_ e: L) -> L { L.muladd(L.muladd(L.muladd(a, e, b), e, c), e, d) }
-}
-
-/// A segment's six curve constants per lane (`KeyframeSegment.curve`).
-@usableFromInline struct LaneCurve<L: FloatLanes> {
-  @usableFromInline var c: InlineArray<6, L>
-  @inlinable @inline(__always) init(_ v: SIMD8<Float>) { c = InlineArray { L(repeating: v[$0]) } }
-  @inlinable @inline(__always) mutating func select(_ v: SIMD8<Float>, where m: L.Mask) {
-    for j in 0..<6 { c[j] = c[j].replacing(with: L(repeating: v[j]), where: m) }
+  /// The lanes whose segment is of `kind`.
+  @inlinable @inline(__always)
+  static func isKind<L: FloatLanes>(_ lanes: L, _ kind: KeyframeSegment.Kind) -> L.Mask {
+    let v = L(repeating: kind.rawValue)
+    return L.and(L.ge(lanes, v), L.ge(v, lanes))
   }
 }

@@ -62,6 +62,7 @@ extension Kernel {
       bezierStage(L.self, S.self, part, r, t: t, start: start, count: count, into: out)
     }
     switch part.solvePath {
+    case .identity: run(NewtonSolve<0, 0>.self)
     case .newton1: run(NewtonSolve<1, 0>.self)
     case .newton2: run(NewtonSolve<2, 0>.self)
     case .newton3: run(NewtonSolve<3, 0>.self)
