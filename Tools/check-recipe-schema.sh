@@ -41,10 +41,17 @@ for f in files:
         print(f"check-recipe-schema: {f}: {errors}", file=sys.stderr)
 for wrong in [{"channels": []}, {"name": "x", "curv": 1},
               {"name": "x", "channels": [{"channel": "opacity", "from": 0, "to": 1, "curve": "easeSideways", "duration": 1}]},
-              {"name": "x", "channels": [{"channel": "wobble", "from": 0, "to": 1, "curve": "easeIn", "duration": 1}]}]:
+              {"name": "x", "channels": [{"channel": "wobble", "from": 0, "to": 1, "curve": "easeIn", "duration": 1}]},
+              # Keyframes: with from as well, with neither form, both keyframe forms at once.
+              {"name": "x", "channels": [{"channel": "opacity", "from": 0, "keyframes": {"values": [0, 1]}, "duration": 1}]},
+              {"name": "x", "channels": [{"channel": "opacity", "curve": "linear", "duration": 1}]},
+              {"name": "x", "channels": [{"channel": "opacity", "duration": 1,
+                                          "keyframes": {"values": [0, 1], "initial": 0, "relative": []}}]},
+              {"name": "x", "channels": [{"channel": "opacity", "duration": 1,
+                                          "keyframes": {"values": [0, 1], "calculationMode": "spline"}}]}]:
     if v.is_valid(wrong):
         bad += 1
         print(f"check-recipe-schema: accepted {wrong}", file=sys.stderr)
-print(f"check-recipe-schema: {len(files)} presets valid, 4 bad files refused" if not bad else "check-recipe-schema: FAILED")
+print(f"check-recipe-schema: {len(files)} presets valid, 8 bad files refused" if not bad else "check-recipe-schema: FAILED")
 sys.exit(1 if bad else 0)
 PY

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds the cellmotion CLI, renders the tip-in card and the bounce spring, and writes
-# three PNGs into Tools/images/:
+# Builds the cellmotion CLI, renders the tip-in card, the bounce spring, the shake and its
+# keyframes, and writes five PNGs into Tools/images/:
 #   tipin-contact-sheet.png  the SVG contact sheet of `cellmotion render` (rsvg-convert,
 #                            or headless Chromium when rsvg-convert is missing)
 #   bounce-spring-curve.png  `cellmotion curve` (the moveUpBounce spring)
 #   html-player-t0.2.png     the HTML player opened in headless Chromium at #t=0.2
+#   shake-contact-sheet.png  `cellmotion render shake` (keyframed translation x)
+#   shake-keyframes-curve.png  `cellmotion curve shake` (the keyframe track, keys marked)
 # Needs Debian's `chromium` (and optionally `librsvg2-bin`); installs them with apt-get
 # when missing and running as root.
 #
@@ -54,5 +56,13 @@ shot_svg "$work/bounce.svg" "$images/bounce-spring-curve.png" "${w%.*}" "${h%.*}
 # 3. The HTML player paused at t = 0.2 s (mid-animation: cells tilted and faded).
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=2000 \
   --screenshot="$images/html-player-t0.2.png" --window-size=420,760 "file://$work/tipin.html#t=0.2" 2>/dev/null
+
+# 4. The shake: a keyframed translation x, its frames and its track.
+"$cli" render shake --output "$work" --basename shake
+read -r w h < <(size "$work/shake.svg")
+shot_svg "$work/shake.svg" "$images/shake-contact-sheet.png" "${w%.*}" "${h%.*}"
+"$cli" curve shake --output "$work/shake-curve.svg"
+read -r w h < <(size "$work/shake-curve.svg")
+shot_svg "$work/shake-curve.svg" "$images/shake-keyframes-curve.png" "${w%.*}" "${h%.*}"
 
 ls -l "$images"/*.png

@@ -126,11 +126,12 @@ struct CurveSample {
   }
 
   /// Value per second at `t` seconds: the progress's exact slope, or a keyframe channel's
-  /// by a central difference (1e-6 of the span each side).
+  /// by a central difference (1e-6 of the span each side; forward at t = 0).
   func velocity(_ t: Double) -> Double {
     if keyframes != nil {
       let h = span * 1e-6
-      return (value(t + h) - value(t - h)) / (2 * h)
+      // One-sided at the start (before it the value is held, not moving).
+      return t < h ? (value(t + h) - value(t)) / h : (value(t + h) - value(t - h)) / (2 * h)
     }
     switch curve {
     case .bezier(let c): return t < 0 || t > duration ? 0 : c.slope(at: t / duration) / duration

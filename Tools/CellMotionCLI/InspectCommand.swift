@@ -86,7 +86,20 @@ struct Inspection {
       "activeDuration": finite(recipe.activeDuration),
       "planar": compiled.isPlanar,
       "channels": compiled.channels.map { c in
-        [
+        // A keyframe channel reads its value from its keyframe row (from 0 to 1): show the
+        // segments the kernel selects from instead.
+        if let k = compiled.keyframes.first(where: { $0.row == c.part }) {
+          return [
+            "channel": c.channel.rawValue, "part": k.part, "keyframeRow": k.row,
+            "keyframes": k.segments.map { s in
+              [
+                "start": Double(s.start), "invSpan": Double(s.invSpan), "easing": "\(s.kind)",
+                "cubic": [s.poly[0], s.poly[1], s.poly[2], s.poly[3]].map(Double.init),
+              ] as [String: Any]
+            },
+          ] as [String: Any]
+        }
+        return [
           "channel": c.channel.rawValue, "part": c.part,
           "from": ["constant": Double(c.from.x), "perCellHeight": Double(c.from.y), "perTableWidth": Double(c.from.z)],
           "to": ["constant": Double(c.to.x), "perCellHeight": Double(c.to.y), "perTableWidth": Double(c.to.z)],
