@@ -90,6 +90,39 @@ func randomKeyframeRecipe(_ g: inout SeededGenerator, name: String) throws -> Re
     timing: g.next() % 4 == 0 ? RecipeTiming(speed: 1.5, repeatCount: 1.5, autoreverses: true, fillMode: .both) : .uiKit)
 }
 
+/// A random matrix keyframe animation: 1 to 12 matrices (affine, 3D, with perspective, and
+/// sometimes one that does not decompose), linear or discrete, Bezier and spring segments,
+/// either interpolation mode.
+func randomMatrixKeyframes(_ g: inout SeededGenerator) throws -> MatrixAnimation {
+  let n = 1 + Int(g.next() % 12)
+  let values: [Transform3D] = (0..<n).map { _ in
+    switch g.next() % 6 {
+    case 0, 1: return randomAffine(&g)
+    case 2, 3, 4: return random3D(&g)
+    default: return Transform3D.scale(0, 1, 1)  // no decomposition: the discrete fallback
+    }
+  }
+  let mode: KeyframeCalculationMode = g.next() % 4 == 0 ? .discrete : .linear
+  var keyTimes: [Double]? = nil
+  let keyCount = mode == .discrete ? n + 1 : n
+  if g.next() % 2 == 0, keyCount > 1 {
+    var gaps = (0..<(keyCount - 1)).map { _ in g.uniform(0.7...1.3) }
+    if gaps.count > 2, g.next() % 3 == 0 { gaps[1] = 0 }
+    let total = gaps.reduce(0, +)
+    var times = [0.0], sum = 0.0
+    for gap in gaps.dropLast() {
+      sum += gap
+      times.append(sum / total)
+    }
+    keyTimes = times + [1]
+  }
+  let timing: [AnimationCurve]? = n > 1 && g.next() % 3 != 0 ? try (0..<(n - 1)).map { _ in try randomCurve(&g) } : nil
+  return MatrixAnimation(
+    keyframes: MatrixKeyframes(values: values, keyTimes: keyTimes, timingFunctions: timing, mode: mode),
+    mode: g.next() % 4 == 0 ? .componentwise : .decomposed, curve: g.next() % 3 == 0 ? try randomCurve(&g) : .bezier(.linear),
+    duration: max(g.uniform(0.5...1.5), 0.1 * Double(n)), delay: g.uniform(0...0.2))
+}
+
 @Suite("Keyframes: kernel vs scalar reference")
 struct KeyframeKernelTests {
   static let sizes = [0, 1, 7, 9, 1023, 4097]
@@ -134,6 +167,25 @@ struct KeyframeKernelTests {
         for time in stride(from: -0.1, through: 2.2, by: 0.0625) {
           try compare(recipes: [recipe], count: 9, time: time, lanes: LaneWidth.allCases, g: &g, into: &c)
         }
+      }
+    }
+    c.expectAllPassed(folds: false)
+  }
+
+  @Test("Matrix keyframes (2D, 3D, componentwise and discrete segments), every lane width and size")
+  func matrixTracks() throws {
+    var g = SeededGenerator(seed: 0x4B_E7F5)
+    var c = Comparison("matrix keyframes")
+    for round in 0..<Sweep.count(quick: 8, full: 40) {
+      var recipes: [Recipe] = []
+      for k in 0..<3 {
+        var r = Recipe(name: "matrix\(round).\(k)", matrix: try randomMatrixKeyframes(&g))
+        if g.next() % 2 == 0 { r.channels = [try randomKeyframeChannel(&g, .opacity)] }
+        if g.next() % 3 == 0 { r.motion = MotionPolicy.allCases[Int(g.next() % 3)] }
+        recipes.append(r)
+      }
+      for n in Self.sizes where n < 4097 || round % 4 == 0 {
+        try compare(recipes: recipes, count: n, time: g.uniform(-0.3...2.5), lanes: LaneWidth.allCases, g: &g, into: &c)
       }
     }
     c.expectAllPassed(folds: false)

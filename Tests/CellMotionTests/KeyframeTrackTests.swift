@@ -275,3 +275,77 @@ struct KeyframeChannelTests {
     }
   }
 }
+
+// MARK: - Matrix keyframes
+
+@Suite("Matrix keyframes")
+struct MatrixKeyframeTests {
+  let cell = CellGeometry(width: 100, height: 100)
+
+  func expectClose(_ a: Transform3D, _ b: Transform3D, _ tolerance: Double = 1e-9, _ note: String = "") {
+    var worst = 0.0
+    for i in 0..<4 { for j in 0..<4 { worst = max(worst, abs(a[i, j] - b[i, j])) } }
+    #expect(worst <= tolerance, "\(note): \(a) vs \(b)")
+  }
+
+  @Test("each segment interpolates its two matrices: translations and z rotations worked by hand")
+  func segments() throws {
+    // Three translations, keys at 0, 0.25, 1: at 0.125 half-way to the second, at 0.625
+    // half-way from the second to the third.
+    let k = MatrixKeyframes(
+      values: [.identity, .translation(10, 0, 0), .translation(10, 20, 0)], keyTimes: [0, 0.25, 1])
+    expectClose(k.value(at: 0.125, duration: 1, interpolation: .decomposed), .translation(5, 0, 0), 1e-12, "first")
+    expectClose(k.value(at: 0.625, duration: 1, interpolation: .decomposed), .translation(10, 10, 0), 1e-12, "second")
+    // Rotations about z by 0, pi/2 and pi (each pair affine: the 2D path lerps the angle).
+    let r = MatrixKeyframes(values: [.identity, .rotation(.pi / 2, 0, 0, 1), .rotation(.pi, 0, 0, 1)])
+    expectClose(r.value(at: 0.75, duration: 1, interpolation: .decomposed), .rotation(3 * .pi / 4, 0, 0, 1), 1e-12, "rotation")
+    // Discrete: each matrix over its interval.
+    let d = MatrixKeyframes(values: [.identity, .scale(2, 2, 1)], keyTimes: [0, 0.5, 1], mode: .discrete)
+    expectClose(d.value(at: 0.49, duration: 1, interpolation: .decomposed), .identity, 0, "discrete before")
+    expectClose(d.value(at: 0.5, duration: 1, interpolation: .decomposed), .scale(2, 2, 1), 0, "discrete after")
+    // Through a recipe: the reference applies it about the anchor, and shows the model
+    // value (the last matrix) before the start with no backwards fill and after the end.
+    let recipe = Recipe(
+      name: "m", matrix: MatrixAnimation(keyframes: k, duration: 2), timing: RecipeTiming(fillMode: .removed))
+    let mid = ReferenceEvaluator.evaluate(recipe, geometry: cell, time: 0.25).transform
+    expectClose(mid, Transform3D.translation(5, 0, 0).about(Vector3(50, 50, 0)), 1e-9, "recipe")
+    let after = ReferenceEvaluator.evaluate(recipe, geometry: cell, time: 5).transform
+    expectClose(after, Transform3D.translation(10, 20, 0).about(Vector3(50, 50, 0)), 1e-9, "after")
+  }
+
+  @Test("validation: linear and discrete only, counts, and every pair's decomposition in range")
+  func validation() {
+    func error(_ k: MatrixKeyframes) -> CellMotionError? {
+      do {
+        try Recipe(name: "r", matrix: MatrixAnimation(keyframes: k, duration: 1)).validate()
+        return nil
+      } catch { return error }
+    }
+    guard case .invalidCombination(let field, _)? = error(MatrixKeyframes(values: [.identity, .scale(2, 2, 1)], mode: .cubic))
+    else {
+      Issue.record("cubic matrix keyframes accepted")
+      return
+    }
+    #expect(field == "r.matrix.keyframes.calculationMode")
+    #expect(error(MatrixKeyframes(values: [])) != nil)
+    #expect(error(MatrixKeyframes(values: [.identity, .identity], keyTimes: [0, 0.5])) != nil)
+    #expect(error(MatrixKeyframes(values: [.identity, .translation(2e6, 0, 0)])) != nil)
+    #expect(error(MatrixKeyframes(values: [.identity, .translation(20, 0, 0)])) == nil)
+  }
+
+  @Test("recipe files: matrix keyframes by their CATransform3D fields, strictly")
+  func files() throws {
+    func m(_ t: Transform3D) -> String {
+      "{" + t.fieldOrder.enumerated().map { "\"m\($0.offset / 4 + 1)\($0.offset % 4 + 1)\": \($0.element)" }.joined(separator: ", ") + "}"
+    }
+    let text = """
+      {"name": "k", "matrix": {"duration": 0.5, "keyframes": {"values": [\(m(.identity)), \(m(.translation(0, -8, 0))), \(m(.identity))],
+        "timingFunctions": ["easeOut", "easeIn"]}}}
+      """
+    let r = try Recipe.decodeFile(Data(text.utf8), source: "m.json")
+    #expect(r.matrix?.keyframes?.values.count == 3 && r.matrix?.curve == .bezier(.linear))
+    #expect(try Recipe.decodeFile(try JSONEncoder().encode(r), source: "again") == r)
+    let cubic = text.replacingOccurrences(of: "\"timingFunctions\"", with: "\"calculationMode\": \"cubic\", \"timingFunctions\"")
+    #expect(throws: CellMotionError.self) { try Recipe.decodeFile(Data(cubic.utf8), source: "cubic.json") }
+  }
+}

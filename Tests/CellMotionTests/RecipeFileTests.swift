@@ -208,9 +208,18 @@ extension RecipeFileTests {
           ChannelAnimation(Channel.allCases[i % Channel.allCases.count], from: value, to: i % 2 == 0 ? 0.25 : ChannelValue(2, perCellHeight: 1, perTableWidth: 1), curve: curve, duration: 1, delay: 0.5),
           Self.keyframeChannel(i, curve),
         ],
-        matrix: MatrixAnimation(
-          from: .identity, to: .translation(3, 4, 5),
-          mode: TransformInterpolationMode.allCases[i % TransformInterpolationMode.allCases.count], curve: curve, duration: 1, delay: 0.25),
+        matrix: i % 3 == 2
+          ? MatrixAnimation(
+            keyframes: MatrixKeyframes(
+              values: [.identity, .translation(3, 4, 5), .rotation(0.5, 0, 0, 1)],
+              keyTimes: i % 2 == 0 ? [0, 0.3, 0.6, 1] : [0, 0.4, 1],
+              timingFunctions: [curves[(i + 2) % curves.count], .bezier(.easeOut)],
+              mode: i % 2 == 0 ? .discrete : .linear),
+            mode: TransformInterpolationMode.allCases[i % TransformInterpolationMode.allCases.count], curve: curve,
+            duration: 1, delay: 0.25)
+          : MatrixAnimation(
+            from: .identity, to: .translation(3, 4, 5),
+            mode: TransformInterpolationMode.allCases[i % TransformInterpolationMode.allCases.count], curve: curve, duration: 1, delay: 0.25),
         stagger: Stagger(
           step: 0.05, base: StaggerBase.allCases[i % StaggerBase.allCases.count],
           from: [StaggerOrigin.first, .last, .center, .index(3), .random(seed: 7)][i % 5],
@@ -262,7 +271,7 @@ extension RecipeFileTests {
     let described = schemaKeyPaths(schema)
     let onlyByHand: Set<String> = [
       ".$schema", ".channels[].curve.bezier", ".matrix.curve.bezier", ".fold.curve.bezier",
-      ".channels[].keyframes.timingFunctions[].bezier",
+      ".channels[].keyframes.timingFunctions[].bezier", ".matrix.keyframes.timingFunctions[].bezier",
       // The UIKit form, which the encoder writes expanded (values and key times).
       ".channels[].keyframes.initial", ".channels[].keyframes.relative",
     ]

@@ -204,26 +204,69 @@ extension ChannelKeyframes: Codable {
 }
 
 extension MatrixAnimation {
-  private enum CodingKeys: String, CodingKey { case from, to, mode, curve, duration, delay }
+  private enum CodingKeys: String, CodingKey { case from, to, keyframes, mode, curve, duration, delay }
 
-  /// `mode` defaults to `decomposed`, `delay` to 0; the other keys are required.
+  /// Either `from`, `to` and `curve`, or `keyframes` (then `curve` defaults to linear and
+  /// `from` / `to` must be absent); `duration` is required, `mode` defaults to
+  /// `decomposed`, `delay` to 0.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
+    let mode = try c.decodeIfPresent(TransformInterpolationMode.self, forKey: .mode) ?? .decomposed
+    let duration = try c.decode(Double.self, forKey: .duration)
+    let delay = try c.decodeIfPresent(Double.self, forKey: .delay) ?? 0
+    if let keyframes = try c.decodeIfPresent(MatrixKeyframes.self, forKey: .keyframes) {
+      guard !c.contains(.from), !c.contains(.to) else {
+        throw DecodingError.dataCorrupted(
+          .init(
+            codingPath: c.codingPath + [CodingKeys.keyframes],
+            debugDescription: "a keyframe matrix takes its values from \"keyframes\": remove \"from\" and \"to\""))
+      }
+      self.init(
+        keyframes: keyframes, mode: mode,
+        curve: try c.decodeIfPresent(AnimationCurve.self, forKey: .curve) ?? .bezier(.linear), duration: duration,
+        delay: delay)
+      return
+    }
     self.init(
-      from: try c.decode(Transform3D.self, forKey: .from), to: try c.decode(Transform3D.self, forKey: .to),
-      mode: try c.decodeIfPresent(TransformInterpolationMode.self, forKey: .mode) ?? .decomposed,
-      curve: try c.decode(AnimationCurve.self, forKey: .curve), duration: try c.decode(Double.self, forKey: .duration),
-      delay: try c.decodeIfPresent(Double.self, forKey: .delay) ?? 0)
+      from: try c.decode(Transform3D.self, forKey: .from), to: try c.decode(Transform3D.self, forKey: .to), mode: mode,
+      curve: try c.decode(AnimationCurve.self, forKey: .curve), duration: duration, delay: delay)
   }
 
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(from, forKey: .from)
-    try c.encode(to, forKey: .to)
+    if let keyframes {
+      try c.encode(keyframes, forKey: .keyframes)
+    } else {
+      try c.encode(from, forKey: .from)
+      try c.encode(to, forKey: .to)
+    }
     try c.encode(mode, forKey: .mode)
     try c.encode(curve, forKey: .curve)
     try c.encode(duration, forKey: .duration)
     if delay != 0 { try c.encode(delay, forKey: .delay) }
+  }
+}
+
+extension MatrixKeyframes: Codable {
+  private enum CodingKeys: String, CodingKey { case values, keyTimes, timingFunctions, calculationMode }
+
+  /// `values` (required, CATransform3D objects), `keyTimes`, `timingFunctions`,
+  /// `calculationMode` (default linear).
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      values: try c.decode([Transform3D].self, forKey: .values),
+      keyTimes: try c.decodeIfPresent([Double].self, forKey: .keyTimes),
+      timingFunctions: try c.decodeIfPresent([AnimationCurve].self, forKey: .timingFunctions),
+      mode: try c.decodeIfPresent(KeyframeCalculationMode.self, forKey: .calculationMode) ?? .linear)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(values, forKey: .values)
+    try c.encodeIfPresent(keyTimes, forKey: .keyTimes)
+    try c.encodeIfPresent(timingFunctions, forKey: .timingFunctions)
+    try c.encode(mode, forKey: .calculationMode)
   }
 }
 

@@ -140,16 +140,23 @@ public struct ChannelAnimation: Sendable, Hashable, Codable {
   }
 }
 
-/// A whole-matrix animation (layer.transform inside an animation block).
+/// A whole-matrix animation (layer.transform inside an animation block), from one matrix
+/// to another or through keyframes.
 public struct MatrixAnimation: Sendable, Hashable, Codable {
+  /// The start matrix (for keyframes: the first value, as the initialisers set it).
   public var from: Transform3D
+  /// The end matrix (for keyframes: the last value, as the initialisers set it).
   public var to: Transform3D
+  /// How each pair of matrices interpolates.
   public var mode: TransformInterpolationMode
   public var curve: AnimationCurve
   /// Seconds, > 0.
   public var duration: Double
   /// Seconds, >= 0.
   public var delay: Double
+  /// Keyframes (CAKeyframeAnimation on `transform`) instead of from -> to; nil for two
+  /// matrices. When set they decide every value.
+  public var keyframes: MatrixKeyframes?
 
   public init(
     from: Transform3D, to: Transform3D, mode: TransformInterpolationMode = .decomposed,
@@ -161,6 +168,34 @@ public struct MatrixAnimation: Sendable, Hashable, Codable {
     self.curve = curve
     self.duration = duration
     self.delay = delay
+    self.keyframes = nil
+  }
+
+  /// A keyframe matrix animation: `keyframes` over `duration` seconds at the fraction
+  /// `curve` gives (linear by default), each segment interpolated by `mode`.
+  public init(
+    keyframes: MatrixKeyframes, mode: TransformInterpolationMode = .decomposed, curve: AnimationCurve = .bezier(.linear),
+    duration: Double, delay: Double = 0
+  ) {
+    self.init(
+      from: keyframes.values.first ?? .identity, to: keyframes.values.last ?? .identity, mode: mode, curve: curve,
+      duration: duration, delay: delay)
+    self.keyframes = keyframes
+  }
+
+  /// The matrix at progress `p` of the curve (keyframes clamp it to [0, 1]; two matrices
+  /// extrapolate, as overshooting curves need).
+  public func value(progress p: Double) -> Transform3D {
+    if let keyframes { return keyframes.value(at: p, duration: duration, interpolation: mode) }
+    return TransformInterpolator(from: from, to: to, mode: mode).value(at: p)
+  }
+
+  /// The model value, shown when the animation is not in effect: `to` as the
+  /// interpolation path represents it (the 3D path normalises by m44: the same projective
+  /// map), or the keyframes' (`MatrixKeyframes.modelValue`).
+  public var modelValue: Transform3D {
+    if let keyframes { return keyframes.modelValue(interpolation: mode) }
+    return TransformInterpolator(from: from, to: to, mode: mode).value(at: 1)
   }
 }
 
@@ -264,7 +299,11 @@ public struct Recipe: Sendable, Hashable, Codable {
       try Check.within(c.delay, InputLimits.delay, "\(f).delay")
     }
     if let m = matrix {
-      try Self.validateMatrixEnds(m, "\(name).matrix")
+      if let k = m.keyframes {
+        try k.validate("\(name).matrix.keyframes", interpolation: m.mode)
+      } else {
+        try Self.validateMatrixEnds(m, "\(name).matrix")
+      }
       try Check.within(m.duration, InputLimits.duration, "\(name).matrix.duration")
       try Check.within(m.delay, InputLimits.delay, "\(name).matrix.delay")
     }

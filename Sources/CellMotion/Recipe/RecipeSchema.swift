@@ -182,10 +182,34 @@ enum RecipeSchema {
       (
         "matrix",
         object(
-          "A whole-matrix animation (layer.transform in an animation block).",
-          required: ["from", "to", "curve", "duration"],
+          "A whole-matrix animation (layer.transform in an animation block): from, to and curve, or keyframes.",
+          required: ["duration"],
+          alternatives: [
+            Shape.Form(requires: ["from", "to", "curve"], forbids: ["keyframes"]),
+            Shape.Form(requires: ["keyframes"], forbids: ["from", "to"]),
+          ],
           [
             ("from", transform), ("to", transform),
+            (
+              "keyframes",
+              object(
+                "Keyframes of the whole matrix (CAKeyframeAnimation on transform): each segment interpolates its two "
+                  + "matrices as mode says.", required: ["values"],
+                [
+                  ("values", .array(transform, description: "The matrices, 1 to 64.")),
+                  (
+                    "keyTimes",
+                    .array(
+                      .number(description: "A fraction of the duration."),
+                      description: "From 0 to 1, non-decreasing, one per value (values + 1 for discrete); evenly spaced when absent.")
+                  ),
+                  ("timingFunctions", .array(curve, description: "One curve per segment (values - 1); linear when absent.")),
+                  (
+                    "calculationMode",
+                    .names(["linear", "discrete"], description: "linear (default) or discrete.")
+                  ),
+                ])
+            ),
             (
               "mode",
               .names(

@@ -163,16 +163,14 @@ public enum ReferenceEvaluator {
       m = recipe.order == .keyPath ? linear.concatenating(t) : t.concatenating(linear)
     }
     if let ma = recipe.matrix {
-      let interpolator = TransformInterpolator(from: ma.from, to: ma.to, mode: ma.mode)
       let value: Transform3D
       if !policy.holdsTransforms, let p = progress(
         curve: ma.curve, duration: ma.duration, begin: start + ma.delay, timing: recipe.timing, time: time)
       {
-        value = interpolator.value(at: p)
+        value = ma.value(progress: p)
       } else {
-        // The model value `to`, as the interpolation path represents it: the 3D path
-        // normalises by m44 (the same projective map), the others return `to` itself.
-        value = interpolator.value(at: 1)
+        // The model value (`MatrixAnimation.modelValue`).
+        value = ma.modelValue
       }
       m = m.concatenating(value)
     }

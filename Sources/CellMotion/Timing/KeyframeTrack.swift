@@ -196,21 +196,43 @@ public struct KeyframeTrack: Sendable, Hashable {
   /// The value at fraction `f` of the animation (clamped to [0, 1]); `duration` (seconds)
   /// is the whole animation's, for spring segments (which run on the segment's seconds).
   public func value(at f: Double, duration: Double = 1) -> Double {
+    let (i, u) = segment(at: f, duration: duration)
+    switch mode {
+    case .discrete:
+      return values[i]
+    case _ where values.count == 1:
+      return values[0]
+    case .linear, .paced:
+      // At u = 1 the later value itself (a + (b - a) may round away from b).
+      return u == 1 ? values[i + 1] : values[i] + (values[i + 1] - values[i]) * u
+    case .cubic:
+      return hermite(i, u)
+    case .cubicPaced:
+      return hermite(i, pacedParameter(i, u))
+    }
+  }
+
+  /// Where fraction `f` (clamped to [0, 1]) falls: the segment i (discrete: the interval
+  /// whose value shows) and the eased fraction u through it (0 to 1; a spring segment may
+  /// overshoot), as `value(at:duration:)` uses them; (0, 0) for one key. A segment of zero
+  /// length gives u = 1 (its later value). Matrix keyframes (`MatrixKeyframes`) use the
+  /// same rule.
+  public func segment(at f: Double, duration: Double = 1) -> (index: Int, fraction: Double) {
     let n = values.count
-    guard n > 1 else { return values[0] }
+    guard n > 1 else { return (0, 0) }
     let x = min(max(f, 0), 1)
     if mode == .discrete {
       // values[i] on [keyTimes[i], keyTimes[i + 1]); the last value at 1.
       var i = 0
       while i + 1 < n && keyTimes[i + 1] <= x { i += 1 }
-      return x >= 1 ? values[n - 1] : values[i]
+      return (x >= 1 ? n - 1 : i, 0)
     }
     // Segment i: keyTimes[i] <= x < keyTimes[i + 1]; the last segment at x = 1.
     var i = 0
     while i + 1 < n - 1 && keyTimes[i + 1] <= x { i += 1 }
     let t0 = keyTimes[i], t1 = keyTimes[i + 1]
     let span = t1 - t0
-    if span <= 0 { return values[i + 1] }
+    if span <= 0 { return (i, 1) }
     var u = min(max((x - t0) / span, 0), 1)
     switch (mode, timingFunctions[i]) {
     case (.linear, .bezier(let c)), (.cubic, .bezier(let c)):
@@ -222,14 +244,7 @@ public struct KeyframeTrack: Sendable, Hashable {
     default:
       break
     }
-    switch mode {
-    case .linear, .paced, .discrete:
-      return values[i] + (values[i + 1] - values[i]) * u
-    case .cubic:
-      return hermite(i, u)
-    case .cubicPaced:
-      return hermite(i, pacedParameter(i, u))
-    }
+    return (i, u)
   }
 
   /// (outgoing, incoming) Kochanek-Bartels tangents of every key.

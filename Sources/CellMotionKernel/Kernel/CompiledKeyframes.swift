@@ -141,29 +141,33 @@ import Foundation
         s.polyWidth = polynomial(w, i, span: span)
       }
       guard span > 0, c.mode == .linear || c.mode == .cubic else { return s }
-      switch c.timingFunctions[i] {
-      case .bezier(let curve):
-        // y = x (linear, or any curve whose control points lie on the diagonal): no easing.
-        guard !curve.isIdentity else { break }
-        let p = curve.polynomial
-        s.kind = .bezier
-        s.curve = SIMD8(Float(p.ax), Float(p.bx), Float(p.cx), Float(p.ay), Float(p.by), Float(p.cy), 0, 0)
-      case .spring(let spring):
-        s.seconds = Float(span * duration)
-        switch CompiledCurve(.spring(spring)) {
-        case .underdamped(let a, let wd, let b):
-          s.kind = .underdamped
-          s.curve = SIMD8(a, wd, b, 0, 0, 0, 0, 0)
-        case .critical(let w0, let cc):
-          s.kind = .critical
-          s.curve = SIMD8(w0, cc, 0, 0, 0, 0, 0, 0)
-        case .overdamped(let a, let beta, let cc, let slow, let fast):
-          s.kind = .overdamped
-          s.curve = SIMD8(a, beta, cc, slow, fast, 0, 0, 0)
-        default: break
-        }
-      }
+      (s.kind, s.curve, s.seconds) = easing(c.timingFunctions[i], span: span, duration: duration)
       return s
+    }
+  }
+
+  /// A segment's easing: none for a curve on the diagonal, a Bezier's power-basis
+  /// coefficients (ax, bx, cx, ay, by, cy), or a spring's regime and constants
+  /// (`CompiledCurve`'s) with the segment's seconds (its span x the animation's duration).
+  static func easing(_ curve: AnimationCurve, span: Double, duration: Double) -> (
+    kind: KeyframeSegment.Kind, curve: SIMD8<Float>, seconds: Float
+  ) {
+    let identity = SIMD8<Float>(0, 0, 1, 0, 0, 1, 0, 0)
+    switch curve {
+    case .bezier(let b):
+      // y = x (linear, or any curve whose control points lie on the diagonal): no easing.
+      guard !b.isIdentity else { return (.none, identity, 0) }
+      let p = b.polynomial
+      return (.bezier, SIMD8(Float(p.ax), Float(p.bx), Float(p.cx), Float(p.ay), Float(p.by), Float(p.cy), 0, 0), 0)
+    case .spring(let spring):
+      let seconds = Float(span * duration)
+      switch CompiledCurve(.spring(spring)) {
+      case .underdamped(let a, let wd, let b): return (.underdamped, SIMD8(a, wd, b, 0, 0, 0, 0, 0), seconds)
+      case .critical(let w0, let c): return (.critical, SIMD8(w0, c, 0, 0, 0, 0, 0, 0), seconds)
+      case .overdamped(let a, let beta, let c, let slow, let fast):
+        return (.overdamped, SIMD8(a, beta, c, slow, fast, 0, 0, 0), seconds)
+      default: return (.none, identity, 0)
+      }
     }
   }
 

@@ -51,6 +51,46 @@ import Foundation
   case componentwise(part: Int, a: [Float], b: [Float])
   /// Discrete fallback (undecomposable end): `a` before progress 0.5, `b` from it on.
   case discrete(part: Int, a: [Float], b: [Float])
+  /// Keyframes: each lane's segment, eased, interpolated on that segment's path.
+  case keyframes(part: Int, CompiledMatrixKeyframes)
+
+  /// A pair of matrices on the path `interpolation` chose, as Float constants; `held`
+  /// (reduce motion) interpolates from the end to the end on that path.
+  static func pair(_ interpolation: TransformInterpolator, part i: Int, held: Bool) -> CompiledMatrix {
+    let fa = interpolation.from.fieldOrder.map(Float.init), fb = interpolation.to.fieldOrder.map(Float.init)
+    switch interpolation.path {
+    case .twoD(let a, let b):
+      func pack(_ d: Decomposed2D) -> [Float] {
+        [d.translateX, d.translateY, d.scaleX, d.scaleY, d.angle, d.m11, d.m12, d.m21, d.m22].map(Float.init)
+      }
+      return .twoD(part: i, a: pack(held ? b : a), b: pack(b))
+    case .threeD(let a, let b):
+      func pack(_ d: Decomposed3D) -> [Float] {
+        [
+          d.perspective.0, d.perspective.1, d.perspective.2, d.perspective.3,
+          d.translate.x, d.translate.y, d.translate.z, d.scale.x, d.scale.y, d.scale.z,
+          d.skew.x, d.skew.y, d.skew.z,
+        ].map(Float.init)
+      }
+      var qb = b.quaternion
+      var dot = a.quaternion.dot(qb)
+      if dot < 0 {
+        qb = -qb
+        dot = -dot
+      }
+      let qa = held ? qb : a.quaternion
+      if held { dot = 1 }
+      return .threeD(
+        part: i, a: pack(held ? b : a), b: pack(b),
+        qa: SIMD4(Float(qa.x), Float(qa.y), Float(qa.z), Float(qa.w)),
+        qb: SIMD4(Float(qb.x), Float(qb.y), Float(qb.z), Float(qb.w)),
+        theta: Float(acos(min(dot, 1))), nlerp: dot > Quaternion.nlerpThreshold)
+    case .componentwise:
+      return .componentwise(part: i, a: held ? fb : fa, b: fb)
+    case .discrete:
+      return .discrete(part: i, a: held ? fb : fa, b: fb)
+    }
+  }
 }
 
 /// A recipe ready for the kernel. Build with `CompiledRecipe(_:)`, which validates.
@@ -238,39 +278,15 @@ public struct CompiledRecipe: Sendable {
       let i = partOfKey[matrixKey]
       // Held (reduce motion): from the end to the end, on the path the recipe's ends take.
       let held = policy.holdsTransforms
-      let interp = TransformInterpolator(from: m.from, to: m.to, mode: m.mode)
-      let fa = m.from.fieldOrder.map(Float.init), fb = m.to.fieldOrder.map(Float.init)
-      switch interp.path {
-      case .twoD(let a, let b):
-        func pack(_ d: Decomposed2D) -> [Float] {
-          [d.translateX, d.translateY, d.scaleX, d.scaleY, d.angle, d.m11, d.m12, d.m21, d.m22].map(Float.init)
+      if let k = m.keyframes {
+        if held {
+          let end = k.modelValue(interpolation: m.mode).fieldOrder.map(Float.init)
+          matrix = .componentwise(part: i, a: end, b: end)
+        } else {
+          matrix = .keyframes(part: i, try CompiledMatrixKeyframes(k, interpolation: m.mode, duration: m.duration))
         }
-        matrix = .twoD(part: i, a: pack(held ? b : a), b: pack(b))
-      case .threeD(let a, let b):
-        func pack(_ d: Decomposed3D) -> [Float] {
-          [
-            d.perspective.0, d.perspective.1, d.perspective.2, d.perspective.3,
-            d.translate.x, d.translate.y, d.translate.z, d.scale.x, d.scale.y, d.scale.z,
-            d.skew.x, d.skew.y, d.skew.z,
-          ].map(Float.init)
-        }
-        var qb = b.quaternion
-        var dot = a.quaternion.dot(qb)
-        if dot < 0 {
-          qb = -qb
-          dot = -dot
-        }
-        let qa = held ? qb : a.quaternion
-        if held { dot = 1 }
-        matrix = .threeD(
-          part: i, a: pack(held ? b : a), b: pack(b),
-          qa: SIMD4(Float(qa.x), Float(qa.y), Float(qa.z), Float(qa.w)),
-          qb: SIMD4(Float(qb.x), Float(qb.y), Float(qb.z), Float(qb.w)),
-          theta: Float(acos(min(dot, 1))), nlerp: dot > Quaternion.nlerpThreshold)
-      case .componentwise:
-        matrix = .componentwise(part: i, a: held ? fb : fa, b: fb)
-      case .discrete:
-        matrix = .discrete(part: i, a: held ? fb : fa, b: fb)
+      } else {
+        matrix = CompiledMatrix.pair(TransformInterpolator(from: m.from, to: m.to, mode: m.mode), part: i, held: held)
       }
     } else {
       matrix = nil

@@ -93,15 +93,7 @@ extension Kernel {
       case .twoD(let part, let a, let b):
         let p: L = progress(part, i)
         @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
-        let dtx = lerp(0), dty = lerp(1), dsx = lerp(2), dsy = lerp(3), angle = lerp(4)
-        let r11 = lerp(5), r12 = lerp(6), r21 = lerp(7), r22 = lerp(8)
-        let cs = L.sincos(angle)
-        // Scale * Rotation * Remainder.
-        let row0 = (cs.cos * r11 + cs.sin * r21, cs.cos * r12 + cs.sin * r22)
-        let row1 = (cs.cos * r21 - cs.sin * r11, cs.cos * r22 - cs.sin * r12)
-        mm = LaneMatrix(
-          linear: (dsx * row0.0, dsx * row0.1, z, dsy * row1.0, dsy * row1.1, z, z, z, one),
-          translation: (dtx, dty, z))
+        mm = compose2D((lerp(0), lerp(1), lerp(2), lerp(3), lerp(4), lerp(5), lerp(6), lerp(7), lerp(8)))
       case .threeD(let part, let a, let b, let qa, let qb, let theta, let nlerp):
         let p: L = progress(part, i)
         @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
@@ -125,31 +117,9 @@ extension Kernel {
           qz = qz * n
           qw = qw * n
         }
-        // Rotation (row-vector) from the quaternion.
-        let xx = qx * qx, yy = qy * qy, zz = qz * qz
-        let xy = qx * qy, xz = qx * qz, yz = qy * qz, xw = qx * qw, yw = qy * qw, zw = qz * qw
-        let r0 = (1 - (yy + zz) * 2, (xy + zw) * 2, (xz - yw) * 2)
-        let r1 = ((xy - zw) * 2, 1 - (xx + zz) * 2, (yz + xw) * 2)
-        let r2 = ((xz + yw) * 2, (yz - xw) * 2, 1 - (xx + yy) * 2)
-        let p0 = lerp(0), p1 = lerp(1), p2 = lerp(2), p3 = lerp(3)
-        let t0 = lerp(4), t1 = lerp(5), t2 = lerp(6)
-        let s0 = lerp(7), s1 = lerp(8), s2 = lerp(9)
-        let kxy = lerp(10), kxz = lerp(11), kyz = lerp(12)
-        // Scale * Skew * Rotation (rows).
-        let k1 = (r1.0 + kxy * r0.0, r1.1 + kxy * r0.1, r1.2 + kxy * r0.2)
-        let k2 = (
-          r2.0 + kxz * r0.0 + kyz * r1.0, r2.1 + kxz * r0.1 + kyz * r1.1, r2.2 + kxz * r0.2 + kyz * r1.2
-        )
-        let l0 = (s0 * r0.0, s0 * r0.1, s0 * r0.2)
-        let l1 = (s1 * k1.0, s1 * k1.1, s1 * k1.2)
-        let l2 = (s2 * k2.0, s2 * k2.1, s2 * k2.2)
-        // * Translation * Perspective(column 4 = p).
-        mm = LaneMatrix((
-          l0.0, l0.1, l0.2, l0.0 * p0 + l0.1 * p1 + l0.2 * p2,
-          l1.0, l1.1, l1.2, l1.0 * p0 + l1.1 * p1 + l1.2 * p2,
-          l2.0, l2.1, l2.2, l2.0 * p0 + l2.1 * p1 + l2.2 * p2,
-          t0, t1, t2, t0 * p0 + t1 * p1 + t2 * p2 + p3
-        ))
+        mm = compose3D(
+          (lerp(0), lerp(1), lerp(2), lerp(3), lerp(4), lerp(5), lerp(6), lerp(7), lerp(8), lerp(9), lerp(10), lerp(11),
+           lerp(12)), (qx, qy, qz, qw))
       case .componentwise(let part, let a, let b):
         let p: L = progress(part, i)
         @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
@@ -159,11 +129,58 @@ extension Kernel {
         let late = L.ge(p, L(repeating: 0.5))
         @inline(__always) func pick(_ i: Int) -> L { L(repeating: a[i]).replacing(with: L(repeating: b[i]), where: late) }
         mm = LaneMatrix(entry: pick)
+      case .keyframes(let part, let k):
+        mm = matrixKeyframes(k, progress: progress(part, i))
       }
       m = r.hasChannelTransform ? m.times(mm) : mm
     }
     if r.m34 != 0 { m.applyPerspective(r.m34) }
     m.applyAnchor(width * r.anchor.x, height * r.anchor.y)
     return m
+  }
+
+  /// The 2D path's recomposition from (tx, ty, sx, sy, angle, m11, m12, m21, m22) per
+  /// lane: Scale * Rotation * Remainder, then the translation.
+  @inlinable @inline(__always)
+  static func compose2D<L: FloatLanes>(_ v: (L, L, L, L, L, L, L, L, L)) -> LaneMatrix<L> {
+    let z = L(repeating: 0), one = L(repeating: 1)
+    let (dtx, dty, dsx, dsy, angle, r11, r12, r21, r22) = v
+    let cs = L.sincos(angle)
+    let row0 = (cs.cos * r11 + cs.sin * r21, cs.cos * r12 + cs.sin * r22)
+    let row1 = (cs.cos * r21 - cs.sin * r11, cs.cos * r22 - cs.sin * r12)
+    return LaneMatrix(
+      linear: (dsx * row0.0, dsx * row0.1, z, dsy * row1.0, dsy * row1.1, z, z, z, one), translation: (dtx, dty, z))
+  }
+
+  /// The 3D path's recomposition from perspective (4), translation (3), scale (3), skew
+  /// (3) and a unit quaternion (x, y, z, w) per lane: Scale * Skew * Rotation, then the
+  /// translation and the perspective column.
+  @inlinable @inline(__always)
+  static func compose3D<L: FloatLanes>(
+    _ d: (L, L, L, L, L, L, L, L, L, L, L, L, L), _ q: (L, L, L, L)
+  ) -> LaneMatrix<L> {
+    let (p0, p1, p2, p3, t0, t1, t2, s0, s1, s2, kxy, kxz, kyz) = d
+    let (qx, qy, qz, qw) = q
+    // Rotation (row-vector) from the quaternion.
+    let xx = qx * qx, yy = qy * qy, zz = qz * qz
+    let xy = qx * qy, xz = qx * qz, yz = qy * qz, xw = qx * qw, yw = qy * qw, zw = qz * qw
+    let r0 = (1 - (yy + zz) * 2, (xy + zw) * 2, (xz - yw) * 2)
+    let r1 = ((xy - zw) * 2, 1 - (xx + zz) * 2, (yz + xw) * 2)
+    let r2 = ((xz + yw) * 2, (yz - xw) * 2, 1 - (xx + yy) * 2)
+    // Scale * Skew * Rotation (rows).
+    let k1 = (r1.0 + kxy * r0.0, r1.1 + kxy * r0.1, r1.2 + kxy * r0.2)
+    let k2 = (
+      r2.0 + kxz * r0.0 + kyz * r1.0, r2.1 + kxz * r0.1 + kyz * r1.1, r2.2 + kxz * r0.2 + kyz * r1.2
+    )
+    let l0 = (s0 * r0.0, s0 * r0.1, s0 * r0.2)
+    let l1 = (s1 * k1.0, s1 * k1.1, s1 * k1.2)
+    let l2 = (s2 * k2.0, s2 * k2.1, s2 * k2.2)
+    // * Translation * Perspective(column 4 = p).
+    return LaneMatrix((
+      l0.0, l0.1, l0.2, l0.0 * p0 + l0.1 * p1 + l0.2 * p2,
+      l1.0, l1.1, l1.2, l1.0 * p0 + l1.1 * p1 + l1.2 * p2,
+      l2.0, l2.1, l2.2, l2.0 * p0 + l2.1 * p1 + l2.2 * p2,
+      t0, t1, t2, t0 * p0 + t1 * p1 + t2 * p2 + p3
+    ))
   }
 }

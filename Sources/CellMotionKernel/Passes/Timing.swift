@@ -155,7 +155,10 @@ extension Kernel {
     var i = 0
     while i < count {
       let (local, inactive) = partLocalTime(part, r, start: loadGroup(start + i, count - i) as L, t: t)
-      S.progress(L.clamp(local * inv, 0, 1), c).replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
+      // x exactly 1 at the end (local * (1 / dur) can round below it, and keyframes that
+      // jump at their end, such as a spring segment cut there, would show it).
+      let x = L.clamp(local * inv, 0, 1).replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: dur)))
+      S.progress(x, c).replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
       i += L.width
     }
   }
