@@ -165,16 +165,21 @@ public enum Kernel {
       let base = buffer.baseAddress!
       let progress = StagedProgress(base: UnsafePointer(base), stride: block)
       let soa = base + r.timedRows * block
+      // Tested once per run: iterating even an empty array retains and releases its
+      // storage, measured at 5 % of fadeIn's time when done per block.
+      let hasKeyframes = !r.keyframes.isEmpty
       var b = range.lowerBound
       while b < range.upperBound {
         let n = min(block, range.upperBound - b)
         for k in r.parts.indices {
           progressStage(L.self, r.parts[k], r, t: t, start: inputs.start + b, count: n, into: base + k * block)
         }
-        for k in r.keyframes {
-          keyframeStage(
-            L.self, k, progress: progress, height: inputs.height + b, tableWidth: inputs.tableWidth + b, count: n,
-            into: base + k.row * block)
+        if hasKeyframes {
+          for k in r.keyframes {
+            keyframeStage(
+              L.self, k, progress: progress, height: inputs.height + b, tableWidth: inputs.tableWidth + b, count: n,
+              into: base + k.row * block)
+          }
         }
         opacityStage(
           L.self, r.opacityChannel, modelValue: 1, progress: progress, height: inputs.height + b,
