@@ -132,6 +132,24 @@ struct Inspection {
       case .componentwise: matrix["path"] = "componentwise"
       case .discrete: matrix["path"] = "discrete (an end cannot be decomposed)"
       }
+      if let k = m.keyframes {
+        // Keyframes: each segment's path (from and to above are the first and last values).
+        matrix["path"] = "keyframes"
+        matrix["keyframes"] = [
+          "values": k.values.map(\.fieldOrder), "calculationMode": k.mode.rawValue,
+          "keyTimes": ((try? k.timing())?.keyTimes ?? []) as [Double],
+          "segmentPaths": (0..<max(k.values.count - 1, 0)).map { i -> String in
+            switch k.segment(i, m.mode).path {
+            case .twoD: return "2D"
+            case .threeD: return "3D"
+            case .componentwise: return "componentwise"
+            case .discrete: return "discrete"
+            }
+          },
+        ] as [String: Any]
+        matrix.removeValue(forKey: "decomposedFrom")
+        matrix.removeValue(forKey: "decomposedTo")
+      }
       out["matrix"] = matrix
     }
     if let f = recipe.fold, let s0 = start.fold, let s1 = end.fold {
