@@ -18,6 +18,17 @@ extension Kernel {
   ) {
     k.table.withUnsafeBufferPointer { table in
       let segments = table.baseAddress.unsafelyUnwrapped, n = table.count / CompiledKeyframes.tableStride
+      // The common tracks (constant values, no easing per segment: the presets) take a
+      // loop with no flag tested inside it: lines, or cubics.
+      let plain = !k.usesGeometry && !k.hasBezier && !k.hasUnderdamped && !k.hasCritical && !k.hasOverdamped && n >= 2
+      if plain {
+        if k.cubic {
+          plainKeyframeStage(L.self, CubicSegments.self, k, progress: progress, segments, n, count: count, into: out)
+        } else {
+          plainKeyframeStage(L.self, LineSegments.self, k, progress: progress, segments, n, count: count, into: out)
+        }
+        return
+      }
       var i = 0
       while i < count {
         let f = L.clamp(progress(k.part, i) as L, 0, 1)
@@ -33,6 +44,40 @@ extension Kernel {
         value.store(to: out + i)
         i += L.width
       }
+    }
+  }
+
+  /// `keyframeStage` for constant values and segments without easing: each lane selects
+  /// its segment's start, 1/span and cubic (`S`: lines select two coefficients, cubics
+  /// four), then evaluates it.
+  @inlinable
+  static func plainKeyframeStage<L: FloatLanes, S: SegmentShape>(
+    _: L.Type, _: S.Type, _ k: CompiledKeyframes, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
+    count: Int, into out: UnsafeMutablePointer<Float>
+  ) {
+    let stride = CompiledKeyframes.tableStride, one = L(repeating: 1)
+    var i = 0
+    while i < count {
+      let f = L.clamp(progress(k.part, i) as L, 0, 1)
+      var start = L(repeating: table[0]), inv = L(repeating: table[1])
+      var a = L(repeating: table[2]), b = L(repeating: table[3]), c = L(repeating: table[4]), d = L(repeating: table[5])
+      var s = table
+      for _ in 1..<n {
+        s += stride
+        let m = L.ge(f, L(repeating: s[0]))
+        start = start.replacing(with: L(repeating: s[0]), where: m)
+        inv = inv.replacing(with: L(repeating: s[1]), where: m)
+        if S.cubic {
+          a = a.replacing(with: L(repeating: s[2]), where: m)
+          b = b.replacing(with: L(repeating: s[3]), where: m)
+        }
+        c = c.replacing(with: L(repeating: s[4]), where: m)
+        d = d.replacing(with: L(repeating: s[5]), where: m)
+      }
+      let u = L.clamp((f - start) * inv, 0, 1).replacing(with: one, where: L.ge(f, one))
+      let v = S.cubic ? L.muladd(L.muladd(L.muladd(a, u, b), u, c), u, d) : L.muladd(c, u, d)
+      v.store(to: out + i)
+      i += L.width
     }
   }
 
@@ -135,3 +180,9 @@ extension Kernel {
     return L.and(L.ge(lanes, v), L.ge(v, lanes))
   }
 }
+
+/// Whether keyframe segments are lines or cubics, as a type so the plain stage's loop
+/// holds only its own selects.
+@usableFromInline protocol SegmentShape { static var cubic: Bool { get } }
+@usableFromInline enum LineSegments: SegmentShape { @inlinable static var cubic: Bool { false } }
+@usableFromInline enum CubicSegments: SegmentShape { @inlinable static var cubic: Bool { true } }
