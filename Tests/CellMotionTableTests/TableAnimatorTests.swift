@@ -85,7 +85,7 @@ struct TableAnimatorTests {
     return (transform, opacity, animating)
   }
 
-  @Test("Stepper equals the reference on sampled frames of a fling (tip-in, bounce, stagger by batch)")
+  @Test("Stepper equals the reference on sampled frames of a fling (tip-in, bounce, stagger by batch, keyframes)")
   func matchesReference() throws {
     var batchFade = Recipe.fadeStagger
     batchFade.stagger.base = .batchPosition
@@ -93,6 +93,8 @@ struct TableAnimatorTests {
       (TableRecipes(first: .tipIn), .firstAppearanceOnly),
       (TableRecipes(first: .moveUpBounce), .always),
       (TableRecipes(first: batchFade, repeatAppearance: .slideIn), .always),
+      // Keyframes through the table: a keyframed translation, then cubic scale keys.
+      (TableRecipes(first: .shake, repeatAppearance: .pulse), .always),
     ]
     for (k, (recipes, rule)) in cases.enumerated() {
       let (tr, op, animating) = try runFling(recipes: recipes, rule: rule, seed: 100 + UInt64(k))
