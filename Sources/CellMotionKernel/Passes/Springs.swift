@@ -23,7 +23,8 @@ import Foundation
   /// The same with constants per lane (keyframe segments).
   @inlinable @inline(__always)
   static func progress<L: FloatLanes>(_ local: L, a: L, wd: L, b: L, duration: L) -> L {
-    let e = L.exp(L(repeating: 0) - local * a)
+    // local x (-a): for constants broadcast across lanes the negation is loop-invariant.
+    let e = L.exp(local * (L(repeating: 0) - a))
     let sc = L.sincos(local * wd)
     return (1 - e * (sc.cos + sc.sin * b)).replacing(with: L(repeating: 1), where: L.ge(local, duration))
   }
@@ -40,7 +41,7 @@ import Foundation
   /// The same with constants per lane (keyframe segments).
   @inlinable @inline(__always)
   static func progress<L: FloatLanes>(_ local: L, w0: L, c: L, duration: L) -> L {
-    (1 - (local * c + 1) * L.exp(L(repeating: 0) - local * w0)).replacing(with: L(repeating: 1), where: L.ge(local, duration))
+    (1 - (local * c + 1) * L.exp(local * (L(repeating: 0) - w0))).replacing(with: L(repeating: 1), where: L.ge(local, duration))
   }
 }
 
@@ -64,10 +65,10 @@ import Foundation
     // decaying (no overflow). For small y = beta t the difference cancels, so use the
     // series sinh(y)/y = 1 + y^2/6 + y^4/120 + y^6/5040 (relative error < 3e-9 for y < 0.5).
     let zero = L(repeating: 0)
-    let e1 = L.exp(zero - local * slow), e2 = L.exp(zero - local * fast)
+    let e1 = L.exp(local * (zero - slow)), e2 = L.exp(local * (zero - fast))
     let y = local * beta
     let y2 = y * y
-    let series = L.exp(zero - local * a) * (((y2 * (1 / 5040) + (1 / 120)) * y2 + (1 / 6)) * y2 + 1)
+    let series = L.exp(local * (zero - a)) * (((y2 * (1 / 5040) + (1 / 120)) * y2 + (1 / 6)) * y2 + 1)
     let direct = (e1 - e2) / L.maximum(y * 2, L(repeating: 1e-30))
     let sinhc = series.replacing(with: direct, where: L.ge(y, L(repeating: 0.5)))
     return (1 - ((e1 + e2) * 0.5 + local * c * sinhc)).replacing(with: L(repeating: 1), where: L.ge(local, duration))
