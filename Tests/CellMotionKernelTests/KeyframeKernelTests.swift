@@ -232,4 +232,21 @@ struct KeyframeKernelTests {
     }
     #expect(throws: CellMotionError.self) { try CompiledRecipe(Recipe(name: "many", channels: many)) }
   }
+
+  @Test("Key times closer than Float's range (1e-40 apart) stay finite and match the reference")
+  func tinySpans() throws {
+    var g = SeededGenerator(seed: 0x4B_E7F6)
+    var c = Comparison("tiny spans")
+    let spring = AnimationCurve.spring(try Spring(mass: 1, stiffness: 200, damping: 12))
+    let scalar = ChannelKeyframes(values: [0, 30, -10], keyTimes: [0, 1e-40, 1], timingFunctions: [spring, .bezier(.easeIn)])
+    let matrix = MatrixKeyframes(
+      values: [.identity, .translation(30, 0, 0), .rotation(0.5, 0, 0, 1)], keyTimes: [0, 1e-40, 1])
+    let recipe = Recipe(
+      name: "tiny", channels: [ChannelAnimation(.translationY, keyframes: scalar, duration: 0.5)],
+      matrix: MatrixAnimation(keyframes: matrix, duration: 0.5), timing: RecipeTiming(fillMode: .both))
+    for time in [-0.2, 0, 1e-9, 0.001, 0.25, 0.5, 0.9] {
+      try compare(recipes: [recipe], count: 9, time: time, lanes: LaneWidth.allCases, g: &g, into: &c)
+    }
+    c.expectAllPassed(folds: false)
+  }
 }

@@ -203,6 +203,18 @@ struct KeyframeChannelTests {
     #expect(near(tx(r, 0, geometry: CellGeometry(width: 300, height: 60, tableWidth: 320)), 320))
   }
 
+  @Test("settleTime: a keyframe channel on a spring curve ends at its duration, not when the spring settles")
+  func settle() throws {
+    // The spring (UIKit damping 1, 0.3 s) settles within 0.001 of 1 long before 2 s, but
+    // f within 0.001 of 1 is still far from the end on this steep last segment.
+    let spring = AnimationCurve.spring(try Spring.uiKit(dampingRatio: 1, duration: 0.3, initialSpringVelocity: 0))
+    let kf = ChannelKeyframes(values: [0, 0, 100], keyTimes: [0, 0.999, 1])
+    let r = Recipe(name: "s", channels: [ChannelAnimation(.translationX, keyframes: kf, curve: spring, duration: 2)])
+    #expect(r.settleTime == 2)
+    let plain = Recipe(name: "p", channels: [ChannelAnimation(.translationX, from: 0, to: 100, curve: spring, duration: 2)])
+    #expect(plain.settleTime < 1)
+  }
+
   @Test("validation names the field; paced modes need constant values; parameters in [-1, 1]")
   func validation() {
     func error(_ k: ChannelKeyframes) -> CellMotionError? {

@@ -13,7 +13,7 @@ import Foundation
 /// clamped to [0, 1] (CAKeyframeAnimation's own `timingFunction`, linear by default); the
 /// keyframes map f to the value. A spring segment runs over its own seconds (its share of
 /// the channel's duration). When the animation is not in effect, the model value shows: the
-/// last value (the channel's `to`).
+/// last value (`ChannelAnimation.endValue`).
 ///
 /// Values may depend on the geometry (`ChannelValue`): each cell resolves them, then
 /// interpolates. The paced modes need the same distances for every cell, so their values

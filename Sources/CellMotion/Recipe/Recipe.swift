@@ -292,9 +292,13 @@ public struct Recipe: Sendable, Hashable, Codable {
   public func validate() throws(CellMotionError) {
     for (i, c) in channels.enumerated() {
       let f = "\(name).channels[\(i)]"
-      try c.from.validate("\(f).from")
-      try c.to.validate("\(f).to")
-      try c.keyframes?.validate("\(f).keyframes")
+      if let keyframes = c.keyframes {
+        // The keyframes decide every value (from and to are not read).
+        try keyframes.validate("\(f).keyframes")
+      } else {
+        try c.from.validate("\(f).from")
+        try c.to.validate("\(f).to")
+      }
       try Check.within(c.duration, InputLimits.duration, "\(f).duration")
       try Check.within(c.delay, InputLimits.delay, "\(f).delay")
     }
@@ -358,8 +362,8 @@ public struct Recipe: Sendable, Hashable, Codable {
 extension Recipe {
   /// Seconds from a cell's start (after its stagger) until every part has come to rest:
   /// the latest over the channels, the matrix and the fold of
-  /// - a Bezier part, or any part that repeats or autoreverses: delay + its active
-  ///   duration (`RecipeTiming.activeDuration`);
+  /// - a Bezier part, a keyframe part, or any part that repeats or autoreverses: delay +
+  ///   its active duration (`RecipeTiming.activeDuration`);
   /// - a spring part that plays once: delay + min(settling duration, duration) / speed,
   ///   since the spring is at rest (within `Spring.settlingDuration`'s threshold) before
   ///   UIKit removes it at its duration.
@@ -370,14 +374,18 @@ extension Recipe {
   public var settleTime: Double {
     var animated = channels.filter { !motion.holds($0.channel) }
     if motion == .reduced, let fade = reducedMotionCrossFade { animated.append(fade) }
-    var parts: [(delay: Double, duration: Double, curve: AnimationCurve)] = animated.map { ($0.delay, $0.duration, $0.curve) }
-    if !motion.holdsTransforms, let m = matrix { parts.append((m.delay, m.duration, m.curve)) }
-    if !motion.holdsTransforms, let f = fold { parts.append((0, f.duration, f.curve)) }
+    // A keyframe part ends at its duration: its spring curve settling says nothing about
+    // values far along a steep last segment.
+    var parts: [(delay: Double, duration: Double, curve: AnimationCurve, keyframes: Bool)] = animated.map {
+      ($0.delay, $0.duration, $0.curve, $0.keyframes != nil)
+    }
+    if !motion.holdsTransforms, let m = matrix { parts.append((m.delay, m.duration, m.curve, m.keyframes != nil)) }
+    if !motion.holdsTransforms, let f = fold { parts.append((0, f.duration, f.curve, false)) }
     let once = timing.repeatCount <= 1 && !timing.autoreverses
     var latest = 0.0
     for p in parts {
       var end = p.delay + timing.activeDuration(p.duration)
-      if once, case .spring(let spring) = p.curve {
+      if once, !p.keyframes, case .spring(let spring) = p.curve {
         end = p.delay + min(spring.settlingDuration, p.duration) / timing.speed
       }
       latest = max(latest, end)

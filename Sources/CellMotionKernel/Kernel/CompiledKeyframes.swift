@@ -38,7 +38,9 @@ import Foundation
 
   init(start: Double, span: Double) {
     self.start = Float(start)
-    invSpan = span > 0 ? Float(1 / span) : 0
+    // A positive span below Float's range (key times 1e-40 apart) would make 1/span
+    // infinite and 0 x inf a NaN: the largest finite Float keeps the fraction finite.
+    invSpan = span > 0 ? min(Float(1 / span), .greatestFiniteMagnitude) : 0
     poly = .zero
     polyHeight = .zero
     polyWidth = .zero
@@ -54,9 +56,7 @@ import Foundation
   @usableFromInline package var part: Int
   /// The scratch row the stage writes the channel's value to.
   @usableFromInline package var row: Int
-  @usableFromInline package var segments: [KeyframeSegment] {
-    didSet { (table, cubic) = Self.table(segments) }
-  }
+  @usableFromInline package let segments: [KeyframeSegment]
   /// `segments` flattened for the stage, `tableStride` Floats each: start, 1/span, the
   /// constant cubic (A, B, C, D), the height and width cubics, kind, seconds, then the six
   /// curve constants (padded to 24).
@@ -94,7 +94,7 @@ import Foundation
       case .overdamped: hasOverdamped = true
       }
     }
-    if !usesGeometry { valueBounds = Self.bounds(segments, constant) }
+    if !usesGeometry { valueBounds = Self.bounds(segments) }
     (table, cubic) = Self.table(segments)
   }
 
@@ -204,7 +204,7 @@ import Foundation
 
   /// The value's range: each segment's polynomial over the range of its eased fraction
   /// (its ends and interior turning points), widened by 1e-3 of the largest magnitude.
-  static func bounds(_ segments: [KeyframeSegment], _ track: KeyframeTrack) -> (lo: Double, hi: Double) {
+  static func bounds(_ segments: [KeyframeSegment]) -> (lo: Double, hi: Double) {
     var lo = Double.infinity, hi = -Double.infinity
     for s in segments {
       let eased: (lo: Double, hi: Double)

@@ -22,9 +22,10 @@ import Foundation
   @usableFromInline static var stride: Int { 56 }
   @usableFromInline package let table: [Float]
   @usableFromInline package let count: Int
-  /// Which easings and paths occur (the evaluation computes only those).
-  @usableFromInline package let hasBezier: Bool, hasSprings: Bool
-  @usableFromInline package let paths: Set<Path>
+  /// Which easings and paths occur (the evaluation computes only those): flags, not a
+  /// set, since the general path reads them for every lane group.
+  @usableFromInline package let hasBezier: Bool, hasUnderdamped: Bool, hasCritical: Bool, hasOverdamped: Bool
+  @usableFromInline package let hasTwoD: Bool, hasThreeD: Bool, hasComponentwise: Bool, hasDiscrete: Bool
 
   package init(_ k: MatrixKeyframes, interpolation: TransformInterpolationMode, duration: Double) throws(CellMotionError) {
     let timing = try k.timing()
@@ -37,7 +38,7 @@ import Foundation
       let t0 = timing.keyTimes[i]
       let span = n == 1 || k.mode == .discrete ? 0 : timing.keyTimes[i + 1] - t0
       row[0] = Float(t0)
-      row[1] = span > 0 ? Float(1 / span) : 0
+      row[1] = span > 0 ? min(Float(1 / span), .greatestFiniteMagnitude) : 0  // finite, as scalar keyframes
       let easing =
         span > 0 ? CompiledKeyframes.easing(timing.timingFunctions[i], span: span, duration: duration)
         : (kind: KeyframeSegment.Kind.none, curve: SIMD8<Float>(0, 0, 1, 0, 0, 1, 0, 0), seconds: Float(0))
@@ -86,8 +87,13 @@ import Foundation
     self.table = table
     count = segmentCount
     hasBezier = kinds.contains(.bezier)
-    hasSprings = kinds.contains(.underdamped) || kinds.contains(.critical) || kinds.contains(.overdamped)
-    self.paths = paths
+    hasUnderdamped = kinds.contains(.underdamped)
+    hasCritical = kinds.contains(.critical)
+    hasOverdamped = kinds.contains(.overdamped)
+    hasTwoD = paths.contains(.twoD)
+    hasThreeD = paths.contains(.threeD)
+    hasComponentwise = paths.contains(.componentwise)
+    hasDiscrete = paths.contains(.discrete)
   }
 
   static func put(_ a: [Float], _ b: [Float], into row: inout [Float]) {

@@ -30,13 +30,17 @@ extension Kernel {
     let u = L.clamp((f - v[0]) * v[1], 0, 1).replacing(with: one, where: L.ge(f, one))
     var e = u
     if k.hasBezier { e = bezierProgressLanes(u, v[4], v[5], v[6], v[7], v[8], v[9]) }
-    if k.hasSprings {
-      let kind = v[2], seconds = v[3], local = u * seconds
+    let kind = v[2], seconds = v[3], local = u * seconds
+    if k.hasUnderdamped {
       e = e.replacing(
         with: UnderdampedSpring.progress(local, a: v[4], wd: v[5], b: v[6], duration: seconds),
         where: isKind(kind, .underdamped))
+    }
+    if k.hasCritical {
       e = e.replacing(
         with: CriticalSpring.progress(local, w0: v[4], c: v[5], duration: seconds), where: isKind(kind, .critical))
+    }
+    if k.hasOverdamped {
       e = e.replacing(
         with: OverdampedSpring.progress(local, a: v[4], beta: v[5], c: v[6], slow: v[7], fast: v[8], duration: seconds),
         where: isKind(kind, .overdamped))
@@ -45,19 +49,19 @@ extension Kernel {
     @inline(__always) func lerp(_ j: Int) -> L { L.muladd(eased, v[30 + j] - v[14 + j], v[14 + j]) }
     // The constant path first; each other path present replaces its own lanes.
     var result = LaneMatrix<L>(entry: { v[14 + $0] })
-    if k.paths.contains(.componentwise) {
+    if k.hasComponentwise {
       result = select(result, LaneMatrix(entry: lerp), where: isPath(path, .componentwise))
     }
-    if k.paths.contains(.discrete) {
+    if k.hasDiscrete {
       let late = L.ge(eased, L(repeating: 0.5))
       let m = LaneMatrix<L>(entry: { v[14 + $0].replacing(with: v[30 + $0], where: late) })
       result = select(result, m, where: isPath(path, .discrete))
     }
-    if k.paths.contains(.twoD) {
+    if k.hasTwoD {
       let m = compose2D((lerp(0), lerp(1), lerp(2), lerp(3), lerp(4), lerp(5), lerp(6), lerp(7), lerp(8)))
       result = select(result, m, where: isPath(path, .twoD))
     }
-    if k.paths.contains(.threeD) {
+    if k.hasThreeD {
       // Slerp by the segment's angle, or nlerp where it is tiny (v[13] = 1).
       let theta = v[11], invSin = v[12], nlerp = L.ge(v[13], L(repeating: 0.5))
       let wa = (L.sincos((one - e) * theta).sin * invSin).replacing(with: one - e, where: nlerp)

@@ -142,7 +142,9 @@ extension Kernel {
         let st: L = loadGroup(start + i, count &- i)
         let ta = L(repeating: t0) - st
         // x = (t0 - start) / dur as one multiply-add (off the solve's critical path: the
-        // selects below use ta).
+        // selects below use ta). At ta = dur exactly it may round to 1 - ulp (the general
+        // path below forces 1); a Float clock cannot resolve that instant, and from the
+        // next representable time on x clamps to 1.
         let x = L.clamp(L.muladd(st, -inv, t0 * inv), 0, 1)
         S.progress(x, c)
           .replacing(with: L(repeating: 1), where: L.lt(ta, L(repeating: before)))
