@@ -77,6 +77,17 @@ public enum AnimationCurve: Sendable, Hashable, Codable {
     case .spring(let s): return t >= duration ? 1 : s.value(at: t)
     }
   }
+
+  /// d(progress) / d(local time) at local time `t` seconds, per second: a Bezier's slope
+  /// over its duration, a spring's x'(t); 0 from the duration on (the animation has
+  /// ended) and before 0.
+  public func velocity(localTime t: Double, duration: Double) -> Double {
+    guard t >= 0, t < duration else { return 0 }
+    switch self {
+    case .bezier(let c): return c.slope(at: t / duration) / duration
+    case .spring(let s): return s.velocity(at: t)
+    }
+  }
 }
 
 /// One animated channel: from one value to another along `curve`, or through keyframes.
@@ -126,6 +137,19 @@ public struct ChannelAnimation: Sendable, Hashable, Codable {
 
   /// The model value: the last keyframe, or `to`.
   public var endValue: ChannelValue { keyframes?.values.last ?? to }
+
+  /// d(value) / d(progress) for one cell at progress `p`: to - from, or the keyframes'
+  /// slope (0 outside [0, 1], where they clamp).
+  public func slope(progress p: Double, cellHeight: Double, tableWidth: Double) -> Double {
+    if let keyframes {
+      guard p >= 0, p <= 1, let track = try? keyframes.track(cellHeight: cellHeight, tableWidth: tableWidth) else {
+        return 0
+      }
+      return track.slope(at: p, duration: duration)
+    }
+    return to.resolve(cellHeight: cellHeight, tableWidth: tableWidth)
+      - from.resolve(cellHeight: cellHeight, tableWidth: tableWidth)
+  }
 
   /// The channel's value for one cell at the fraction `p` of its curve (its progress; the
   /// keyframes clamp it to [0, 1], a two-value channel extrapolates, as a spring's

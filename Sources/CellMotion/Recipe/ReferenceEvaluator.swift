@@ -66,6 +66,63 @@ public struct CellState: Sendable, Hashable {
   public var fold: FoldState?
 }
 
+/// Every channel of a cell at one time (points for translations, radians for rotations,
+/// unitless otherwise), or their velocities (the same units per second).
+/// `ReferenceEvaluator.channelValues` starts from the model values (opacity 1, scales 1,
+/// the rest 0), `channelVelocities` from 0.
+public struct ChannelValues: Sendable, Hashable {
+  public var opacity, shadowOpacity: Double
+  public var translationX, translationY, translationZ: Double
+  public var rotationX, rotationY, rotationZ: Double
+  public var scale, scaleX, scaleY: Double
+
+  /// The model values: opacity 1, scales 1, the others 0.
+  public init() {
+    (opacity, shadowOpacity, translationX, translationY, translationZ) = (1, 0, 0, 0, 0)
+    (rotationX, rotationY, rotationZ, scale, scaleX, scaleY) = (0, 0, 0, 1, 1, 1)
+  }
+
+  /// Every channel 0 (a cell at rest, as velocities).
+  public static var zero: ChannelValues {
+    var v = ChannelValues()
+    for c in Channel.allCases { v[c] = 0 }
+    return v
+  }
+
+  public subscript(channel: Channel) -> Double {
+    get {
+      switch channel {
+      case .opacity: return opacity
+      case .shadowOpacity: return shadowOpacity
+      case .translationX: return translationX
+      case .translationY: return translationY
+      case .translationZ: return translationZ
+      case .rotationX: return rotationX
+      case .rotationY: return rotationY
+      case .rotationZ: return rotationZ
+      case .scale: return scale
+      case .scaleX: return scaleX
+      case .scaleY: return scaleY
+      }
+    }
+    set {
+      switch channel {
+      case .opacity: opacity = newValue
+      case .shadowOpacity: shadowOpacity = newValue
+      case .translationX: translationX = newValue
+      case .translationY: translationY = newValue
+      case .translationZ: translationZ = newValue
+      case .rotationX: rotationX = newValue
+      case .rotationY: rotationY = newValue
+      case .rotationZ: rotationZ = newValue
+      case .scale: scale = newValue
+      case .scaleX: scaleX = newValue
+      case .scaleY: scaleY = newValue
+      }
+    }
+  }
+}
+
 /// The plain, exact evaluator.
 public enum ReferenceEvaluator {
   /// Seconds of extra delay for a cell from its recipe's stagger rule
@@ -90,13 +147,80 @@ public enum ReferenceEvaluator {
   public static func progress(
     curve: AnimationCurve, duration: Double, begin: Double, timing: RecipeTiming, time: Double
   ) -> Double? {
-    guard
-      let media = try? MediaTiming(
-        beginTime: begin, duration: duration, speed: timing.speed, repeatCount: timing.repeatCount,
-        autoreverses: timing.autoreverses, fillMode: timing.fillMode),
+    guard let media = mediaTiming(duration: duration, begin: begin, timing: timing),
       let local = media.localTime(parentTime: time)
     else { return nil }
     return curve.progress(localTime: local, duration: duration)
+  }
+
+  /// The part's CAMediaTiming: beginTime `begin`, the recipe's speed, repeat, autoreverse
+  /// and fill mode.
+  static func mediaTiming(duration: Double, begin: Double, timing: RecipeTiming) -> MediaTiming? {
+    try? MediaTiming(
+      beginTime: begin, duration: duration, speed: timing.speed, repeatCount: timing.repeatCount,
+      autoreverses: timing.autoreverses, fillMode: timing.fillMode)
+  }
+
+  /// Every channel's value for one cell (the parameters as `evaluate`'s): the model value
+  /// where no channel animates it, the end value where the motion policy holds it or the
+  /// animation is not in effect; where two channels animate the same property the later
+  /// wins. `evaluate` composes these into the transform.
+  public static func channelValues(
+    _ recipe: Recipe, geometry: CellGeometry, row: Int = 0, batchPosition: Int = 0, rowCount: Int? = nil,
+    batchCount: Int? = nil, startTime: Double = 0, time: Double, motion: MotionPolicy? = nil
+  ) -> ChannelValues {
+    let start = startTime + staggerDelay(
+      recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
+    let policy = motion ?? recipe.motion
+    var values = ChannelValues()
+    for c in channels(recipe, policy) {
+      if !policy.holds(c.channel), let p = progress(
+        curve: c.curve, duration: c.duration, begin: start + c.delay, timing: recipe.timing, time: time)
+      {
+        values[c.channel] = c.value(progress: p, cellHeight: geometry.height, tableWidth: geometry.tableWidth)
+      } else {
+        values[c.channel] = c.endValue.resolve(cellHeight: geometry.height, tableWidth: geometry.tableWidth)
+      }
+    }
+    return values
+  }
+
+  /// Every channel's velocity for one cell, units per second, in closed form (the
+  /// parameters as `evaluate`'s): d(value)/d(progress) (to - from, or the keyframes'
+  /// slope) x the curve's d(progress)/d(local time) (a Bezier's slope over its duration,
+  /// a spring's x'(t)) x d(local time)/d(time) (the speed, negative in an autoreversed
+  /// iteration, 0 while a fill holds a state: `MediaTiming.localTimeRate`). 0 where
+  /// nothing animates, where the motion policy holds the channel, and after the end.
+  /// At a kink (a segment boundary, an iteration's turn) the side that starts there.
+  public static func channelVelocities(
+    _ recipe: Recipe, geometry: CellGeometry, row: Int = 0, batchPosition: Int = 0, rowCount: Int? = nil,
+    batchCount: Int? = nil, startTime: Double = 0, time: Double, motion: MotionPolicy? = nil
+  ) -> ChannelValues {
+    let start = startTime + staggerDelay(
+      recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
+    let policy = motion ?? recipe.motion
+    var velocities = ChannelValues.zero
+    for c in channels(recipe, policy) {
+      guard !policy.holds(c.channel),
+        let media = mediaTiming(duration: c.duration, begin: start + c.delay, timing: recipe.timing),
+        let local = media.localTime(parentTime: time)
+      else {
+        velocities[c.channel] = 0
+        continue
+      }
+      let p = c.curve.progress(localTime: local, duration: c.duration)
+      velocities[c.channel] =
+        c.slope(progress: p, cellHeight: geometry.height, tableWidth: geometry.tableWidth)
+        * c.curve.velocity(localTime: local, duration: c.duration) * media.localTimeRate(parentTime: time)
+    }
+    return velocities
+  }
+
+  /// The channels as evaluated under `policy`: the recipe's, plus `.reduced`'s cross-fade.
+  static func channels(_ recipe: Recipe, _ policy: MotionPolicy) -> [ChannelAnimation] {
+    var channels = recipe.channels
+    if policy == .reduced, let fade = recipe.reducedMotionCrossFade { channels.append(fade) }
+    return channels
   }
 
   /// Evaluates `recipe` for one cell.
@@ -120,39 +244,13 @@ public enum ReferenceEvaluator {
     let start = startTime + staggerDelay(
       recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
     let policy = motion ?? recipe.motion
-    var channels = recipe.channels
-    if policy == .reduced, let fade = recipe.reducedMotionCrossFade { channels.append(fade) }
-    // Model values (nothing animating).
-    var opacity = 1.0, shadow = 0.0
-    var tx = 0.0, ty = 0.0, tz = 0.0, rx = 0.0, ry = 0.0, rz = 0.0
-    var s = 1.0, sx = 1.0, sy = 1.0
-    var hasChannelTransform = false
-    for c in channels {
-      // The model value (the end value) when held or not in effect; else the channel's
-      // value at its progress (from -> to, or through its keyframes).
-      let v: Double
-      if !policy.holds(c.channel), let p = progress(
-        curve: c.curve, duration: c.duration, begin: start + c.delay, timing: recipe.timing, time: time)
-      {
-        v = c.value(progress: p, cellHeight: geometry.height, tableWidth: geometry.tableWidth)
-      } else {
-        v = c.endValue.resolve(cellHeight: geometry.height, tableWidth: geometry.tableWidth)
-      }
-      switch c.channel {
-      case .opacity: opacity = v
-      case .shadowOpacity: shadow = v
-      case .translationX: tx = v
-      case .translationY: ty = v
-      case .translationZ: tz = v
-      case .rotationX: rx = v
-      case .rotationY: ry = v
-      case .rotationZ: rz = v
-      case .scale: s = v
-      case .scaleX: sx = v
-      case .scaleY: sy = v
-      }
-      if c.channel != .opacity && c.channel != .shadowOpacity { hasChannelTransform = true }
-    }
+    let v = channelValues(
+      recipe, geometry: geometry, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount,
+      startTime: startTime, time: time, motion: policy)
+    let (opacity, shadow) = (v.opacity, v.shadowOpacity)
+    let (tx, ty, tz, rx, ry, rz) = (v.translationX, v.translationY, v.translationZ, v.rotationX, v.rotationY, v.rotationZ)
+    let (s, sx, sy) = (v.scale, v.scaleX, v.scaleY)
+    let hasChannelTransform = recipe.channels.contains { $0.channel.movesTransform }
     var m = Transform3D.identity
     if hasChannelTransform {
       let linear = Transform3D.scale(s * sx, s * sy, 1)

@@ -212,6 +212,52 @@ public struct KeyframeTrack: Sendable, Hashable {
     }
   }
 
+  /// d(value) / d(f) at fraction `f`, in closed form: the segment's slope through its
+  /// easing, 1 / span x de/du x dv/de (a Bezier's slope, a spring's velocity over the
+  /// segment's seconds; a line's difference, the Hermite piece's derivative; cubicPaced
+  /// moves at its constant speed, the segment's arc length over its span, in the direction
+  /// the spline turns). 0 for one key, discrete steps, zero-length segments and outside
+  /// (0, 1). At a key time, the segment that starts there.
+  public func slope(at f: Double, duration: Double = 1) -> Double {
+    let n = values.count
+    guard n > 1, mode != .discrete, f > 0, f < 1 else { return 0 }
+    var i = 0
+    while i + 1 < n - 1 && keyTimes[i + 1] <= f { i += 1 }
+    let span = keyTimes[i + 1] - keyTimes[i]
+    guard span > 0 else { return 0 }
+    let u = min(max((f - keyTimes[i]) / span, 0), 1)
+    var e = u, dedu = 1.0
+    if mode == .linear || mode == .cubic {
+      switch timingFunctions[i] {
+      case .bezier(let c):
+        e = c.value(at: u)
+        dedu = c.slope(at: u)
+      case .spring(let spring):
+        let seconds = span * max(duration, 0)
+        guard u < 1, seconds > 0 else { return 0 }
+        e = spring.value(at: u * seconds)
+        dedu = spring.velocity(at: u * seconds) * seconds
+      }
+    }
+    let dvde: Double
+    switch mode {
+    case .linear, .paced:
+      dvde = values[i + 1] - values[i]
+    case .cubic:
+      let p0 = values[i], p1 = values[i + 1], m0 = outTangents[i], m1 = inTangents[i + 1]
+      dvde = (6 * e * e - 6 * e) * p0 + (3 * e * e - 4 * e + 1) * m0 + (-6 * e * e + 6 * e) * p1 + (3 * e * e - 2 * e) * m1
+    case .cubicPaced:
+      let p0 = values[i], p1 = values[i + 1], m0 = outTangents[i], m1 = inTangents[i + 1]
+      let w = pacedParameter(i, u)
+      let turn = (6 * w * w - 6 * w) * p0 + (3 * w * w - 4 * w + 1) * m0 + (-6 * w * w + 6 * w) * p1 + (3 * w * w - 2 * w) * m1
+      let total = Self.arcLength(p0, p1, m0, m1, upTo: 1)
+      dvde = turn == 0 ? 0 : (turn > 0 ? total : -total)
+    case .discrete:
+      dvde = 0
+    }
+    return dvde * dedu / span
+  }
+
   /// Where fraction `f` (clamped to [0, 1]) falls: the segment i (discrete: the interval
   /// whose value shows) and the eased fraction u through it (0 to 1; a spring segment may
   /// overshoot), as `value(at:duration:)` uses them; (0, 0) for one key. A segment of zero

@@ -180,6 +180,18 @@ public struct MediaTiming: Sendable, Hashable, Codable {
     return iterationTime(elapsed + timeOffset, atEnd: false)
   }
 
+  /// How fast local time moves per second of parent time: speed while active (negative in
+  /// an autoreversed iteration, which runs backwards), 0 before and after (a fill holds a
+  /// state) and where `localTime(parentTime:)` is nil. At an iteration boundary the rate of
+  /// the iteration that starts there. Velocities (`ReferenceEvaluator.channelVelocities`)
+  /// use it as d(local time) / d(parent time).
+  public func localTimeRate(parentTime: Double) -> Double {
+    guard duration > 0, speed > 0, phase(parentTime: parentTime) == .active else { return 0 }
+    guard autoreverses else { return speed }
+    let k = (((parentTime - beginTime) * speed + timeOffset) / duration).rounded(.down)
+    return k.truncatingRemainder(dividingBy: 2).magnitude == 1 ? -speed : speed
+  }
+
   /// `localTime(parentTime:)` / duration, in [0, 1], or nil.
   public func fraction(parentTime: Double) -> Double? {
     guard let t = localTime(parentTime: parentTime) else { return nil }
