@@ -11,6 +11,21 @@ import _TestSupport
 
 @testable import CellMotionKernel
 
+/// Random key times for `count` keys, half the time (nil, evenly spaced, otherwise): uneven
+/// gaps within a factor 2 of each other, sometimes one of zero (a jump).
+func randomKeyTimes(_ g: inout SeededGenerator, count keyCount: Int) -> [Double]? {
+  guard g.next() % 2 == 0, keyCount > 1 else { return nil }
+  var gaps = (0..<(keyCount - 1)).map { _ in g.uniform(0.7...1.3) }
+  if gaps.count > 2, g.next() % 3 == 0 { gaps[1] = 0 }
+  let total = gaps.reduce(0, +)
+  var times = [0.0], sum = 0.0
+  for gap in gaps.dropLast() {
+    sum += gap
+    times.append(sum / total)
+  }
+  return times + [1]
+}
+
 /// A random keyframe channel of kind `channel`: 1 to 64 keys (often few), a random mode,
 /// key times (sometimes with repeated times: jumps), per-segment Beziers and springs in
 /// all regimes, Kochanek-Bartels parameters, values that depend on the geometry where the
@@ -42,20 +57,7 @@ func randomKeyframeChannel(_ g: inout SeededGenerator, _ channel: Channel) throw
         perCellHeight: last.perCellHeight + (target.perCellHeight - last.perCellHeight) * step,
         perTableWidth: last.perTableWidth + (target.perTableWidth - last.perTableWidth) * step))
   }
-  var keyTimes: [Double]? = nil
-  let keyCount = mode == .discrete ? n + 1 : n
-  if g.next() % 2 == 0, keyCount > 1 {
-    // Uneven gaps (within a factor 2 of each other), sometimes one of zero: a jump.
-    var gaps = (0..<(keyCount - 1)).map { _ in g.uniform(0.7...1.3) }
-    if gaps.count > 2, g.next() % 3 == 0 { gaps[1] = 0 }
-    let total = gaps.reduce(0, +)
-    var times = [0.0], sum = 0.0
-    for gap in gaps.dropLast() {
-      sum += gap
-      times.append(sum / total)
-    }
-    keyTimes = times + [1]
-  }
+  let keyTimes = randomKeyTimes(&g, count: mode == .discrete ? n + 1 : n)
   var timing: [AnimationCurve]? = nil
   if n > 1, g.next() % 3 != 0 {
     timing = try (0..<(n - 1)).map { _ in try randomCurve(&g) }
@@ -103,19 +105,7 @@ func randomMatrixKeyframes(_ g: inout SeededGenerator) throws -> MatrixAnimation
     }
   }
   let mode: KeyframeCalculationMode = g.next() % 4 == 0 ? .discrete : .linear
-  var keyTimes: [Double]? = nil
-  let keyCount = mode == .discrete ? n + 1 : n
-  if g.next() % 2 == 0, keyCount > 1 {
-    var gaps = (0..<(keyCount - 1)).map { _ in g.uniform(0.7...1.3) }
-    if gaps.count > 2, g.next() % 3 == 0 { gaps[1] = 0 }
-    let total = gaps.reduce(0, +)
-    var times = [0.0], sum = 0.0
-    for gap in gaps.dropLast() {
-      sum += gap
-      times.append(sum / total)
-    }
-    keyTimes = times + [1]
-  }
+  let keyTimes = randomKeyTimes(&g, count: mode == .discrete ? n + 1 : n)
   let timing: [AnimationCurve]? = n > 1 && g.next() % 3 != 0 ? try (0..<(n - 1)).map { _ in try randomCurve(&g) } : nil
   return MatrixAnimation(
     keyframes: MatrixKeyframes(values: values, keyTimes: keyTimes, timingFunctions: timing, mode: mode),

@@ -106,6 +106,12 @@ enum RecipeSchema {
   static let keyframeNumbers = Shape.array(
     .number(description: "In [-1, 1]."), description: "One per value (cubic modes); 0 for every key when absent.")
 
+  /// Key times and per-segment curves, the same for scalar and matrix keyframes.
+  static let keyTimes = Shape.array(
+    .number(description: "A fraction of the duration."),
+    description: "From 0 to 1, non-decreasing, one per value (values + 1 for discrete); evenly spaced when absent.")
+  static let timingFunctions = Shape.array(curve, description: "One curve per segment (values - 1); linear when absent.")
+
   static let keyframes = object(
     "Keyframes (CAKeyframeAnimation): values with key times, a curve per segment and a calculation mode; or the UIKit "
       + "form (UIView.animateKeyframes): an initial value and relative keyframes.",
@@ -117,13 +123,7 @@ enum RecipeSchema {
     ],
     [
       ("values", .array(channelValue, description: "The values, 1 to 64.")),
-      (
-        "keyTimes",
-        .array(
-          .number(description: "A fraction of the duration."),
-          description: "From 0 to 1, non-decreasing, one per value (values + 1 for discrete); evenly spaced when absent.")
-      ),
-      ("timingFunctions", .array(curve, description: "One curve per segment (values - 1); linear when absent.")),
+      ("keyTimes", keyTimes), ("timingFunctions", timingFunctions),
       (
         "calculationMode",
         .names(
@@ -197,13 +197,7 @@ enum RecipeSchema {
                   + "matrices as mode says.", required: ["values"],
                 [
                   ("values", .array(transform, description: "The matrices, 1 to 64.")),
-                  (
-                    "keyTimes",
-                    .array(
-                      .number(description: "A fraction of the duration."),
-                      description: "From 0 to 1, non-decreasing, one per value (values + 1 for discrete); evenly spaced when absent.")
-                  ),
-                  ("timingFunctions", .array(curve, description: "One curve per segment (values - 1); linear when absent.")),
+                  ("keyTimes", keyTimes), ("timingFunctions", timingFunctions),
                   (
                     "calculationMode",
                     .names(["linear", "discrete"], description: "linear (default) or discrete.")

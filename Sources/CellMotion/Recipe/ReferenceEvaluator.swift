@@ -169,9 +169,17 @@ public enum ReferenceEvaluator {
     _ recipe: Recipe, geometry: CellGeometry, row: Int = 0, batchPosition: Int = 0, rowCount: Int? = nil,
     batchCount: Int? = nil, startTime: Double = 0, time: Double, motion: MotionPolicy? = nil
   ) -> ChannelValues {
-    let start = startTime + staggerDelay(
-      recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
-    let policy = motion ?? recipe.motion
+    channelValues(
+      recipe, geometry: geometry,
+      start: startTime + staggerDelay(
+        recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount),
+      time: time, policy: motion ?? recipe.motion)
+  }
+
+  /// `channelValues` for a cell whose staggered start is `start` (seconds).
+  static func channelValues(
+    _ recipe: Recipe, geometry: CellGeometry, start: Double, time: Double, policy: MotionPolicy
+  ) -> ChannelValues {
     var values = ChannelValues()
     for c in channels(recipe, policy) {
       if !policy.holds(c.channel), let p = progress(
@@ -244,9 +252,7 @@ public enum ReferenceEvaluator {
     let start = startTime + staggerDelay(
       recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
     let policy = motion ?? recipe.motion
-    let v = channelValues(
-      recipe, geometry: geometry, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount,
-      startTime: startTime, time: time, motion: policy)
+    let v = channelValues(recipe, geometry: geometry, start: start, time: time, policy: policy)
     let (opacity, shadow) = (v.opacity, v.shadowOpacity)
     let (tx, ty, tz, rx, ry, rz) = (v.translationX, v.translationY, v.translationZ, v.rotationX, v.rotationY, v.rotationZ)
     let (s, sx, sy) = (v.scale, v.scaleX, v.scaleY)

@@ -221,35 +221,21 @@ public struct KeyframeTrack: Sendable, Hashable {
   public func slope(at f: Double, duration: Double = 1) -> Double {
     let n = values.count
     guard n > 1, mode != .discrete, f > 0, f < 1 else { return 0 }
-    var i = 0
-    while i + 1 < n - 1 && keyTimes[i + 1] <= f { i += 1 }
+    let i = segmentIndex(f)
     let span = keyTimes[i + 1] - keyTimes[i]
     guard span > 0 else { return 0 }
     let u = min(max((f - keyTimes[i]) / span, 0), 1)
-    var e = u, dedu = 1.0
-    if mode == .linear || mode == .cubic {
-      switch timingFunctions[i] {
-      case .bezier(let c):
-        e = c.value(at: u)
-        dedu = c.slope(at: u)
-      case .spring(let spring):
-        let seconds = span * max(duration, 0)
-        guard u < 1, seconds > 0 else { return 0 }
-        e = spring.value(at: u * seconds)
-        dedu = spring.velocity(at: u * seconds) * seconds
-      }
-    }
+    let (e, dedu) = ease(i, u, span: span, duration: duration, slope: true)
+    let p0 = values[i], p1 = values[i + 1]
     let dvde: Double
     switch mode {
     case .linear, .paced:
-      dvde = values[i + 1] - values[i]
+      dvde = p1 - p0
     case .cubic:
-      let p0 = values[i], p1 = values[i + 1], m0 = outTangents[i], m1 = inTangents[i + 1]
-      dvde = (6 * e * e - 6 * e) * p0 + (3 * e * e - 4 * e + 1) * m0 + (-6 * e * e + 6 * e) * p1 + (3 * e * e - 2 * e) * m1
+      dvde = Self.hermiteSlope(p0, p1, outTangents[i], inTangents[i + 1], e)
     case .cubicPaced:
-      let p0 = values[i], p1 = values[i + 1], m0 = outTangents[i], m1 = inTangents[i + 1]
-      let w = pacedParameter(i, u)
-      let turn = (6 * w * w - 6 * w) * p0 + (3 * w * w - 4 * w + 1) * m0 + (-6 * w * w + 6 * w) * p1 + (3 * w * w - 2 * w) * m1
+      let m0 = outTangents[i], m1 = inTangents[i + 1]
+      let turn = Self.hermiteSlope(p0, p1, m0, m1, pacedParameter(i, u))
       let total = Self.arcLength(p0, p1, m0, m1, upTo: 1)
       dvde = turn == 0 ? 0 : (turn > 0 ? total : -total)
     case .discrete:
@@ -273,24 +259,35 @@ public struct KeyframeTrack: Sendable, Hashable {
       while i + 1 < n && keyTimes[i + 1] <= x { i += 1 }
       return (x >= 1 ? n - 1 : i, 0)
     }
-    // Segment i: keyTimes[i] <= x < keyTimes[i + 1]; the last segment at x = 1.
-    var i = 0
-    while i + 1 < n - 1 && keyTimes[i + 1] <= x { i += 1 }
-    let t0 = keyTimes[i], t1 = keyTimes[i + 1]
-    let span = t1 - t0
+    let i = segmentIndex(x)
+    let span = keyTimes[i + 1] - keyTimes[i]
     if span <= 0 { return (i, 1) }
-    var u = min(max((x - t0) / span, 0), 1)
-    switch (mode, timingFunctions[i]) {
-    case (.linear, .bezier(let c)), (.cubic, .bezier(let c)):
-      u = c.value(at: u)
-    case (.linear, .spring(let spring)), (.cubic, .spring(let spring)):
-      // The segment's own seconds; at its end (or with no duration) exactly 1.
+    let u = min(max((x - keyTimes[i]) / span, 0), 1)
+    return (i, ease(i, u, span: span, duration: duration, slope: false).e)
+  }
+
+  /// The segment between two values holding x in [0, 1] (not discrete): keyTimes[i] <= x
+  /// < keyTimes[i + 1], the last segment at x = 1. Needs at least two values.
+  private func segmentIndex(_ x: Double) -> Int {
+    var i = 0
+    while i + 1 < values.count - 1 && keyTimes[i + 1] <= x { i += 1 }
+    return i
+  }
+
+  /// Segment i's eased fraction at its raw fraction u (span > 0 seconds of fraction) and,
+  /// when `slope`, de/du: its timing function in the linear and cubic modes (a Bezier; a
+  /// spring over the segment's own seconds, exactly 1 with slope 0 at its end or with no
+  /// seconds), u itself otherwise.
+  private func ease(_ i: Int, _ u: Double, span: Double, duration: Double, slope: Bool) -> (e: Double, slope: Double) {
+    guard mode == .linear || mode == .cubic else { return (u, 1) }
+    switch timingFunctions[i] {
+    case .bezier(let c):
+      return (c.value(at: u), slope ? c.slope(at: u) : 0)
+    case .spring(let spring):
       let seconds = span * max(duration, 0)
-      u = u >= 1 || seconds <= 0 ? 1 : spring.value(at: u * seconds)
-    default:
-      break
+      guard u < 1, seconds > 0 else { return (1, 0) }
+      return (spring.value(at: u * seconds), slope ? spring.velocity(at: u * seconds) * seconds : 0)
     }
-    return (i, u)
   }
 
   /// (outgoing, incoming) Kochanek-Bartels tangents of every key.
@@ -310,6 +307,12 @@ public struct KeyframeTrack: Sendable, Hashable {
   /// The Hermite piece of segment i at u in [0, 1].
   func hermite(_ i: Int, _ u: Double) -> Double {
     Self.hermite(values[i], values[i + 1], outTangents[i], inTangents[i + 1], u)
+  }
+
+  /// d/du of `hermite`.
+  static func hermiteSlope(_ p0: Double, _ p1: Double, _ m0: Double, _ m1: Double, _ u: Double) -> Double {
+    let u2 = u * u
+    return (6 * u2 - 6 * u) * p0 + (3 * u2 - 4 * u + 1) * m0 + (-6 * u2 + 6 * u) * p1 + (3 * u2 - 2 * u) * m1
   }
 
   package static func hermite(_ p0: Double, _ p1: Double, _ m0: Double, _ m1: Double, _ u: Double) -> Double {

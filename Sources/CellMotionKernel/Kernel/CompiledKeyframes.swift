@@ -50,6 +50,23 @@ import Foundation
   }
 }
 
+/// Which easings a keyframe track's segments use: the keyframe passes compute only these
+/// (`Kernel.easeSegments`), scalar and matrix tracks alike.
+@usableFromInline package struct SegmentEasings: Sendable, Hashable {
+  @usableFromInline package let bezier: Bool, underdamped: Bool, critical: Bool, overdamped: Bool
+  init(_ kinds: some Sequence<KeyframeSegment.Kind>) {
+    let kinds = Set(kinds)
+    bezier = kinds.contains(.bezier)
+    underdamped = kinds.contains(.underdamped)
+    critical = kinds.contains(.critical)
+    overdamped = kinds.contains(.overdamped)
+  }
+  /// Any spring regime.
+  @usableFromInline package var springs: Bool { underdamped || critical || overdamped }
+  /// Any easing at all (else every segment's fraction is used as it is).
+  @usableFromInline package var any: Bool { bezier || springs }
+}
+
 /// A keyframe channel ready for the kernel's keyframe stage (`Kernel.keyframeStage`).
 @usableFromInline package struct CompiledKeyframes: Sendable {
   /// The timed part whose progress is the animation's fraction f.
@@ -66,7 +83,7 @@ import Foundation
   /// Whether any segment has cubic or quadratic terms (cubic mode); lines otherwise.
   @usableFromInline package private(set) var cubic = false
   /// Which easings occur (the stage computes only those).
-  @usableFromInline package var hasBezier = false, hasUnderdamped = false, hasCritical = false, hasOverdamped = false
+  @usableFromInline package let easings: SegmentEasings
   /// Bounds of the value over every fraction (constant part; unbounded with geometry),
   /// widened like `CompiledCurve.progressBounds`: lets the matrix passes prove a rotation
   /// stays small.
@@ -85,15 +102,7 @@ import Foundation
       let width = usesGeometry ? try keyframes.track { $0.perTableWidth } : nil
       segments = Self.segments(constant, height, width, duration: duration)
     }
-    for s in segments {
-      switch s.kind {
-      case .none: break
-      case .bezier: hasBezier = true
-      case .underdamped: hasUnderdamped = true
-      case .critical: hasCritical = true
-      case .overdamped: hasOverdamped = true
-      }
-    }
+    easings = SegmentEasings(segments.map(\.kind))
     if !usesGeometry { valueBounds = Self.bounds(segments) }
     (table, cubic) = Self.table(segments)
   }

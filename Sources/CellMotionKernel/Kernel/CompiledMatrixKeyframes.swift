@@ -24,7 +24,7 @@ import Foundation
   @usableFromInline package let count: Int
   /// Which easings and paths occur (the evaluation computes only those): flags, not a
   /// set, since the general path reads them for every lane group.
-  @usableFromInline package let hasBezier: Bool, hasUnderdamped: Bool, hasCritical: Bool, hasOverdamped: Bool
+  @usableFromInline package let easings: SegmentEasings
   @usableFromInline package let hasTwoD: Bool, hasThreeD: Bool, hasComponentwise: Bool, hasDiscrete: Bool
 
   package init(_ k: MatrixKeyframes, interpolation: TransformInterpolationMode, duration: Double) throws(CellMotionError) {
@@ -86,10 +86,7 @@ import Foundation
     }
     self.table = table
     count = segmentCount
-    hasBezier = kinds.contains(.bezier)
-    hasUnderdamped = kinds.contains(.underdamped)
-    hasCritical = kinds.contains(.critical)
-    hasOverdamped = kinds.contains(.overdamped)
+    easings = SegmentEasings(kinds)
     hasTwoD = paths.contains(.twoD)
     hasThreeD = paths.contains(.threeD)
     hasComponentwise = paths.contains(.componentwise)

@@ -20,7 +20,7 @@ extension Kernel {
       let segments = table.baseAddress.unsafelyUnwrapped, n = table.count / CompiledKeyframes.tableStride
       // The common tracks (constant values, no easing per segment: the presets) take a
       // loop with no flag tested inside it: lines, or cubics.
-      let plain = !k.usesGeometry && !k.hasBezier && !k.hasUnderdamped && !k.hasCritical && !k.hasOverdamped && n >= 2
+      let plain = !k.usesGeometry && !k.easings.any && n >= 2
       if plain {
         if k.cubic {
           plainKeyframeStage(L.self, CubicSegments.self, k, progress: progress, segments, n, count: count, into: out)
@@ -55,7 +55,7 @@ extension Kernel {
     _: L.Type, _: S.Type, _ k: CompiledKeyframes, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
     count: Int, into out: UnsafeMutablePointer<Float>
   ) {
-    let stride = CompiledKeyframes.tableStride, one = L(repeating: 1)
+    let stride = CompiledKeyframes.tableStride
     var i = 0
     while i < count {
       let f = L.clamp(progress(k.part, i) as L, 0, 1)
@@ -74,7 +74,7 @@ extension Kernel {
         c = c.replacing(with: L(repeating: s[4]), where: m)
         d = d.replacing(with: L(repeating: s[5]), where: m)
       }
-      let u = L.clamp((f - start) * inv, 0, 1).replacing(with: one, where: L.ge(f, one))
+      let u = segmentFraction(f, start: start, invSpan: inv)
       let v = S.cubic ? L.muladd(L.muladd(L.muladd(a, u, b), u, c), u, d) : L.muladd(c, u, d)
       v.store(to: out + i)
       i += L.width
@@ -100,8 +100,7 @@ extension Kernel {
     var kind = at(table, 14), seconds = at(table, 15)
     var q0 = at(table, 16), q1 = at(table, 17), q2 = at(table, 18)
     var q3 = at(table, 19), q4 = at(table, 20), q5 = at(table, 21)
-    let springs = k.hasUnderdamped || k.hasCritical || k.hasOverdamped
-    let eases = k.hasBezier || springs
+    let springs = k.easings.springs, eases = k.easings.any
     var s = table
     for _ in 1..<max(n, 1) {
       s += stride
@@ -137,33 +136,8 @@ extension Kernel {
         q5 = q5.replacing(with: at(s, 21), where: m)
       }
     }
-    // At f = 1 exactly 1 (the last segment ends there; (f - start) x invSpan may round
-    // below it, which a spring segment, not settled yet, would show as a jump).
-    let one = L(repeating: 1)
-    let u = L.clamp((f - start) * inv, 0, 1).replacing(with: one, where: L.ge(f, one))
-    var e = u
-    if k.hasBezier {
-      // Segments without a Bezier carry the identity (x = s, y = s), which this solve
-      // returns unchanged.
-      e = bezierProgressLanes(u, q0, q1, q2, q3, q4, q5)
-    }
-    if springs {
-      // A spring segment runs over its own seconds; exactly 1 at its end (or with none).
-      // Each lane takes the regime of its segment's kind (`KeyframeSegment.Kind`).
-      let local = u * seconds
-      if k.hasUnderdamped {
-        let p = UnderdampedSpring.progress(local, a: q0, wd: q1, b: q2, duration: seconds)
-        e = e.replacing(with: p, where: isKind(kind, .underdamped))
-      }
-      if k.hasCritical {
-        let p = CriticalSpring.progress(local, w0: q0, c: q1, duration: seconds)
-        e = e.replacing(with: p, where: isKind(kind, .critical))
-      }
-      if k.hasOverdamped {
-        let p = OverdampedSpring.progress(local, a: q0, beta: q1, c: q2, slow: q3, fast: q4, duration: seconds)
-        e = e.replacing(with: p, where: isKind(kind, .overdamped))
-      }
-    }
+    let u = segmentFraction(f, start: start, invSpan: inv)
+    let e = easeSegments(u, kind: kind, seconds: seconds, (q0, q1, q2, q3, q4, q5), k.easings)
     // The cubics in e (lines when no segment is cubic: A = B = 0).
     let zero = L(repeating: 0)
     let value = k.cubic ? L.muladd(L.muladd(L.muladd(a, e, b), e, c), e, d) : L.muladd(c, e, d)
@@ -171,6 +145,46 @@ extension Kernel {
     return (
       value, L.muladd(L.muladd(L.muladd(ha, e, hb), e, hc), e, hd), L.muladd(L.muladd(L.muladd(wa, e, wb), e, wc), e, wd)
     )
+  }
+
+  /// Each lane's raw fraction through its segment, (f - start) x 1/span in [0, 1], and
+  /// exactly 1 at f = 1: the last segment ends there, and the product may round below it,
+  /// which a spring segment, not settled yet, would show as a jump.
+  @inlinable @inline(__always)
+  static func segmentFraction<L: FloatLanes>(_ f: L, start: L, invSpan: L) -> L {
+    let one = L(repeating: 1)
+    return L.clamp((f - start) * invSpan, 0, 1).replacing(with: one, where: L.ge(f, one))
+  }
+
+  /// Each lane's eased segment fraction: `u` through its segment's Bezier (per-lane
+  /// coefficients `q`, the identity for segments without one) or, where its `kind` is a
+  /// spring regime, that spring over the segment's `seconds` (`q` its constants; exactly 1
+  /// at the segment's end or with no seconds). Only the easings in `easings` are computed.
+  /// Scalar and matrix keyframes share it.
+  @inlinable @inline(__always)
+  static func easeSegments<L: FloatLanes>(
+    _ u: L, kind: L, seconds: L, _ q: (L, L, L, L, L, L), _ easings: SegmentEasings
+  ) -> L {
+    var e = u
+    if easings.bezier {
+      // Segments without a Bezier carry the identity (x = s, y = s), which this solve
+      // returns unchanged.
+      e = bezierProgressLanes(u, q.0, q.1, q.2, q.3, q.4, q.5)
+    }
+    let local = u * seconds
+    if easings.underdamped {
+      let p = UnderdampedSpring.progress(local, a: q.0, wd: q.1, b: q.2, duration: seconds)
+      e = e.replacing(with: p, where: isKind(kind, .underdamped))
+    }
+    if easings.critical {
+      let p = CriticalSpring.progress(local, w0: q.0, c: q.1, duration: seconds)
+      e = e.replacing(with: p, where: isKind(kind, .critical))
+    }
+    if easings.overdamped {
+      let p = OverdampedSpring.progress(local, a: q.0, beta: q.1, c: q.2, slow: q.3, fast: q.4, duration: seconds)
+      e = e.replacing(with: p, where: isKind(kind, .overdamped))
+    }
+    return e
   }
 
   /// The lanes whose segment is of `kind`.

@@ -26,25 +26,8 @@ extension Kernel {
     }
     let v = selected
     let one = L(repeating: 1)
-    // As scalar keyframes: 1 exactly at f = 1.
-    let u = L.clamp((f - v[0]) * v[1], 0, 1).replacing(with: one, where: L.ge(f, one))
-    var e = u
-    if k.hasBezier { e = bezierProgressLanes(u, v[4], v[5], v[6], v[7], v[8], v[9]) }
-    let kind = v[2], seconds = v[3], local = u * seconds
-    if k.hasUnderdamped {
-      e = e.replacing(
-        with: UnderdampedSpring.progress(local, a: v[4], wd: v[5], b: v[6], duration: seconds),
-        where: isKind(kind, .underdamped))
-    }
-    if k.hasCritical {
-      e = e.replacing(
-        with: CriticalSpring.progress(local, w0: v[4], c: v[5], duration: seconds), where: isKind(kind, .critical))
-    }
-    if k.hasOverdamped {
-      e = e.replacing(
-        with: OverdampedSpring.progress(local, a: v[4], beta: v[5], c: v[6], slow: v[7], fast: v[8], duration: seconds),
-        where: isKind(kind, .overdamped))
-    }
+    let u = segmentFraction(f, start: v[0], invSpan: v[1])
+    let e = easeSegments(u, kind: v[2], seconds: v[3], (v[4], v[5], v[6], v[7], v[8], v[9]), k.easings)
     let eased = e, path = v[10]
     @inline(__always) func lerp(_ j: Int) -> L { L.muladd(eased, v[30 + j] - v[14 + j], v[14 + j]) }
     // The constant path first; each other path present replaces its own lanes.
