@@ -26,7 +26,7 @@ extension Kernel {
     }
     let v = selected
     let one = L(repeating: 1)
-    let u = segmentFraction(f, start: v[0], invSpan: v[1])
+    let u = L.segmentFraction(f, start: v[0], invSpan: v[1])
     let e = easeSegments(u, kind: v[2], seconds: v[3], (v[4], v[5], v[6], v[7], v[8], v[9]), k.easings)
     let eased = e, path = v[10]
     @inline(__always) func lerp(_ j: Int) -> L { L.muladd(eased, v[30 + j] - v[14 + j], v[14 + j]) }
