@@ -182,13 +182,9 @@ public enum ReferenceEvaluator {
   ) -> ChannelValues {
     var values = ChannelValues()
     for c in channels(recipe, policy) {
-      if !policy.holds(c.channel), let p = progress(
-        curve: c.curve, duration: c.duration, begin: start + c.delay, timing: recipe.timing, time: time)
-      {
-        values[c.channel] = c.value(progress: p, cellHeight: geometry.height, tableWidth: geometry.tableWidth)
-      } else {
-        values[c.channel] = c.endValue.resolve(cellHeight: geometry.height, tableWidth: geometry.tableWidth)
-      }
+      values[c.channel] = RecipeChannel(
+        animation: c, timing: recipe.timing, start: start, held: policy.holds(c.channel), geometry: geometry
+      ).value(at: time)
     }
     return values
   }
@@ -209,17 +205,9 @@ public enum ReferenceEvaluator {
     let policy = motion ?? recipe.motion
     var velocities = ChannelValues.zero
     for c in channels(recipe, policy) {
-      guard !policy.holds(c.channel),
-        let media = mediaTiming(duration: c.duration, begin: start + c.delay, timing: recipe.timing),
-        let local = media.localTime(parentTime: time)
-      else {
-        velocities[c.channel] = 0
-        continue
-      }
-      let p = c.curve.progress(localTime: local, duration: c.duration)
-      velocities[c.channel] =
-        c.slope(progress: p, cellHeight: geometry.height, tableWidth: geometry.tableWidth)
-        * c.curve.velocity(localTime: local, duration: c.duration) * media.localTimeRate(parentTime: time)
+      velocities[c.channel] = RecipeChannel(
+        animation: c, timing: recipe.timing, start: start, held: policy.holds(c.channel), geometry: geometry
+      ).velocity(at: time)
     }
     return velocities
   }
@@ -253,6 +241,16 @@ public enum ReferenceEvaluator {
       recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
     let policy = motion ?? recipe.motion
     let v = channelValues(recipe, geometry: geometry, start: start, time: time, policy: policy)
+    return compose(recipe, values: v, geometry: geometry, start: start, time: time, policy: policy)
+  }
+
+  /// The cell state from its channel values: the transform they build (in the recipe's
+  /// order), the matrix animation, the perspective and the anchor sandwich, the opacities
+  /// clamped to [0, 1], the fold.
+  static func compose(
+    _ recipe: Recipe, values v: ChannelValues, geometry: CellGeometry, start: Double, time: Double,
+    policy: MotionPolicy
+  ) -> CellState {
     let (opacity, shadow) = (v.opacity, v.shadowOpacity)
     let (tx, ty, tz, rx, ry, rz) = (v.translationX, v.translationY, v.translationZ, v.rotationX, v.rotationY, v.rotationZ)
     let (s, sx, sy) = (v.scale, v.scaleX, v.scaleY)

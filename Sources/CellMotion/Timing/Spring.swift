@@ -46,7 +46,7 @@ public struct Spring: Sendable, Hashable, Codable {
   public let damping: Double
   /// Initial velocity v0 in distances per second toward the target (CASpringAnimation and
   /// UIKit convention: positive moves toward 1; 1 = the whole distance per second).
-  public let initialVelocity: Double
+  public private(set) var initialVelocity: Double
 
   /// Creates a spring. The defaults are CASpringAnimation's (m 1, k 100, c 10, v0 0).
   ///
@@ -162,6 +162,78 @@ public struct Spring: Sendable, Hashable, Codable {
     let (ec, es) = basis(at: t)
     let w0Squared = stiffness / mass
     return initialVelocity * ec + (w0Squared - decayRate * initialVelocity) * es
+  }
+
+  /// The spring's response to a kick: g(t) = E S, the displacement (in progress) at t
+  /// seconds of a spring released at its target with unit velocity (one distance per
+  /// second). The motion is linear in its initial state, so a spring released at
+  /// displacement x0 - 1 from its target with velocity v moves as x0(t) + v g(t), x0 the
+  /// same spring released at rest: the velocity-carrying retarget (`MotionSegment`) uses
+  /// this to carry any velocity, even toward a target at no distance.
+  ///
+  /// t <= 0 returns 0; the same E and S as `value(at:)` (sin(wd t) / wd, t, or
+  /// sinh(gamma t) / gamma, times e^(-alpha t)).
+  public func impulseResponse(at t: Double) -> Double {
+    if t.isNaN { return .nan }
+    if t <= 0 || t == .infinity { return t == .infinity && damping == 0 ? .nan : 0 }
+    return basis(at: t).es
+  }
+
+  /// g'(t) = E C - alpha E S, per second: the velocity of `impulseResponse`, 1 at t = 0.
+  public func impulseResponseVelocity(at t: Double) -> Double {
+    if t.isNaN { return .nan }
+    if t < 0 { return 0 }
+    if t == 0 { return 1 }
+    if t == .infinity { return damping > 0 ? 0 : .nan }
+    let (ec, es) = basis(at: t)
+    return ec - decayRate * es
+  }
+
+  /// Seconds after which a spring released `displacement` from its target (units) with
+  /// `velocity` (units per second) stays within `tolerance` (units) of it, by a bound on
+  /// the remainder r(t) = d (E C + alpha E S) + v E S:
+  /// - under-damped: |r| <= e^(-alpha t) (|d| + |alpha d + v| / wd), solved in closed form;
+  /// - critical and over-damped: |r| <= e^(-lambda t) (|d| + |alpha d + v| t) with the slow
+  ///   rate lambda (alpha when critical), which rises to one hump and then decays for good:
+  ///   solved by bisection past the hump to 1e-9 relative.
+  /// 0 when the bound starts within the tolerance; +infinity when undamped.
+  public func restTime(displacement d: Double, velocity v: Double, tolerance: Double) -> Double {
+    let alpha = decayRate, w0 = naturalFrequency
+    let k = (alpha * d + v).magnitude
+    guard tolerance > 0, d.magnitude + k > 0 else { return 0 }
+    if alpha == 0 { return .infinity }
+    if regime == .underdamped {
+      let zeta = alpha / w0
+      let wd = w0 * ((1 - zeta) * (1 + zeta)).squareRoot()
+      return max(0, log((d.magnitude + k / wd) / tolerance) / alpha)
+    }
+    let lambda: Double
+    if regime == .critical {
+      lambda = alpha
+    } else {
+      let zeta = alpha / w0
+      let gamma = w0 * ((zeta - 1) * (zeta + 1)).squareRoot()
+      lambda = (w0 * w0) / (alpha + gamma)
+    }
+    func bound(_ t: Double) -> Double { exp(-lambda * t) * (d.magnitude + k * t) }
+    // d/dt bound = e^(-lambda t) (k - lambda (|d| + k t)): the hump is at 1/lambda - |d|/k.
+    let hump = k > 0 ? max(0, 1 / lambda - d.magnitude / k) : 0
+    if bound(hump) <= tolerance { return 0 }
+    var lo = hump, hi = hump + 1 / lambda
+    while bound(hi) > tolerance && hi < Self.settlingSearchLimit { (lo, hi) = (hi, hump + 2 * (hi - hump)) }
+    if bound(hi) > tolerance { return .infinity }
+    while hi - lo > 1e-9 * hi {
+      let mid = (lo + hi) / 2
+      if bound(mid) > tolerance { lo = mid } else { hi = mid }
+    }
+    return hi
+  }
+
+  /// The same spring released at rest (initial velocity 0).
+  package var atRest: Spring {
+    var s = self
+    s.initialVelocity = 0
+    return s
   }
 
   /// (E C, E S) of `value(at:)` for finite t > 0.
