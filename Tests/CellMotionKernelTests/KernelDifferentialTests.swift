@@ -224,9 +224,13 @@ func compare(
 /// `compare` at several lane widths: one batch, evaluated at each width, every output
 /// checked against the same reference values (computed once per cell); `motion`, a
 /// reduce-motion policy given to the batch and the reference alike.
+///
+/// `prepare` runs on the filled batch before it is evaluated (retargets); the reference
+/// then evaluates each cell with the batch's retargeted motions of it.
 func compare(
   recipes: [Recipe], count: Int, time: Double, lanes: [LaneWidth], motion motionPolicy: MotionPolicy? = nil,
-  g: inout SeededGenerator, into c: inout Comparison
+  g: inout SeededGenerator, into c: inout Comparison,
+  prepare: (inout CellBatch, [CellSpec], inout SeededGenerator) throws -> Void = { _, _, _ in }
 ) throws {
   var batch = try CellBatch(recipes: recipes, capacity: count, motion: motionPolicy)
   var specs: [CellSpec] = []
@@ -245,6 +249,7 @@ func compare(
       recipe: spec.recipe, row: spec.row, batchPosition: spec.batchPosition, rowCount: count + 50, batchCount: 20,
       startTime: spec.start, geometry: geometry)
   }
+  try prepare(&batch, specs, &g)
   var outputs: [FrameOutput] = []
   for width in lanes {
     var out = try FrameOutput(capacity: count, includeFold: true, includeCorners: true)
@@ -253,9 +258,10 @@ func compare(
     outputs.append(out)
   }
   for (i, s) in specs.enumerated() {
+    let motions = batch.motions(ofCell: i)
     let ref = ReferenceEvaluator.evaluate(
       recipes[s.recipe], geometry: s.geometry, row: s.row, batchPosition: s.batchPosition, rowCount: count + 50,
-      batchCount: 20, startTime: s.start, time: time, motion: motionPolicy)
+      batchCount: 20, startTime: s.start, time: time, motion: motionPolicy, retargeted: motions)
     let scale = max(s.geometry.width, s.geometry.height, s.geometry.tableWidth)
     for (out, width) in zip(outputs, lanes) {
       var (e, at) = normalisedError(out.transform(ofCell: i), ref.transform, scale: scale)
@@ -266,7 +272,7 @@ func compare(
         func near(_ dt: Double) -> Transform3D {
           ReferenceEvaluator.evaluate(
             recipes[s.recipe], geometry: s.geometry, row: s.row, batchPosition: s.batchPosition, rowCount: count + 50,
-            batchCount: 20, startTime: s.start, time: time + dt, motion: motionPolicy
+            batchCount: 20, startTime: s.start, time: time + dt, motion: motionPolicy, retargeted: motions
           ).transform
         }
         let windowed = bracketError(

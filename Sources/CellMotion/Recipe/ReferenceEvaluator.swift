@@ -213,7 +213,7 @@ public enum ReferenceEvaluator {
   }
 
   /// The channels as evaluated under `policy`: the recipe's, plus `.reduced`'s cross-fade.
-  static func channels(_ recipe: Recipe, _ policy: MotionPolicy) -> [ChannelAnimation] {
+  package static func channels(_ recipe: Recipe, _ policy: MotionPolicy) -> [ChannelAnimation] {
     var channels = recipe.channels
     if policy == .reduced, let fade = recipe.reducedMotionCrossFade { channels.append(fade) }
     return channels

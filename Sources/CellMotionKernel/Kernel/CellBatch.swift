@@ -15,8 +15,12 @@ import CellMotion
 /// Speed: the kernel evaluates runs of consecutive cells that share a recipe, with that
 /// recipe's constants broadcast across lanes. Append cells of one recipe together.
 public struct CellBatch: Sendable {
-  /// The compiled recipes cells refer to by index.
-  public let recipes: [CompiledRecipe]
+  /// The compiled recipes cells refer to by index: the `baseRecipeCount` given to `init`,
+  /// then the derived recipes `retarget` compiles (a recipe with some channels reading
+  /// the cells' retarget rows; their `recipe` is the one they derive from).
+  public internal(set) var recipes: [CompiledRecipe]
+  /// The number of recipes given to `init`: the indices `append` takes.
+  public let baseRecipeCount: Int
   /// Seconds; start times are stored relative to it.
   public private(set) var timeOrigin: Double
   /// Staggered start (start + stagger delay) - timeOrigin, seconds.
@@ -37,10 +41,20 @@ public struct CellBatch: Sendable {
   public private(set) var height: [Float] = []
   public private(set) var tableWidth: [Float] = []
   public private(set) var detailHeight: [Float] = []
-  public private(set) var recipeIndex: [Int32] = []
+  public internal(set) var recipeIndex: [Int32] = []
   /// Row and position in the display batch (for the caller; stagger is already applied).
   public private(set) var row: [Int] = []
   public private(set) var batchPosition: [Int] = []
+
+  /// Absolute seconds after which each cell no longer changes (`endTime(ofCell:)`).
+  var endExact: [Double] = []
+  /// Each cell's retargeted channels, exactly (nil: not retargeted).
+  var motions: [[ChannelMotion]?] = []
+  /// The cells' retarget rows, `RetargetRows`.
+  var retargetRows = RetargetRows()
+  /// Derived recipes by (base recipe, shapes), and the curves compiled so far.
+  var derived: [DerivedKey: Int] = [:]
+  var curveCache: [AnimationCurve: CompiledCurve] = [:]
 
   public var count: Int { start.count }
   public var isEmpty: Bool { start.isEmpty }
@@ -76,6 +90,7 @@ public struct CellBatch: Sendable {
       compiled.append(try CompiledRecipe(r, motion: motion))
     }
     self.recipes = compiled
+    baseRecipeCount = compiled.count
     self.timeOrigin = timeOrigin
     try reserveCapacity(capacity)
   }
@@ -95,6 +110,9 @@ public struct CellBatch: Sendable {
     recipeIndex.reserveCapacity(n)
     row.reserveCapacity(n)
     batchPosition.reserveCapacity(n)
+    endExact.reserveCapacity(n)
+    motions.reserveCapacity(n)
+    retargetRows.reserve(cells: n)
   }
 
   /// Adds a cell. `startTime` is when the cell was displayed (seconds, absolute); the
@@ -116,8 +134,8 @@ public struct CellBatch: Sendable {
     recipe: Int, row: Int, batchPosition: Int = 0, rowCount: Int? = nil, batchCount: Int? = nil,
     startTime: Double, geometry: CellGeometry
   ) throws(CellMotionError) {
-    guard recipe >= 0, recipe < recipes.count else {
-      throw .indexOutOfRange(field: "recipe index", index: recipe, count: recipes.count)
+    guard recipe >= 0, recipe < baseRecipeCount else {
+      throw .indexOutOfRange(field: "recipe index", index: recipe, count: baseRecipeCount)
     }
     guard count < Self.maxCapacity else {
       throw .outOfRange(field: "cell count", value: Double(count) + 1, expected: "<= \(Self.maxCapacity)")
@@ -150,6 +168,9 @@ public struct CellBatch: Sendable {
     recipeIndex.append(Int32(recipe))
     self.row.append(row)
     self.batchPosition.append(batchPosition)
+    endExact.append(startTime + delay + recipes[recipe].activeDuration)
+    motions.append(nil)
+    retargetRows.reserve(cells: count)
   }
 
   /// Removes every cell, keeping capacity.
@@ -163,6 +184,8 @@ public struct CellBatch: Sendable {
     recipeIndex.removeAll(keepingCapacity: true)
     row.removeAll(keepingCapacity: true)
     batchPosition.removeAll(keepingCapacity: true)
+    endExact.removeAll(keepingCapacity: true)
+    motions.removeAll(keepingCapacity: true)
   }
 
   /// Seconds (absolute) after which cell `i` no longer changes: its staggered start plus
@@ -171,7 +194,7 @@ public struct CellBatch: Sendable {
   /// - Precondition: `0 <= i < count`.
   public func endTime(ofCell i: Int) -> Double {
     precondition(i >= 0 && i < count, "CellBatch: cell index \(i) out of range 0..<\(count)")
-    return startExact[i] + recipes[Int(recipeIndex[i])].activeDuration
+    return endExact[i]
   }
 
   /// Removes cells for which `shouldRemove(index)` is true, keeping order; O(count), no
@@ -190,8 +213,7 @@ public struct CellBatch: Sendable {
   mutating func compact(_ keep: (_ index: Int, _ row: Int, _ endTime: Double) -> Bool) {
     var w = 0
     for r in 0..<count {
-      let end = startExact[r] + recipes[Int(recipeIndex[r])].activeDuration
-      guard keep(r, row[r], end) else { continue }
+      guard keep(r, row[r], endExact[r]) else { continue }
       if w != r {
         start[w] = start[r]
         startExact[w] = startExact[r]
@@ -202,6 +224,9 @@ public struct CellBatch: Sendable {
         recipeIndex[w] = recipeIndex[r]
         row[w] = row[r]
         batchPosition[w] = batchPosition[r]
+        endExact[w] = endExact[r]
+        motions[w] = motions[r]
+        retargetRows.move(cell: r, to: w)
       }
       w += 1
     }
@@ -215,6 +240,8 @@ public struct CellBatch: Sendable {
     recipeIndex.removeLast(n)
     row.removeLast(n)
     batchPosition.removeLast(n)
+    endExact.removeLast(n)
+    motions.removeLast(n)
   }
 
   /// Moves the time origin (absolute seconds, in `InputLimits.time`), recomputing every
@@ -225,6 +252,7 @@ public struct CellBatch: Sendable {
     try Check.time(origin, "timeOrigin")
     for i in 0..<count { start[i] = Float(startExact[i] - origin) }
     timeOrigin = origin
+    for i in 0..<count where motions[i] != nil { writeRetargetRows(cell: i) }
   }
 
   /// Whether the kernel evaluates this batch at `time` (absolute seconds): within

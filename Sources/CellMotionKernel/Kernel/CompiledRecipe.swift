@@ -109,9 +109,20 @@ public struct CompiledRecipe: Sendable {
   /// progress and writes its value to scratch row `parts.count + index`, which its
   /// `CompiledChannel` reads as progress with from 0 and to 1.
   @usableFromInline package let keyframes: [CompiledKeyframes]
-  /// Scratch rows before the matrix entries: every part's progress, then every keyframe
-  /// channel's value.
-  @usableFromInline package var timedRows: Int { parts.count + keyframes.count }
+  /// Retargeted channels (derived recipes only, `CellBatch.retarget`): each writes its
+  /// value to scratch row `parts.count + keyframes.count + index`, which its
+  /// `CompiledChannel` reads as progress with from 0 and to 1; their staged progress rows
+  /// follow.
+  @usableFromInline package let retargets: [CompiledRetarget]
+  /// Per-cell retarget rows the retargets read (`RetargetShape.inputRows` summed).
+  package let retargetInputRows: Int
+  /// The recipe this one derives from (its index in the batch), for derived recipes.
+  package internal(set) var baseRecipe: Int? = nil
+  /// Every curve compiled for this recipe, to seed the compilation of derived recipes.
+  package let compiledCurves: [AnimationCurve: CompiledCurve]
+  /// Scratch rows before the matrix entries: every part's progress, every keyframe
+  /// channel's value, every retargeted channel's value and staged progress.
+  @usableFromInline package let timedRows: Int
   /// Uniform flags that pick the kernel path for this recipe.
   @usableFromInline package let hasChannelTransform: Bool
   @usableFromInline package let hasRotationXY: Bool
@@ -124,12 +135,7 @@ public struct CompiledRecipe: Sendable {
   @usableFromInline package let m34: Float
   @usableFromInline package let anchor: SIMD2<Float>
   /// Media timing: speed, repeat, autoreverse, fill.
-  @usableFromInline package let speed: Float
-  @usableFromInline package let simpleTiming: Bool
-  @usableFromInline package let repeatCount: Float
-  @usableFromInline package let autoreverses: Bool
-  @usableFromInline package let fillsBackwards: Bool
-  @usableFromInline package let fillsForwards: Bool
+  @usableFromInline package let timing: PartTiming
   /// Fold: part index, direction (+1 open, -1 close) and m34.
   /// `held`: the fold shows its end state (reduce motion), progress 1 in every lane.
   @usableFromInline package let fold: (part: Int, opening: Bool, m34: Float, held: Bool)?
@@ -186,6 +192,16 @@ public struct CompiledRecipe: Sendable {
   /// - Complexity: O(channels) plus one curve compilation per distinct curve (at most
   ///   `maxParts`).
   public init(_ recipe: Recipe, motion: MotionPolicy? = nil) throws(CellMotionError) {
+    try self.init(recipe, motion: motion, retargets: [])
+  }
+
+  /// `init(_:motion:)` for a derived recipe whose channels in `retargets` (each the last
+  /// channel of its kind, animated by the recipe) read the batch's retarget rows;
+  /// `curves` seeds the compiled curves (those of the recipe it derives from).
+  package init(
+    _ recipe: Recipe, motion: MotionPolicy? = nil, retargets shapes: [RetargetShape],
+    curves: [AnimationCurve: CompiledCurve] = [:]
+  ) throws(CellMotionError) {
     guard recipe.channels.count <= Self.maxChannels else {
       throw .outOfRange(
         field: "\(recipe.name).channels.count", value: Double(recipe.channels.count),
@@ -223,14 +239,21 @@ public struct CompiledRecipe: Sendable {
     // Keyframe channels take one more row each.
     let partLimit = Self.maxParts - (recipe.fold != nil ? 32 : 0)
     let keyframeRows = recipeChannels.filter { $0.keyframes != nil && !policy.holds($0.channel) }.count
-    guard keys.count + keyframeRows <= partLimit else {
+    // Retargets: one value row each plus staged progress (a timed segment, each layer).
+    let retargetRows = shapes.reduce(0) { n, s in
+      var k = 1 + s.layers.count
+      if case .timed = s.segment { k += 1 }
+      return n + k
+    }
+    guard keys.count + keyframeRows + retargetRows <= partLimit else {
       throw .outOfRange(
-        field: "\(recipe.name): distinct (curve, duration, delay) parts" + (keyframeRows > 0 ? " plus keyframe channels" : ""),
-        value: Double(keys.count + keyframeRows), expected: "<= \(partLimit)")
+        field: "\(recipe.name): distinct (curve, duration, delay) parts"
+          + (keyframeRows > 0 ? " plus keyframe channels" : "") + (retargetRows > 0 ? " plus retarget rows" : ""),
+        value: Double(keys.count + keyframeRows + retargetRows), expected: "<= \(partLimit)")
     }
     // 2. Each distinct curve compiled once. Keys whose compiled parts coincide (curves that
     //    differ only below Float precision) share one part, in order of first use.
-    var compiledCurves: [AnimationCurve: CompiledCurve] = [:]
+    var compiledCurves = curves
     var parts: [CompiledPart] = []
     let partOfKey = keys.map { k -> Int in
       let curve = compiledCurves[k.curve] ?? CompiledCurve(k.curve)
@@ -242,26 +265,56 @@ public struct CompiledRecipe: Sendable {
     }
     var channels: [CompiledChannel] = []
     var keyframes: [CompiledKeyframes] = []
+    var retargets: [CompiledRetarget] = []
+    var retargetInputs = 0
+    // Retarget rows follow the keyframe rows; their staged progress follows all of them.
+    var progressRow = parts.count + keyframeRows + shapes.count
     channels.reserveCapacity(recipeChannels.count)
     for (n, c) in recipeChannels.enumerated() {
       let i = partOfKey[channelKeys[n]]
       let held = policy.holds(c.channel)
+      var channel: CompiledChannel
       if let k = c.keyframes, !held {
         // The keyframe stage writes the value itself to its row: read it as progress
         // from 0 to 1.
         let row = parts.count + keyframes.count
         keyframes.append(try CompiledKeyframes(k, part: i, row: row, duration: c.duration))
-        channels.append(CompiledChannel(channel: c.channel, part: row, from: .zero, to: SIMD3(1, 0, 0)))
-        continue
+        channel = CompiledChannel(channel: c.channel, part: row, from: .zero, to: SIMD3(1, 0, 0))
+      } else {
+        let end = c.endValue
+        let from = SIMD3(Float(c.from.constant), Float(c.from.perCellHeight), Float(c.from.perTableWidth))
+        let to = SIMD3(Float(end.constant), Float(end.perCellHeight), Float(end.perTableWidth))
+        // The mask: 1 animates, 0 holds the end value. (to - from) x 0 is applied by setting
+        // from = to, so the value is exactly `to` whatever the progress.
+        channel = CompiledChannel(channel: c.channel, part: i, from: held ? to : from, to: to)
       }
-      let end = c.endValue
-      let from = SIMD3(Float(c.from.constant), Float(c.from.perCellHeight), Float(c.from.perTableWidth))
-      let to = SIMD3(Float(end.constant), Float(end.perCellHeight), Float(end.perTableWidth))
-      // The mask: 1 animates, 0 holds the end value. (to - from) x 0 is applied by setting
-      // from = to, so the value is exactly `to` whatever the progress.
-      channels.append(CompiledChannel(channel: c.channel, part: i, from: held ? to : from, to: to))
+      // The last channel of its kind is the one shown: a retarget replaces it by its row.
+      if let shape = shapes.first(where: { $0.channel == c.channel }),
+        !recipeChannels[(n + 1)...].contains(where: { $0.channel == c.channel })
+      {
+        let row = parts.count + keyframeRows + retargets.count
+        let compiled = CompiledRetarget(shape, base: channel, input: retargetInputs, row: row, progressRow: progressRow) {
+          curve in
+          let compiled = compiledCurves[curve] ?? CompiledCurve(curve)
+          compiledCurves[curve] = compiled
+          return compiled
+        }
+        retargets.append(compiled)
+        retargetInputs += shape.inputRows
+        progressRow += compiled.progressRows
+        channel = CompiledChannel(channel: c.channel, part: row, from: .zero, to: SIMD3(1, 0, 0))
+      }
+      channels.append(channel)
+    }
+    guard retargets.count == shapes.count else {
+      throw .invalidCombination(
+        field: "retarget", reason: "recipe \(recipe.name) does not animate every retargeted channel")
     }
     self.keyframes = keyframes
+    self.retargets = retargets
+    retargetInputRows = retargetInputs
+    timedRows = progressRow
+    self.compiledCurves = compiledCurves
     let transformChannels = channels.filter { $0.channel != .opacity && $0.channel != .shadowOpacity }
     self.transformChannels = transformChannels
     opacityChannel = channels.last { $0.channel == .opacity }
@@ -293,12 +346,7 @@ public struct CompiledRecipe: Sendable {
     }
     m34 = recipe.perspectiveDistance.map { Float(-1 / $0) } ?? 0
     anchor = SIMD2(Float(recipe.anchorX), Float(recipe.anchorY))
-    speed = Float(timing.speed)
-    repeatCount = Float(timing.repeatCount)
-    autoreverses = timing.autoreverses
-    fillsBackwards = timing.fillMode == .backwards || timing.fillMode == .both
-    fillsForwards = timing.fillMode == .forwards || timing.fillMode == .both
-    simpleTiming = timing.speed == 1 && timing.repeatCount <= 1 && !timing.autoreverses
+    self.timing = PartTiming(timing)
     if let f = recipe.fold, let foldKey {
       let i = partOfKey[foldKey]
       fold = (part: i, opening: f.direction == .open, m34: Float(-1 / f.perspectiveDistance), held: policy.holdsTransforms)
@@ -307,7 +355,7 @@ public struct CompiledRecipe: Sendable {
     }
     // Rows per cell: each part's progress, 16 matrix entries, and 32 fold entries.
     blockCells = min(
-      128, Kernel.scratchFloats / (parts.count + keyframes.count + 16 + (recipe.fold != nil ? 32 : 0)) / 8 * 8)
+      128, Kernel.scratchFloats / (timedRows + 16 + (recipe.fold != nil ? 32 : 0)) / 8 * 8)
     self.parts = parts
     self.channels = channels
     var planar = !hasRotationXY && !hasTranslationZ && m34 == 0
@@ -336,6 +384,8 @@ extension CompiledRecipe {
   /// (`CompiledCurve.progressBounds`) or a keyframe channel's value
   /// (`CompiledKeyframes.valueBounds`).
   @usableFromInline func progressBounds(row: Int) -> (lo: Double, hi: Double) {
-    row < parts.count ? parts[row].curve.progressBounds : keyframes[row - parts.count].valueBounds
+    if row < parts.count { return parts[row].curve.progressBounds }
+    if row < parts.count + keyframes.count { return keyframes[row - parts.count].valueBounds }
+    return (-.infinity, .infinity)  // a retargeted channel's value: per-cell numbers
   }
 }

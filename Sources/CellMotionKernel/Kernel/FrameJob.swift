@@ -89,11 +89,14 @@ extension CellBatch {
           tableWidth.withUnsafeBufferPointer { tw in
             detailHeight.withUnsafeBufferPointer { dh in
               recipeIndex.withUnsafeBufferPointer { ri in
-                body(
-                  KernelInputs(
-                    start: st.baseAddress!, width: wi.baseAddress!, height: he.baseAddress!,
-                    tableWidth: tw.baseAddress!, detailHeight: dh.baseAddress!),
-                  ri.baseAddress!)
+                retargetRows.data.withUnsafeBufferPointer { rr in
+                  body(
+                    KernelInputs(
+                      start: st.baseAddress!, width: wi.baseAddress!, height: he.baseAddress!,
+                      tableWidth: tw.baseAddress!, detailHeight: dh.baseAddress!, retarget: rr.baseAddress,
+                      retargetStride: retargetRows.stride),
+                    ri.baseAddress!)
+                }
               }
             }
           }

@@ -139,7 +139,8 @@ public enum Kernel {
   /// Evaluates cells `range`, all of recipe `r`, block by block (`CompiledRecipe.blockCells`
   /// cells, a multiple of 8), in stages that each run as a small loop over the block:
   /// 1. every part's progress (`progressStage`) into the stack scratch, then every
-  ///    keyframe channel's value from its part's progress (`keyframeStage`);
+  ///    keyframe channel's value from its part's progress (`keyframeStage`), then every
+  ///    retargeted channel's value (`retargetStage`, derived recipes only);
   /// 2. opacity and shadow opacity (`opacityStage`) straight to the outputs;
   /// 3. the matrices, in groups of `L.width` lanes, into the scratch: (a, b), (c, d),
   ///    (tx, ty) pair rows on the planar path (`evaluatePlanarRun`), 16 SoA rows on the
@@ -167,18 +168,26 @@ public enum Kernel {
       let soa = base + r.timedRows * block
       // Tested once per run: iterating even an empty array retains and releases its
       // storage, measured at 5 % of fadeIn's time when done per block.
-      let hasKeyframes = !r.keyframes.isEmpty
+      let hasKeyframes = !r.keyframes.isEmpty, hasRetargets = !r.retargets.isEmpty
       var b = range.lowerBound
       while b < range.upperBound {
         let n = min(block, range.upperBound - b)
         for k in r.parts.indices {
-          progressStage(L.self, r.parts[k], r, t: t, start: inputs.start + b, count: n, into: base + k * block)
+          progressStage(L.self, r.parts[k], r.timing, t: t, start: inputs.start + b, count: n, into: base + k * block)
         }
         if hasKeyframes {
           for k in r.keyframes {
             keyframeStage(
               L.self, k, progress: progress, height: inputs.height + b, tableWidth: inputs.tableWidth + b, count: n,
               into: base + k.row * block)
+          }
+        }
+        if hasRetargets {
+          for k in r.retargets {
+            retargetStage(
+              L.self, k, scratch: base, block: block, rows: inputs.retarget.unsafelyUnwrapped,
+              stride: inputs.retargetStride, at: b, t: t, height: inputs.height + b, tableWidth: inputs.tableWidth + b,
+              count: n)
           }
         }
         opacityStage(

@@ -13,15 +13,22 @@ struct KernelInputs: @unchecked Sendable {
   @usableFromInline let height: UnsafePointer<Float>
   @usableFromInline let tableWidth: UnsafePointer<Float>
   @usableFromInline let detailHeight: UnsafePointer<Float>
+  /// The batch's retarget rows (`RetargetRows`), row j of cell i at j * retargetStride + i;
+  /// nil while no cell was retargeted (then no recipe reads them).
+  @usableFromInline let retarget: UnsafePointer<Float>?
+  @usableFromInline let retargetStride: Int
   @inlinable init(
     start: UnsafePointer<Float>, width: UnsafePointer<Float>, height: UnsafePointer<Float>,
-    tableWidth: UnsafePointer<Float>, detailHeight: UnsafePointer<Float>
+    tableWidth: UnsafePointer<Float>, detailHeight: UnsafePointer<Float>, retarget: UnsafePointer<Float>?,
+    retargetStride: Int
   ) {
     self.start = start
     self.width = width
     self.height = height
     self.tableWidth = tableWidth
     self.detailHeight = detailHeight
+    self.retarget = retarget
+    self.retargetStride = retargetStride
   }
 }
 

@@ -10,6 +10,10 @@ import Foundation
 /// loop holds only its own arithmetic.
 @usableFromInline protocol SpringForm {
   func progress<L: FloatLanes>(_ local: L, duration: Float) -> L
+  /// For a spring released at rest: its progress x0 and its impulse response g (the
+  /// displacement per unit of initial velocity, `Spring.impulseResponse`) at `local`
+  /// seconds (>= 0), with no cut at a duration (a velocity-carrying retarget).
+  func motion<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L)
 }
 
 /// 1 - e^(-a t) (cos(wd t) + b sin(wd t)).
@@ -28,6 +32,13 @@ import Foundation
     let sc = L.sincos(local * wd)
     return (1 - e * (sc.cos + sc.sin * b)).replacing(with: L(repeating: 1), where: L.ge(local, duration))
   }
+  @inlinable @inline(__always)
+  func motion<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L) {
+    let e = L.exp(local * -a)
+    let sc = L.sincos(local * wd)
+    let es = e * sc.sin
+    return (1 - L.muladd(es, b, e * sc.cos), es * (1 / wd))
+  }
 }
 
 /// 1 - (1 + c t) e^(-w0 t).
@@ -42,6 +53,11 @@ import Foundation
   @inlinable @inline(__always)
   static func progress<L: FloatLanes>(_ local: L, w0: L, c: L, duration: L) -> L {
     (1 - (local * c + 1) * L.exp(local * (L(repeating: 0) - w0))).replacing(with: L(repeating: 1), where: L.ge(local, duration))
+  }
+  @inlinable @inline(__always)
+  func motion<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L) {
+    let e = L.exp(local * -w0)
+    return (1 - (local * c + 1) * e, local * e)
   }
 }
 
@@ -64,14 +80,26 @@ import Foundation
     // e1,2 = e^(-slow t), e^(-fast t) (slow = a - beta without cancellation), both
     // decaying (no overflow). For small y = beta t the difference cancels, so use the
     // series sinh(y)/y = 1 + y^2/6 + y^4/120 + y^6/5040 (relative error < 3e-9 for y < 0.5).
+    let (cosh, sinhc) = hyperbolic(local, a: a, beta: beta, slow: slow, fast: fast)
+    return (1 - (cosh + local * c * sinhc)).replacing(with: L(repeating: 1), where: L.ge(local, duration))
+  }
+  /// (e^(-a t) cosh(beta t), e^(-a t) sinh(beta t) / (beta t)) per lane.
+  @inlinable @inline(__always)
+  static func hyperbolic<L: FloatLanes>(_ local: L, a: L, beta: L, slow: L, fast: L) -> (cosh: L, sinhc: L) {
     let zero = L(repeating: 0)
     let e1 = L.exp(local * (zero - slow)), e2 = L.exp(local * (zero - fast))
     let y = local * beta
     let y2 = y * y
     let series = L.exp(local * (zero - a)) * (((y2 * (1 / 5040) + (1 / 120)) * y2 + (1 / 6)) * y2 + 1)
     let direct = (e1 - e2) / L.maximum(y * 2, L(repeating: 1e-30))
-    let sinhc = series.replacing(with: direct, where: L.ge(y, L(repeating: 0.5)))
-    return (1 - ((e1 + e2) * 0.5 + local * c * sinhc)).replacing(with: L(repeating: 1), where: L.ge(local, duration))
+    return ((e1 + e2) * 0.5, series.replacing(with: direct, where: L.ge(y, L(repeating: 0.5))))
+  }
+  @inlinable @inline(__always)
+  func motion<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L) {
+    let (cosh, sinhc) = Self.hyperbolic(
+      local, a: L(repeating: a), beta: L(repeating: beta), slow: L(repeating: slow), fast: L(repeating: fast))
+    let es = local * sinhc
+    return (1 - (cosh + es * c), es)
   }
 }
 
@@ -80,7 +108,7 @@ extension Kernel {
   /// the form `S`), inactive lanes at 1.
   @inlinable
   static func springStage<L: FloatLanes, S: SpringForm>(
-    _: L.Type, _ spring: S, _ part: CompiledPart, _ r: CompiledRecipe, t: Float, start: UnsafePointer<Float>,
+    _: L.Type, _ spring: S, _ part: CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>,
     count: Int, into out: UnsafeMutablePointer<Float>
   ) {
     var i = 0

@@ -4,13 +4,36 @@
 import CellMotion
 import Foundation
 
+/// A part's media timing as the kernel reads it: the recipe's (`CompiledRecipe.timing`),
+/// or a retarget's (`retarget`: speed 1, once, filling both ways).
+@usableFromInline package struct PartTiming: Sendable, Hashable {
+  @usableFromInline package var speed: Float
+  @usableFromInline package var repeatCount: Float
+  @usableFromInline package var autoreverses: Bool
+  @usableFromInline package var fillsBackwards: Bool
+  @usableFromInline package var fillsForwards: Bool
+  /// Speed 1, at most one iteration, no autoreverse: local time is the time since the start.
+  @usableFromInline package var simpleTiming: Bool { speed == 1 && repeatCount <= 1 && !autoreverses }
+
+  init(_ timing: RecipeTiming) {
+    speed = Float(timing.speed)
+    repeatCount = Float(timing.repeatCount)
+    autoreverses = timing.autoreverses
+    fillsBackwards = timing.fillMode == .backwards || timing.fillMode == .both
+    fillsForwards = timing.fillMode == .forwards || timing.fillMode == .both
+  }
+
+  /// A retarget's segment or additive layer: progress 0 before its begin, 1 after its end.
+  @usableFromInline static let retarget = PartTiming(RecipeTiming(fillMode: .both))
+}
+
 extension Kernel {
   /// Local time of one timed part per lane at frame time `t` (relative to the batch
   /// origin), in seconds within [0, duration], and the lanes where the part is inactive
   /// (no fill: the model value shows, as progress 1).
   @inlinable @inline(__always)
   static func partLocalTime<L: FloatLanes>(
-    _ part: CompiledPart, _ r: CompiledRecipe, start: L, t: Float
+    _ part: CompiledPart, _ r: PartTiming, start: L, t: Float
   ) -> (local: L, inactive: L.Mask) {
     let dur = part.duration
     var ta = (L(repeating: t) - start) - part.delay
@@ -52,7 +75,7 @@ extension Kernel {
   /// the processor overlaps (the Bezier solve is a chain of dependent steps).
   @inlinable @inline(__always)
   static func progressStage<L: FloatLanes>(
-    _: L.Type, _ part: CompiledPart, _ r: CompiledRecipe, t: Float, start: UnsafePointer<Float>, count: Int,
+    _: L.Type, _ part: CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
     into out: UnsafeMutablePointer<Float>
   ) {
     // Bezier solves run as types, so their loops specialise to straight-line code (a
@@ -125,7 +148,7 @@ extension Kernel {
   /// The Bezier loop of `progressStage`; `S` fixes the solve (`BezierSolve`).
   @inlinable
   static func bezierStage<L: FloatLanes, S: BezierSolve>(
-    _: L.Type, _: S.Type, _ part: CompiledPart, _ r: CompiledRecipe, t: Float, start: UnsafePointer<Float>,
+    _: L.Type, _: S.Type, _ part: CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>,
     count: Int, into out: UnsafeMutablePointer<Float>
   ) {
     guard let c = BezierConstants(part.curve) else { return }

@@ -1,0 +1,170 @@
+// Retargeting cells of a batch: each retarget is worked out exactly in Double by the
+// reference's `ChannelMotion` (presentation value and velocity at the instant, the
+// policy's new motion); the batch keeps those motions, moves the cell to a derived recipe
+// of that shape (compiled once per shape) and writes the cell's numbers to its retarget
+// rows, which the kernel reads branch-free per lane.
+
+import CellMotion
+
+/// The cells' per-cell retarget numbers, structure of arrays: row j of cell i at
+/// `j * stride + i`. Rows exist once some cell was retargeted; `stride` keeps up with the
+/// batch's capacity, so appending within capacity moves nothing.
+struct RetargetRows: Sendable {
+  var data: [Float] = []
+  var stride = 0
+  var rows = 0
+
+  /// Room for `cells` cells in every row (re-laid out when it grows: at retarget time or
+  /// when the batch grows past its reserved capacity, never within it).
+  mutating func reserve(cells: Int) {
+    guard rows > 0, cells > stride else { return }
+    relayout(stride: max(cells, 2 * stride), rows: rows)
+  }
+
+  /// At least `n` rows.
+  mutating func reserve(rows n: Int, cells: Int) {
+    guard n > rows else { return }
+    relayout(stride: max(stride, cells, 8), rows: n)
+  }
+
+  private mutating func relayout(stride newStride: Int, rows newRows: Int) {
+    var next = [Float](repeating: 0, count: newStride * newRows)
+    for j in 0..<rows {
+      for i in 0..<stride { next[j * newStride + i] = data[j * stride + i] }
+    }
+    (data, stride, rows) = (next, newStride, newRows)
+  }
+
+  mutating func move(cell from: Int, to: Int) {
+    for j in 0..<rows { data[j * stride + to] = data[j * stride + from] }
+  }
+}
+
+/// A derived recipe's identity: the recipe it derives from and its retarget shapes, in
+/// `Channel.allCases` order.
+struct DerivedKey: Hashable, Sendable {
+  var base: Int
+  var shapes: [RetargetShape]
+}
+
+extension CellBatch {
+  /// Sends channel `channel` of cell `i` to `target` (units: points, radians, unitless)
+  /// from `time` (absolute seconds) by `policy` (`RetargetPolicy`: additive, carrying the
+  /// velocity, or from the current state). The first retarget of a channel starts from
+  /// the cell's recipe as it runs; later ones from the motion the previous ones left.
+  ///
+  /// The new motion is worked out exactly (`ChannelMotion.retarget`, Double) and kept; the
+  /// cell moves to a derived recipe of its retargets' shape (curves, durations, layer
+  /// count), compiled the first time that shape occurs (a Bezier compiles in tens of
+  /// milliseconds; later cells of the same shape reuse it), and its numbers go to the
+  /// batch's retarget rows. Nothing changes when it throws.
+  ///
+  /// - Throws: `.indexOutOfRange` for a cell outside `0..<count`; `.invalidCombination`
+  ///   when the cell's recipe does not animate `channel`; `ChannelMotion.retarget`'s errors
+  ///   (target, time, policy, a fifth running additive layer); `.outOfRange` when the
+  ///   derived recipe would need more scratch rows than the kernel has.
+  /// - Complexity: O(channels + rows); allocates (it is an event, not a frame).
+  public mutating func retarget(
+    cell i: Int, channel: Channel, to target: Double, at time: Double, policy: RetargetPolicy
+  ) throws(CellMotionError) {
+    var cellMotions = motions(ofCell: i)
+    let k = cellMotions.firstIndex { $0.channel == channel }
+    var motion: ChannelMotion
+    if let k { motion = cellMotions[k] } else { motion = try recipeMotion(cell: i, channel: channel) }
+    try motion.retarget(to: target, at: time, policy: policy)
+    if let k { cellMotions[k] = motion } else { cellMotions.append(motion) }
+    try store(cellMotions, cell: i)
+  }
+
+  /// Sends channel `channel` of cell `i` back to its recipe's start value
+  /// (`ChannelMotion.reverse`); errors as `retarget`.
+  public mutating func reverse(cell i: Int, channel: Channel, at time: Double, policy: RetargetPolicy)
+    throws(CellMotionError)
+  {
+    guard i >= 0, i < count else { throw .indexOutOfRange(field: "cell", index: i, count: count) }
+    let m = try channelMotion(ofCell: i, channel: channel)
+    try retarget(cell: i, channel: channel, to: m.recipeChannel.startValue, at: time, policy: policy)
+  }
+
+  /// Cell `i`'s motion of `channel`: its retargeted motion, or its recipe's channel as it
+  /// runs for the cell (the exact Double state the kernel's rows are made from).
+  /// - Throws: `.indexOutOfRange`; `.invalidCombination` when the recipe does not animate it.
+  public func channelMotion(ofCell i: Int, channel: Channel) throws(CellMotionError) -> ChannelMotion {
+    if let m = motions(ofCell: i).first(where: { $0.channel == channel }) { return m }
+    return try recipeMotion(cell: i, channel: channel)
+  }
+
+  /// Cell `i`'s retargeted channels (empty when none; `[]` outside `0..<count`).
+  public func motions(ofCell i: Int) -> [ChannelMotion] {
+    guard i >= 0, i < count else { return [] }
+    return motions[i] ?? []
+  }
+
+  /// The recipe index cell `i` was appended with (derived recipes map back to it).
+  public func baseRecipe(ofCell i: Int) -> Int {
+    let r = Int(recipeIndex[i])
+    return recipes[r].baseRecipe ?? r
+  }
+
+  /// Cell `i`'s geometry as the kernel reads it (the Float values, exactly in Double).
+  func geometry(ofCell i: Int) -> CellGeometry {
+    CellGeometry(
+      width: Double(width[i]), height: Double(height[i]), tableWidth: Double(tableWidth[i]),
+      detailHeight: Double(detailHeight[i]))
+  }
+
+  private func recipeMotion(cell i: Int, channel: Channel) throws(CellMotionError) -> ChannelMotion {
+    guard i >= 0, i < count else { throw .indexOutOfRange(field: "cell", index: i, count: count) }
+    let compiled = recipes[baseRecipe(ofCell: i)]
+    let recipe = compiled.recipe, policy = compiled.motion
+    guard let c = ReferenceEvaluator.channels(recipe, policy).last(where: { $0.channel == channel }) else {
+      throw .invalidCombination(
+        field: "channel", reason: "recipe \(recipe.name) does not animate \(channel.rawValue); only animated channels retarget")
+    }
+    return ChannelMotion(
+      RecipeChannel(
+        animation: c, timing: recipe.timing, start: startExact[i], held: policy.holds(channel), geometry: geometry(ofCell: i)))
+  }
+
+  /// Moves cell `i` to the derived recipe of `cellMotions`' shape and writes its rows.
+  private mutating func store(_ cellMotions: [ChannelMotion], cell i: Int) throws(CellMotionError) {
+    let order = Channel.allCases
+    let sorted = cellMotions.sorted { order.firstIndex(of: $0.channel)! < order.firstIndex(of: $1.channel)! }
+    let base = baseRecipe(ofCell: i)
+    let key = DerivedKey(base: base, shapes: sorted.map(RetargetShape.init))
+    let index: Int
+    if let known = derived[key] {
+      index = known
+    } else {
+      guard recipes.count < Self.maxRecipes else {
+        throw .outOfRange(field: "recipes.count", value: Double(recipes.count + 1), expected: "<= \(Self.maxRecipes)")
+      }
+      var compiled = try CompiledRecipe(
+        recipes[base].recipe, motion: recipes[base].motion, retargets: key.shapes,
+        curves: curveCache.merging(recipes[base].compiledCurves) { a, _ in a })
+      compiled.baseRecipe = base
+      curveCache.merge(compiled.compiledCurves) { a, _ in a }
+      recipes.append(compiled)
+      index = recipes.count - 1
+      derived[key] = index
+    }
+    retargetRows.reserve(rows: recipes[index].retargetInputRows, cells: max(count, start.capacity))
+    recipeIndex[i] = Int32(index)
+    motions[i] = sorted
+    var end = startExact[i] + recipes[base].activeDuration
+    for m in sorted { end = max(end, m.endTime) }
+    endExact[i] = end
+    writeRetargetRows(cell: i)
+  }
+
+  /// Writes cell `i`'s retarget rows from its motions (times relative to `timeOrigin`).
+  mutating func writeRetargetRows(cell i: Int) {
+    guard let cellMotions = motions[i] else { return }
+    let r = recipes[Int(recipeIndex[i])]
+    let origin = timeOrigin, stride = retargetRows.stride
+    for k in r.retargets {
+      guard let m = cellMotions.first(where: { $0.channel == k.shape.channel }) else { continue }
+      k.shape.writeRows(m, origin: origin) { j, v in retargetRows.data[(k.input + j) * stride + i] = v }
+    }
+  }
+}

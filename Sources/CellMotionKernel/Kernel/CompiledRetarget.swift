@@ -1,0 +1,133 @@
+// Retargeted channels in the kernel: what a derived recipe compiles (the shape: which
+// segment replaced the recipe's channel, which additive layers run, with their curves),
+// and the per-cell numbers the batch keeps for it in its retarget rows (from, to,
+// velocity, begin and end times, deltas), so every cell of a run evaluates the same code.
+
+import CellMotion
+
+/// The shape of one retargeted channel: its curves and durations (compiled once into a
+/// derived recipe); the numbers of each cell are in the batch's retarget rows.
+@usableFromInline package struct RetargetShape: Sendable, Hashable {
+  package enum Segment: Sendable, Hashable {
+    case timed(AnimationCurve, duration: Double)
+    case carrying(Spring)
+  }
+  package struct Layer: Sendable, Hashable {
+    package var curve: AnimationCurve
+    package var duration: Double
+  }
+  package var channel: Channel
+  /// The segment that replaced the recipe's channel; nil: the recipe's channel runs.
+  package var segment: Segment?
+  package var layers: [Layer]
+
+  package init(_ motion: ChannelMotion) {
+    channel = motion.channel
+    switch motion.base {
+    case .recipe: segment = nil
+    case .segment(let s):
+      switch s.kind {
+      case .timed(let curve, let duration): segment = .timed(curve, duration: duration)
+      case .carrying(let spring): segment = .carrying(spring)
+      }
+    }
+    layers = motion.layers.map { Layer(curve: $0.curve, duration: $0.duration) }
+  }
+
+  /// Rows the segment reads: timed: from, to, begin; carrying: also velocity and end.
+  var segmentRows: Int {
+    switch segment {
+    case nil: return 0
+    case .timed: return 3
+    case .carrying: return 5
+    }
+  }
+
+  /// Per-cell rows: the offset, the segment's, then (delta, begin) per layer.
+  package var inputRows: Int { 1 + segmentRows + 2 * layers.count }
+
+  /// Hands `motion`'s numbers for one cell to `write(row, value)` (rows from 0, in the
+  /// order `inputRows` counts them), times relative to `origin` (seconds); `motion` must
+  /// have this shape. No allocation.
+  package func writeRows(_ motion: ChannelMotion, origin: Double, _ write: (Int, Float) -> Void) {
+    write(0, Float(motion.offset))
+    var j = 1
+    if case .segment(let s) = motion.base {
+      write(1, Float(s.from))
+      write(2, Float(s.to))
+      write(3, Float(s.begin - origin))
+      j = 4
+      if case .carrying = s.kind {
+        write(4, Float(s.velocity))
+        write(5, Float(s.end - origin))
+        j = 6
+      }
+    }
+    for l in motion.layers {
+      write(j, Float(l.delta))
+      write(j + 1, Float(l.begin - origin))
+      j += 2
+    }
+  }
+}
+
+/// One retargeted channel of a derived recipe, as the retarget stage runs it: value =
+/// offset + (the recipe's channel, or the segment) + the sum of delta x layer progress,
+/// written to scratch row `row`, which the channel then reads (from 0 to 1, as a keyframe
+/// channel's row).
+@usableFromInline package struct CompiledRetarget: Sendable {
+  @usableFromInline package enum Segment: Sendable {
+    /// from + (to - from) x progress; the part's progress is staged in `progressRow`.
+    case timed(CompiledPart)
+    /// from + (to - from) x0(tau) + velocity g(tau) until the cell's end, then to: the
+    /// spring released at rest (a compiled spring curve).
+    case carrying(CompiledCurve)
+  }
+  package let shape: RetargetShape
+  /// The recipe's channel as compiled (its part or keyframe row, from and to); nil when a
+  /// segment replaced it.
+  @usableFromInline package let base: CompiledChannel?
+  @usableFromInline package let segment: Segment?
+  /// The additive layers' parts (curve, duration), progress staged in the rows after the
+  /// segment's.
+  @usableFromInline package let layers: [CompiledPart]
+  /// Rows of the segment's numbers (`RetargetShape.segmentRows`).
+  @usableFromInline package let segmentRows: Int
+  /// First per-cell row in the batch's retarget rows.
+  @usableFromInline package let input: Int
+  /// Scratch row of the value.
+  @usableFromInline package let row: Int
+  /// First scratch row of staged progress: the timed segment's, then each layer's.
+  @usableFromInline package let progressRow: Int
+
+  /// Scratch rows of staged progress this retarget uses.
+  var progressRows: Int {
+    var n = layers.count
+    if case .timed = segment { n += 1 }
+    return n
+  }
+
+  init(
+    _ shape: RetargetShape, base: CompiledChannel, input: Int, row: Int, progressRow: Int,
+    compile: (AnimationCurve) -> CompiledCurve
+  ) {
+    self.shape = shape
+    func part(_ curve: AnimationCurve, _ duration: Double) -> CompiledPart {
+      CompiledPart(curve: compile(curve), duration: Float(duration), delay: 0, endLocalTime: Float(duration))
+    }
+    switch shape.segment {
+    case nil:
+      self.base = base
+      segment = nil
+    case .timed(let curve, let duration):
+      self.base = nil
+      segment = .timed(part(curve, duration))
+    case .carrying(let spring):
+      self.base = nil
+      segment = .carrying(compile(.spring(spring)))
+    }
+    layers = shape.layers.map { part($0.curve, $0.duration) }
+    (self.input, self.row, self.progressRow) = (input, row, progressRow)
+    segmentRows = shape.segmentRows
+  }
+}

@@ -1,0 +1,157 @@
+// Retargeted batches: the kernel against the reference (issue 15). Random recipes and
+// presets, random cells retargeted one to four times on random animated channels with
+// random policies (additive stacks of up to four, velocity-carrying springs in every
+// regime with and without the guard, from the current state with Bezier and spring
+// curves), evaluated before, during and after the retargets' motions, at every lane
+// width and the awkward sizes, with the differential tests' tolerances (2e-5 normalised
+// transform entries, 1e-5 opacity).
+
+import CellMotion
+import Foundation
+import Testing
+import _TestSupport
+
+@testable import CellMotionKernel
+
+/// A target in the channel's usual range.
+func randomTarget(_ channel: Channel, _ g: inout SeededGenerator) -> Double {
+  switch channel {
+  case .opacity, .shadowOpacity: return g.uniform(0...1)
+  case .rotationX, .rotationY, .rotationZ: return g.uniform(-1.5...1.5)
+  case .scale, .scaleX, .scaleY: return g.uniform(0.4...1.6)
+  default: return g.uniform(-120...120)
+  }
+}
+
+func randomPolicy(_ g: inout SeededGenerator) throws -> RetargetPolicy {
+  switch g.next() % 5 {
+  case 0, 1: return .additive(curve: try randomCurve(&g), duration: g.uniform(0.1...0.8))
+  case 2, 3:
+    let k = g.uniform(40...400)
+    let zeta = g.next() % 4 == 0 ? 1.0 : g.uniform(0.1...2.5)
+    let spring = try Spring(stiffness: k, damping: zeta * 2 * k.squareRoot())
+    return .carryVelocity(spring: spring, dropsOpposingVelocity: g.next() % 2 == 0)
+  default: return .fromCurrentState(curve: try randomCurve(&g), duration: g.uniform(0.1...0.8))
+  }
+}
+
+/// Retargets a random third of the cells 1-4 times each, between `from` and `to` seconds,
+/// on channels their recipe animates; returns how many retargets landed.
+@discardableResult
+func retargetRandomly(
+  _ batch: inout CellBatch, _ specs: [CellSpec], recipes: [Recipe], from: Double, to: Double,
+  additiveOnly: Bool = false, _ g: inout SeededGenerator
+) throws -> Int {
+  var landed = 0
+  for (i, s) in specs.enumerated() where g.next() % 3 == 0 {
+    let channels = Array(Set(recipes[s.recipe].channels.map(\.channel))).sorted { $0.rawValue < $1.rawValue }
+    guard !channels.isEmpty else { continue }
+    var t = from
+    for _ in 0..<(1 + Int(g.next() % 4)) {
+      t += g.uniform(0...(to - from) / 4)
+      let channel = channels[Int(g.next() % UInt64(channels.count))]
+      let policy =
+        additiveOnly
+        ? RetargetPolicy.additive(curve: .bezier(.easeInEaseOut), duration: g.uniform(0.2...0.6)) : try randomPolicy(&g)
+      do {
+        try batch.retarget(cell: i, channel: channel, to: randomTarget(channel, &g), at: t, policy: policy)
+        landed += 1
+      } catch {
+        // Only a fifth running additive layer is refused here.
+        guard case .outOfRange(let field, _, _) = error, field.hasPrefix("additive layers") else { throw error }
+      }
+    }
+  }
+  return landed
+}
+
+@Suite("Kernel vs reference: retargeted batches")
+struct RetargetKernelTests {
+  @Test("random recipes and presets, random retargets and policies, every lane width and awkward size")
+  func randomRetargets() throws {
+    var g = SeededGenerator(seed: 0x4E7A_46E7)
+    var c = Comparison("retargeted")
+    var landed = 0
+    let sizes = [0, 1, 7, 9, 1023] + Sweep.pick(quick: [], full: [4097])
+    for round in 0..<Sweep.count(quick: 2, full: 30) {
+      var recipes = try (0..<3).map { try randomRecipe(&g, name: "r\(round)-\($0)") }
+      recipes.append(Recipe.presets[Int(g.next() % UInt64(Recipe.presets.count))])
+      for n in sizes {
+        // Before, during and long after the retargets (which start between 0.1 and 0.9 s).
+        let times = [g.uniform(0.1...0.5), g.uniform(0.5...1.2), g.uniform(1.2...3), 9]
+        for (k, time) in times.enumerated() where Sweep.exhaustive || n < 1023 || k == 1 {
+          try compare(recipes: recipes, count: n, time: time, lanes: LaneWidth.allCases, g: &g, into: &c) {
+            batch, specs, g in
+            landed += try retargetRandomly(&batch, specs, recipes: recipes, from: 0.1, to: 0.9, &g)
+          }
+        }
+      }
+    }
+    print("retargets landed: \(landed)")
+    #expect(landed > 500)
+    c.expectAllPassed()
+  }
+
+  @Test("every preset with 4097 cells, each retargeted by stacks of up to four additive animations")
+  func additiveStacks() throws {
+    var g = SeededGenerator(seed: 0xADD_57AC)
+    var c = Comparison("additive stacks")
+    for preset in Recipe.presets where !preset.channels.isEmpty {
+      for time in [0.3, 0.8, 2] {
+        try compare(recipes: [preset], count: Sweep.pick(quick: 1023, full: 4097), time: time, lanes: LaneWidth.allCases, g: &g, into: &c) {
+          batch, specs, g in
+          try retargetRandomly(&batch, specs, recipes: [preset], from: 0.05, to: 0.6, additiveOnly: true, &g)
+        }
+      }
+    }
+    c.expectAllPassed(folds: false)
+  }
+
+  @Test("reduce motion: retargeted held channels jump to their target in the kernel as in the reference")
+  func reducedMotion() throws {
+    var g = SeededGenerator(seed: 0x2ED_4E7)
+    var c = Comparison("retargeted, reduce motion")
+    for policy in MotionPolicy.allCases {
+      for preset in Recipe.presets where !preset.channels.isEmpty {
+        try compare(recipes: [preset], count: 9, time: g.uniform(0.2...1.5), lanes: LaneWidth.allCases, motion: policy, g: &g, into: &c) {
+          batch, specs, g in
+          try retargetRandomly(&batch, specs, recipes: [preset], from: 0.05, to: 0.6, &g)
+        }
+      }
+    }
+    c.expectAllPassed(folds: false)
+  }
+
+  @Test("the batch keeps retargets through compaction and rebasing; end times include them")
+  func bookkeeping() throws {
+    let recipe = Recipe.moveUpFade
+    var batch = try CellBatch(recipes: [recipe], capacity: 16)
+    let geometry = CellGeometry(width: 320, height: 60)
+    for i in 0..<10 { try batch.append(recipe: 0, row: i, startTime: 0, geometry: geometry) }
+    let spring = try Spring(stiffness: 120, damping: 8)
+    try batch.retarget(cell: 7, channel: .translationY, to: 200, at: 0.2, policy: .carryVelocity(spring: spring))
+    #expect(batch.recipes.count == 2 && batch.baseRecipe(ofCell: 7) == 0)
+    let end = batch.endTime(ofCell: 7)
+    #expect(end > batch.endTime(ofCell: 6))
+    let motion = try batch.channelMotion(ofCell: 7, channel: .translationY)
+    // Remove the cells before it: the retargeted one moves to index 3 with its rows.
+    batch.removeCells { $0 < 4 }
+    #expect(try batch.channelMotion(ofCell: 3, channel: .translationY) == motion)
+    #expect(batch.endTime(ofCell: 3) == end)
+    try batch.rebase(to: 5)
+    var out = try FrameOutput(capacity: 16)
+    try Kernel.evaluate(batch, at: 0.4, into: &out)
+    let ref = ReferenceEvaluator.evaluate(
+      recipe, geometry: geometry, row: 7, startTime: 0, time: 0.4, retargeted: batch.motions(ofCell: 3))
+    let (e, _) = normalisedError(out.transform(ofCell: 3), ref.transform, scale: 320)
+    #expect(e < transformTolerance)
+    // The same shape reuses the derived recipe; a cell not retargeted keeps its recipe.
+    try batch.retarget(cell: 4, channel: .translationY, to: -50, at: 0.3, policy: .carryVelocity(spring: spring))
+    #expect(batch.recipes.count == 2 && batch.recipeIndex[4] == batch.recipeIndex[3] && batch.recipeIndex[0] == 0)
+    // Typed errors leave the batch as it was.
+    #expect(throws: CellMotionError.self) { try batch.retarget(cell: 99, channel: .opacity, to: 0, at: 0.3, policy: .uiKit) }
+    #expect(throws: CellMotionError.self) { try batch.retarget(cell: 0, channel: .rotationZ, to: 0, at: 0.3, policy: .uiKit) }
+    #expect(throws: CellMotionError.self) { try batch.append(recipe: 1, row: 0, startTime: 0, geometry: geometry) }
+    #expect(batch.motions(ofCell: 0).isEmpty)
+  }
+}
