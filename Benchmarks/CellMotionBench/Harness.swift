@@ -230,6 +230,7 @@ enum ScenarioCatalog {
   static func families(sizes: [Int]?) -> [Scenario] {
     KernelScenarios.all(sizes: sizes)
       + TipInScenarios.all(sizes: sizes)
+      + RetargetScenarios.all(sizes: sizes)
       + StageScenarios.all(sizes: sizes)
       + VectorMathScenarios.all(sizes: sizes)
   }

@@ -149,12 +149,23 @@ extension CellBatch {
       derived[key] = index
     }
     retargetRows.reserve(rows: recipes[index].retargetInputRows, cells: max(count, start.capacity))
-    recipeIndex[i] = Int32(index)
+    setRecipeIndex(Int32(index), ofCell: i)
     motions[i] = sorted
     var end = startExact[i] + recipes[base].activeDuration
     for m in sorted { end = max(end, m.endTime) }
     endExact[i] = end
     writeRetargetRows(cell: i)
+  }
+
+  /// Sets cell `i`'s recipe index, keeping `recipeChanges` up to date.
+  private mutating func setRecipeIndex(_ index: Int32, ofCell i: Int) {
+    func changes() -> Int {
+      (i > 0 && recipeIndex[i - 1] != recipeIndex[i] ? 1 : 0)
+        + (i + 1 < count && recipeIndex[i + 1] != recipeIndex[i] ? 1 : 0)
+    }
+    recipeChanges -= changes()
+    recipeIndex[i] = index
+    recipeChanges += changes()
   }
 
   /// Writes cell `i`'s retarget rows from its motions (times relative to `timeOrigin`).

@@ -46,6 +46,9 @@ public struct CellBatch: Sendable {
   public private(set) var row: [Int] = []
   public private(set) var batchPosition: [Int] = []
 
+  /// How many neighbouring cells differ in recipe index: 0 when the whole batch is one run
+  /// of one recipe, which the kernel then evaluates without scanning the indices.
+  var recipeChanges = 0
   /// Absolute seconds after which each cell no longer changes (`endTime(ofCell:)`).
   var endExact: [Double] = []
   /// Each cell's retargeted channels, exactly (nil: not retargeted).
@@ -165,6 +168,7 @@ public struct CellBatch: Sendable {
     height.append(Float(geometry.height))
     tableWidth.append(Float(geometry.tableWidth))
     detailHeight.append(Float(geometry.detailHeight ?? geometry.height))
+    if let last = recipeIndex.last, last != Int32(recipe) { recipeChanges += 1 }
     recipeIndex.append(Int32(recipe))
     self.row.append(row)
     self.batchPosition.append(batchPosition)
@@ -182,6 +186,7 @@ public struct CellBatch: Sendable {
     tableWidth.removeAll(keepingCapacity: true)
     detailHeight.removeAll(keepingCapacity: true)
     recipeIndex.removeAll(keepingCapacity: true)
+    recipeChanges = 0
     row.removeAll(keepingCapacity: true)
     batchPosition.removeAll(keepingCapacity: true)
     endExact.removeAll(keepingCapacity: true)
@@ -238,6 +243,8 @@ public struct CellBatch: Sendable {
     tableWidth.removeLast(n)
     detailHeight.removeLast(n)
     recipeIndex.removeLast(n)
+    recipeChanges = 0
+    for i in recipeIndex.indices.dropFirst() where recipeIndex[i] != recipeIndex[i - 1] { recipeChanges += 1 }
     row.removeLast(n)
     batchPosition.removeLast(n)
     endExact.removeLast(n)

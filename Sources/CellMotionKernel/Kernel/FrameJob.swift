@@ -15,6 +15,8 @@ import Foundation
 struct FrameJob: @unchecked Sendable {
   let recipes: [CompiledRecipe]
   let recipeIndex: UnsafePointer<Int32>
+  /// Every cell has the same recipe index (no run boundaries to find).
+  let oneRecipe: Bool
   /// Frame time relative to the batch's time origin, seconds.
   let t: Float
   let inputs: KernelInputs
@@ -53,7 +55,8 @@ struct FrameJob: @unchecked Sendable {
   /// Evaluates cells `range` (within 0..<count): runs of one recipe at the job's lane width.
   func run(_ range: Range<Int>) {
     Kernel.evaluateRange(
-      range, recipes: recipes, recipeIndex: recipeIndex, t: t, inputs: inputs, outputs: outputs, lanes: lanes)
+      range, recipes: recipes, recipeIndex: recipeIndex, oneRecipe: oneRecipe, t: t, inputs: inputs, outputs: outputs,
+      lanes: lanes)
   }
 
   /// Runs the whole batch on `threads` threads: the calling thread alone, the calling

@@ -83,8 +83,8 @@ public enum Kernel {
     batch.withKernelInputs { inputs, recipeIndex in
       output.withKernelOutputs { outputs in
         FrameJob(
-          recipes: batch.recipes, recipeIndex: recipeIndex, t: t, inputs: inputs, outputs: outputs,
-          lanes: options.lanes, count: n
+          recipes: batch.recipes, recipeIndex: recipeIndex, oneRecipe: batch.recipeChanges == 0, t: t, inputs: inputs,
+          outputs: outputs, lanes: options.lanes, count: n
         ).run(threads: threads)
       }
     }
@@ -109,14 +109,15 @@ public enum Kernel {
 
   /// Splits `range` into runs of one recipe and evaluates each at the chosen width.
   static func evaluateRange(
-    _ range: Range<Int>, recipes: [CompiledRecipe], recipeIndex: UnsafePointer<Int32>, t: Float,
+    _ range: Range<Int>, recipes: [CompiledRecipe], recipeIndex: UnsafePointer<Int32>, oneRecipe: Bool, t: Float,
     inputs: KernelInputs, outputs: KernelOutputs, lanes: LaneWidth
   ) {
     var i = range.lowerBound
     while i < range.upperBound {
       let r = recipeIndex[i]
-      // One recipe: the whole range is one run (indices are validated by `append`).
-      let j = recipes.count == 1 ? range.upperBound : runEnd(recipeIndex, from: i + 1, to: range.upperBound, value: r)
+      // Every cell of one recipe (`CellBatch.recipeChanges` is 0): the whole range is one
+      // run (indices are validated by `append`).
+      let j = oneRecipe ? range.upperBound : runEnd(recipeIndex, from: i + 1, to: range.upperBound, value: r)
       switch lanes {
       case .simd8:
         evaluateRun(SIMD8<Float>.self, recipes[Int(r)], i..<j, t: t, inputs: inputs, outputs: outputs)
@@ -183,9 +184,10 @@ public enum Kernel {
           }
         }
         if hasRetargets {
-          for k in r.retargets {
+          // By index: a `for in` copies each retarget (retaining its arrays) per block.
+          for k in 0..<r.retargets.count {
             retargetStage(
-              L.self, k, scratch: base, block: block, rows: inputs.retarget.unsafelyUnwrapped,
+              L.self, r.retargets[k], scratch: base, block: block, rows: inputs.retarget.unsafelyUnwrapped,
               stride: inputs.retargetStride, at: b, t: t, height: inputs.height + b, tableWidth: inputs.tableWidth + b,
               count: n)
           }

@@ -25,70 +25,150 @@ extension Kernel {
       staged += 1
     }
     let firstLayerRow = staged
-    for (j, part) in k.layers.enumerated() {
+    for j in 0..<k.layers.count {
       progressStage(
-        L.self, part, .retarget, t: t, start: input(1 + segmentRows + 2 * j + 1), count: count,
+        L.self, k.layers[j], .retarget, t: t, start: input(1 + segmentRows + 2 * j + 1), count: count,
         into: scratch + (staged + j) * block)
     }
     let progress = StagedProgress(base: UnsafePointer(scratch), stride: block)
     let out = scratch + k.row * block
-    let layerCount = k.layers.count
-    // The base: the recipe's channel, a timed segment or a carrying spring (one loop each).
-    @inline(__always) func combine(_ baseValue: (Int) -> L) {
-      var i = 0
-      while i < count {
-        var v = baseValue(i) + (loadGroup(input(0) + i, count &- i) as L)
-        for j in 0..<layerCount {
-          let delta: L = loadGroup(input(1 + segmentRows + 2 * j) + i, count &- i)
-          v = L.muladd(delta, progress(firstLayerRow + j, i), v)
-        }
-        v.store(to: out + i)
-        i &+= L.width
-      }
-    }
+    let layers = LayerRows(
+      delta: input(1 + segmentRows), stride: 2 * stride, progress: scratch + firstLayerRow * block, block: block,
+      count: k.layers.count)
+    // One loop per base (the recipe's channel, a timed segment, a carrying spring), each
+    // specialised on its type.
     switch k.segment {
     case nil:
       let ch = k.base.unsafelyUnwrapped
-      let delta = ch.to - ch.from
-      combine { i in
-        let rest = count &- i
-        return channelValue(
-          from: ch.from, delta: delta, progress: progress(ch.part, i), height: loadGroup(height + i, rest),
-          tableWidth: loadGroup(tableWidth + i, rest))
-      }
+      combineStage(
+        L.self, RecipeBase(
+          from: ch.from, delta: ch.to - ch.from, progress: progress.base + ch.part * block, height: height,
+          tableWidth: tableWidth), offset: input(0), layers: layers, count: count, into: out)
     case .timed:
-      combine { i in
-        let rest = count &- i
-        let from: L = loadGroup(input(1) + i, rest), to: L = loadGroup(input(2) + i, rest)
-        return L.muladd(to - from, progress(k.progressRow, i), from)
-      }
+      combineStage(
+        L.self, TimedBase(from: input(1), to: input(2), progress: progress.base + k.progressRow * block), offset: input(0),
+        layers: layers, count: count, into: out)
     case .carrying(let curve):
+      let rows = (from: input(1), to: input(2), begin: input(3), velocity: input(4), end: input(5))
       switch curve {
       case .underdamped(let a, let wd, let bb):
-        combine { i in carrying(UnderdampedSpring(a: a, wd: wd, b: bb), input, at: i, t: t, count: count) }
+        combineStage(
+          L.self, CarryingBase(spring: UnderdampedSpring(a: a, wd: wd, b: bb), rows: rows, t: t), offset: input(0),
+          layers: layers, count: count, into: out)
       case .critical(let w0, let c):
-        combine { i in carrying(CriticalSpring(w0: w0, c: c), input, at: i, t: t, count: count) }
+        combineStage(
+          L.self, CarryingBase(spring: CriticalSpring(w0: w0, c: c), rows: rows, t: t), offset: input(0), layers: layers,
+          count: count, into: out)
       case .overdamped(let a, let beta, let c, let slow, let fast):
-        combine { i in
-          carrying(OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast), input, at: i, t: t, count: count)
-        }
+        combineStage(
+          L.self, CarryingBase(spring: OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast), rows: rows, t: t),
+          offset: input(0), layers: layers, count: count, into: out)
       case .bezier, .fittedBezier, .rootFittedBezier:
-        // A carrying segment always compiles a spring.
-        combine { i in loadGroup(input(2) + i, count &- i) }
+        // A carrying segment always compiles a spring; show its target.
+        combineStage(
+          L.self, TimedBase(from: input(2), to: input(2), progress: progress.base + k.progressRow * block), offset: input(0),
+          layers: layers, count: count, into: out)
       }
     }
   }
 
-  /// A velocity-carrying segment's value for one lane group: from + (to - from) x0(tau) +
-  /// velocity g(tau), tau = t - begin clamped at 0; `to` from the cell's end on.
+  /// value = offset + base + sum of delta x layer progress, per lane group, into `out`.
+  @inlinable
+  static func combineStage<L: FloatLanes, B: RetargetBase>(
+    _: L.Type, _ base: B, offset: UnsafePointer<Float>, layers: LayerRows, count: Int,
+    into out: UnsafeMutablePointer<Float>
+  ) {
+    var i = 0
+    while i < count {
+      let rest = count &- i
+      var v: L = base.value(at: i, rest: rest) + (loadGroup(offset + i, rest) as L)
+      var j = 0
+      while j < layers.count {
+        let delta: L = loadGroup(layers.delta + j &* layers.stride + i, rest)
+        v = L.muladd(delta, L.load(layers.progress + j &* layers.block + i), v)
+        j &+= 1
+      }
+      v.store(to: out + i)
+      i &+= L.width
+    }
+  }
+
+}
+
+/// The additive layers' rows: layer j's delta at `delta + j * stride` (per-cell rows),
+/// its staged progress at `progress + j * block` (scratch rows).
+@usableFromInline struct LayerRows {
+  @usableFromInline let delta: UnsafePointer<Float>
+  @usableFromInline let stride: Int
+  @usableFromInline let progress: UnsafePointer<Float>
+  @usableFromInline let block: Int
+  @usableFromInline let count: Int
+  @inlinable init(delta: UnsafePointer<Float>, stride: Int, progress: UnsafePointer<Float>, block: Int, count: Int) {
+    (self.delta, self.stride, self.progress, self.block, self.count) = (delta, stride, progress, block, count)
+  }
+}
+
+/// What a retargeted channel's value starts from, per lane group at the block's cell `i`
+/// (`rest` cells from `i` on are valid).
+@usableFromInline protocol RetargetBase {
+  func value<L: FloatLanes>(at i: Int, rest: Int) -> L
+}
+
+/// The recipe's channel: from + (to - from) x progress, each end c + h x height + w x width.
+@usableFromInline struct RecipeBase: RetargetBase {
+  @usableFromInline let from, delta: SIMD3<Float>
+  @usableFromInline let progress, height, tableWidth: UnsafePointer<Float>
+  @inlinable init(
+    from: SIMD3<Float>, delta: SIMD3<Float>, progress: UnsafePointer<Float>, height: UnsafePointer<Float>,
+    tableWidth: UnsafePointer<Float>
+  ) {
+    (self.from, self.delta, self.progress, self.height, self.tableWidth) = (from, delta, progress, height, tableWidth)
+  }
   @inlinable @inline(__always)
-  static func carrying<L: FloatLanes, S: SpringForm>(
-    _ spring: S, _ input: (Int) -> UnsafePointer<Float>, at i: Int, t: Float, count: Int
-  ) -> L {
-    let rest = count &- i
-    let from: L = loadGroup(input(1) + i, rest), to: L = loadGroup(input(2) + i, rest)
-    let begin: L = loadGroup(input(3) + i, rest), velocity: L = loadGroup(input(4) + i, rest)
-    let end: L = loadGroup(input(5) + i, rest)
+  func value<L: FloatLanes>(at i: Int, rest: Int) -> L {
+    Kernel.channelValue(
+      from: from, delta: delta, progress: L.load(progress + i), height: Kernel.loadGroup(height + i, rest),
+      tableWidth: Kernel.loadGroup(tableWidth + i, rest))
+  }
+}
+
+/// A timed segment: from + (to - from) x its staged progress, from and to per cell.
+@usableFromInline struct TimedBase: RetargetBase {
+  @usableFromInline let from, to, progress: UnsafePointer<Float>
+  @inlinable init(from: UnsafePointer<Float>, to: UnsafePointer<Float>, progress: UnsafePointer<Float>) {
+    (self.from, self.to, self.progress) = (from, to, progress)
+  }
+  @inlinable @inline(__always)
+  func value<L: FloatLanes>(at i: Int, rest: Int) -> L {
+    let a: L = Kernel.loadGroup(from + i, rest), b: L = Kernel.loadGroup(to + i, rest)
+    return L.muladd(b - a, L.load(progress + i), a)
+  }
+}
+
+/// A velocity-carrying segment: from + (to - from) x0(tau) + velocity g(tau), tau = t -
+/// begin clamped at 0; `to` from the cell's end on.
+@usableFromInline struct CarryingBase<S: SpringForm>: RetargetBase {
+  @usableFromInline let spring: S
+  @usableFromInline let rows:
+    (
+      from: UnsafePointer<Float>, to: UnsafePointer<Float>, begin: UnsafePointer<Float>,
+      velocity: UnsafePointer<Float>, end: UnsafePointer<Float>
+    )
+  @usableFromInline let t: Float
+  @inlinable init(
+    spring: S,
+    rows: (
+      from: UnsafePointer<Float>, to: UnsafePointer<Float>, begin: UnsafePointer<Float>,
+      velocity: UnsafePointer<Float>, end: UnsafePointer<Float>
+    ), t: Float
+  ) {
+    (self.spring, self.rows, self.t) = (spring, rows, t)
+  }
+  @inlinable @inline(__always)
+  func value<L: FloatLanes>(at i: Int, rest: Int) -> L {
+    let from: L = Kernel.loadGroup(rows.from + i, rest), to: L = Kernel.loadGroup(rows.to + i, rest)
+    let begin: L = Kernel.loadGroup(rows.begin + i, rest), velocity: L = Kernel.loadGroup(rows.velocity + i, rest)
+    let end: L = Kernel.loadGroup(rows.end + i, rest)
     let tv = L(repeating: t)
     let (x0, g) = spring.motion(L.maximum(tv - begin, L(repeating: 0)))
     return L.muladd(velocity, g, L.muladd(to - from, x0, from)).replacing(with: to, where: L.ge(tv, end))

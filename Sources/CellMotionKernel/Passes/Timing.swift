@@ -24,7 +24,14 @@ import Foundation
   }
 
   /// A retarget's segment or additive layer: progress 0 before its begin, 1 after its end.
-  @usableFromInline static let retarget = PartTiming(RecipeTiming(fillMode: .both))
+  @inlinable static var retarget: PartTiming {
+    PartTiming(speed: 1, repeatCount: 0, autoreverses: false, fillsBackwards: true, fillsForwards: true)
+  }
+
+  @inlinable init(speed: Float, repeatCount: Float, autoreverses: Bool, fillsBackwards: Bool, fillsForwards: Bool) {
+    (self.speed, self.repeatCount, self.autoreverses) = (speed, repeatCount, autoreverses)
+    (self.fillsBackwards, self.fillsForwards) = (fillsBackwards, fillsForwards)
+  }
 }
 
 extension Kernel {

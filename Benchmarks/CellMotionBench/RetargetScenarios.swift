@@ -1,0 +1,60 @@
+// Retargeted batches (issue 15): tip-in's channel form with every cell's translation.y
+// retargeted once at t = 0.3 s (cells start over [0, 0.8] s, the frame is at 0.5 s, so
+// most retargets are mid-flight), by each policy, beside tip-in itself (the ratio
+// reference) in the same run. Same inputs as KernelScenarios.
+//
+// | variant          | what runs                                                         |
+// |------------------|-------------------------------------------------------------------|
+// | tipIn            | Kernel.evaluate of tip-in, SIMD8, one thread (ratio reference)    |
+// | tipInChannels    | the channel form, not retargeted                                  |
+// | additive         | + one additive layer (ease-in-ease-out, 0.4 s) on translation.y   |
+// | carry            | translation.y replaced by a velocity-carrying spring (zeta 0.6)   |
+// | fromCurrentState | translation.y replaced by ease-in-ease-out from the current value |
+
+import CellMotion
+import CellMotionKernel
+
+enum RetargetScenarios {
+  static let retargetTime = 0.3
+
+  static func all(sizes: [Int]?) -> [Scenario] {
+    var result: [Scenario] = []
+    for n in sizes ?? [KernelScenarios.comparisonSize] {
+      result.append(scenario(n, "tipIn", recipe: Recipe.tipIn, policy: nil))
+      for recipe in [Recipe.tipInChannels, Recipe.moveUpFade] {
+        result.append(scenario(n, recipe.name, recipe: recipe, policy: nil))
+        for (name, policy) in policies {
+          result.append(scenario(n, "\(recipe.name)-\(name)", recipe: recipe, policy: policy))
+        }
+      }
+    }
+    return result
+  }
+
+  static let policies: [(String, RetargetPolicy)] = [
+    ("additive", .additive(curve: .bezier(.easeInEaseOut), duration: 0.4)),
+    ("carry", .carryVelocity(spring: try! Spring(stiffness: 200, damping: 0.6 * 2 * 200.0.squareRoot()))),
+    ("fromCurrentState", .fromCurrentState(curve: .bezier(.easeInEaseOut), duration: 0.4)),
+  ]
+
+  static func scenario(_ n: Int, _ variant: String, recipe: Recipe, policy: RetargetPolicy?) -> Scenario {
+    let (flops, bytes) = KernelScenarios.work(recipe.name)
+    return Scenario(
+      group: "retarget", variant: variant, cells: n, bytesWrittenPerCell: bytes, flopsPerCell: flops,
+      isRatioReference: variant == "tipIn",
+      note: policy.map { "\(recipe.name), every cell's translation.y retargeted once: \($0)" }
+        ?? "Kernel.evaluate of \(recipe.name), SIMD8<Float>, 1 thread"
+    ) {
+      var (batch, _) = try KernelScenarios.makeInputs(recipe, n)
+      if let policy {
+        for i in 0..<n { try batch.retarget(cell: i, channel: .translationY, to: -30, at: retargetTime, policy: policy) }
+      }
+      let box = KernelScenarios.OutputBox(try FrameOutput(capacity: n))
+      try Kernel.evaluate(batch, at: KernelScenarios.time, into: &box.output)
+      return { [batch] in
+        try! Kernel.evaluate(batch, at: KernelScenarios.time, into: &box.output)
+        blackHole(box.output.matrices.last)
+      }
+    }
+  }
+}
