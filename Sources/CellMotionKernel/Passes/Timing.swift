@@ -7,13 +7,14 @@ import Foundation
 /// A part's media timing as the kernel reads it: the recipe's (`CompiledRecipe.timing`),
 /// or a retarget's (`retarget`: speed 1, once, filling both ways).
 @usableFromInline package struct PartTiming: Sendable, Hashable {
-  @usableFromInline package var speed: Float
-  @usableFromInline package var repeatCount: Float
-  @usableFromInline package var autoreverses: Bool
-  @usableFromInline package var fillsBackwards: Bool
-  @usableFromInline package var fillsForwards: Bool
-  /// Speed 1, at most one iteration, no autoreverse: local time is the time since the start.
-  @usableFromInline package var simpleTiming: Bool { speed == 1 && repeatCount <= 1 && !autoreverses }
+  @usableFromInline package let speed: Float
+  @usableFromInline package let repeatCount: Float
+  @usableFromInline package let autoreverses: Bool
+  @usableFromInline package let fillsBackwards: Bool
+  @usableFromInline package let fillsForwards: Bool
+  /// Speed 1, at most one iteration, no autoreverse: local time is the time since the start
+  /// (decided once here: tested in the stages, a computed flag cost tip-in 5 %).
+  @usableFromInline package let simpleTiming: Bool
 
   init(_ timing: RecipeTiming) {
     speed = Float(timing.speed)
@@ -21,6 +22,7 @@ import Foundation
     autoreverses = timing.autoreverses
     fillsBackwards = timing.fillMode == .backwards || timing.fillMode == .both
     fillsForwards = timing.fillMode == .forwards || timing.fillMode == .both
+    simpleTiming = speed == 1 && repeatCount <= 1 && !autoreverses
   }
 
   /// A retarget's segment or additive layer: progress 0 before its begin, 1 after its end.
@@ -31,6 +33,7 @@ import Foundation
   @inlinable init(speed: Float, repeatCount: Float, autoreverses: Bool, fillsBackwards: Bool, fillsForwards: Bool) {
     (self.speed, self.repeatCount, self.autoreverses) = (speed, repeatCount, autoreverses)
     (self.fillsBackwards, self.fillsForwards) = (fillsBackwards, fillsForwards)
+    simpleTiming = speed == 1 && repeatCount <= 1 && !autoreverses
   }
 }
 
