@@ -295,7 +295,7 @@ struct RetargetTests {
   func reverseAndHeld() throws {
     let recipe = Recipe.slideIn
     var m = try ChannelMotion(recipe, channel: .translationX, geometry: Self.geometry)
-    let startValue = m.recipeChannel.startValue
+    let startValue = m.startValue
     #expect(startValue == 320)
     try m.reverse(at: 0.1, policy: .fromCurrentState(curve: .bezier(.easeInEaseOut), duration: 0.3))
     #expect(m.value(at: m.endTime) == startValue)

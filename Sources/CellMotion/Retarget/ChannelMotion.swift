@@ -188,8 +188,12 @@ public struct ChannelMotion: Sendable, Hashable {
   public private(set) var offset: Double
   /// The running additive layers, oldest first; at most `maxLayers`.
   public private(set) var layers: [AdditiveLayer]
-  /// The recipe's channel as it first ran (where `reverse` goes back to).
-  public let recipeChannel: RecipeChannel
+  /// The recipe's channel as it first ran; nil for a motion that began as a segment.
+  public let recipeChannel: RecipeChannel?
+  /// Where the motion first started, units: where `reverse` goes back to.
+  public let startValue: Double
+  /// Whether the motion policy holds this channel (retargets then jump: no motion).
+  public let isHeld: Bool
 
   /// Most additive layers running at once on one channel: 4. A fifth additive retarget
   /// while four run is refused (`.outOfRange`); finished layers do not count.
@@ -220,6 +224,20 @@ public struct ChannelMotion: Sendable, Hashable {
     offset = 0
     layers = []
     self.recipeChannel = recipeChannel
+    startValue = recipeChannel.startValue
+    isHeld = recipeChannel.held
+  }
+
+  /// A motion that starts as `segment` (a value animated outside a recipe, such as a
+  /// table row's height); `channel` only names it.
+  public init(_ segment: MotionSegment, channel: Channel) {
+    self.channel = channel
+    base = .segment(segment)
+    offset = 0
+    layers = []
+    recipeChannel = nil
+    startValue = segment.from
+    isHeld = false
   }
 
   /// Units at `time` (seconds).
@@ -266,9 +284,6 @@ public struct ChannelMotion: Sendable, Hashable {
     return e
   }
 
-  /// Whether the motion policy holds this channel (retargets then jump: no motion).
-  public var isHeld: Bool { recipeChannel.held }
-
   /// Sends the channel to `target` (units) from `time` (seconds) by `policy`.
   /// A held channel (reduce motion) moves to the target at once.
   /// - Throws: `.notFinite` / `.outOfRange` for a target outside
@@ -305,9 +320,9 @@ public struct ChannelMotion: Sendable, Hashable {
     }
   }
 
-  /// Sends the channel back to where its recipe started (`RecipeChannel.startValue`).
+  /// Sends the channel back to where it first started (`startValue`).
   public mutating func reverse(at time: Double, policy: RetargetPolicy) throws(CellMotionError) {
-    try retarget(to: recipeChannel.startValue, at: time, policy: policy)
+    try retarget(to: startValue, at: time, policy: policy)
   }
 
   private mutating func replace(_ segment: MotionSegment) {

@@ -83,7 +83,7 @@ extension CellBatch {
   {
     guard i >= 0, i < count else { throw .indexOutOfRange(field: "cell", index: i, count: count) }
     let m = try channelMotion(ofCell: i, channel: channel)
-    try retarget(cell: i, channel: channel, to: m.recipeChannel.startValue, at: time, policy: policy)
+    try retarget(cell: i, channel: channel, to: m.startValue, at: time, policy: policy)
   }
 
   /// Cell `i`'s motion of `channel`: its retargeted motion, or its recipe's channel as it

@@ -58,6 +58,14 @@ public struct ExpansionState: Sendable {
   /// Maps linear time progress in [0, 1] to height progress (should map 0 to 0 and 1 to
   /// 1; results are clamped to [0, 1], non-finite ones replaced by the input).
   private let heightCurve: @Sendable (Double) -> Double
+  /// The height's curve when given as an `AnimationCurve` (`init(...heightAnimation:)`):
+  /// heights then have closed-form velocities (`heightVelocity`), and toggles mid-way
+  /// follow `retarget`.
+  public private(set) var heightAnimation: AnimationCurve?
+  /// How a toggle while the height moves redirects it (`RetargetPolicy`); nil: it reverses
+  /// from its current height at the full change's average speed (the fraction's velocity
+  /// jumps). Needs `heightAnimation`.
+  public private(set) var retarget: RetargetPolicy?
 
   /// Rows whose target state is expanded (they may still be animating).
   public private(set) var expandedRows: Set<Int> = []
@@ -109,6 +117,34 @@ public struct ExpansionState: Sendable {
     self.foldDuration = foldDuration
     self.detailHeights = detailHeights
     self.heightCurve = heightCurve
+    heightAnimation = nil
+    retarget = nil
+  }
+
+  /// An expansion state whose heights move along `heightAnimation` (a Bezier of the time
+  /// fraction or a spring, as a recipe's channel curve) and, when toggled mid-way, follow
+  /// `retarget` instead of reversing along their timeline:
+  /// - `.carryVelocity(spring:)`: the height heads for its new target with the velocity it
+  ///   had (no kink in the height or in the rows below); a spring that is under-damped
+  ///   overshoots the expanded or collapsed height as UIKit's spring animations do;
+  /// - `.additive`: the new change is added on top of the running one (UIKit's default);
+  /// - `.fromCurrentState`: from the current height, at rest.
+  /// The fold still reverses along its own timeline (position continuous). With
+  /// `retarget` nil the height reverses as with `init(...heightCurve:)`.
+  ///
+  /// - Throws: as the other initialiser, and the policy's errors.
+  public init(
+    rowCount: Int, detailHeights: DetailHeights, policy: ExpansionPolicy = .multiple, heightDuration: Double = 0.3,
+    foldDuration: Double = 0.3, heightAnimation: AnimationCurve, retarget: RetargetPolicy? = nil
+  ) throws(CellMotionError) {
+    try Check.within(heightDuration, InputLimits.duration, "heightDuration")
+    try retarget?.validate()
+    let duration = heightDuration
+    try self.init(
+      rowCount: rowCount, detailHeights: detailHeights, policy: policy, heightDuration: heightDuration,
+      foldDuration: foldDuration, heightCurve: { heightAnimation.progress(localTime: $0 * duration, duration: duration) })
+    self.heightAnimation = heightAnimation
+    self.retarget = retarget
   }
 
   // MARK: - Toggling
@@ -159,6 +195,10 @@ public struct ExpansionState: Sendable {
       next.setHeight(from: 1, to: 1, start: t0, duration: 0)
       next.fold = FoldAnimation(
         phase: .opening, startTime: t0 - (foldDuration - closingLocal), duration: foldDuration)
+    } else if let motion = heightMotion(current, toward: 1, at: t0) {
+      // Folded, heights as motions: grow by the policy, then open.
+      next.height = motion
+      next.fold = FoldAnimation(phase: .opening, startTime: max(t0, motion.endTime), duration: foldDuration)
     } else {
       // Folded: grow from the current height, then open.
       let f = current.map { $0.fraction(at: t0, curve: heightCurve) } ?? 0
@@ -185,6 +225,14 @@ public struct ExpansionState: Sendable {
       let closingStart = t0 - (foldDuration - openingLocal)
       next.fold = FoldAnimation(phase: .closing, startTime: closingStart, duration: foldDuration)
       next.setHeight(from: 1, to: 0, start: closingStart + foldDuration, duration: heightDuration)
+      if let curve = heightAnimation {
+        next.height = ChannelMotion(
+          MotionSegment(from: 1, to: 0, curve: curve, duration: heightDuration, begin: closingStart + foldDuration),
+          channel: .scaleY)
+      }
+    } else if let motion = heightMotion(current, toward: 0, at: t0) {
+      // Still growing and folded, heights as motions: shrink by the policy.
+      next.height = motion
     } else {
       // Still growing and folded: shrink back from the current height.
       let f = current.fraction(at: t0, curve: heightCurve)
@@ -192,6 +240,22 @@ public struct ExpansionState: Sendable {
     }
     motions[index.position] = next
     expandedRows.remove(row)
+  }
+
+  /// With `heightAnimation`: the height's motion (detail fraction) toward `target` from
+  /// `t0`: retargeted by the policy when it moves, else a new segment from where it is
+  /// (reversal mode: over the share of `heightDuration` left, as the closure mode). Nil
+  /// without `heightAnimation`.
+  private func heightMotion(_ current: _RowMotion?, toward target: Double, at t0: Double) -> ChannelMotion? {
+    guard let curve = heightAnimation else { return nil }
+    let f = current.map { $0.fraction(at: t0, curve: heightCurve) } ?? 0
+    if let retarget, var motion = current?.height {
+      // Times and targets are checked by `toggle` and the initialiser: this cannot throw
+      // but for a fifth running additive layer, where the height starts afresh instead.
+      if (try? motion.retarget(to: target, at: t0, policy: retarget)) != nil { return motion }
+    }
+    let duration = max(heightDuration * abs(target - f), InputLimits.duration.lowerBound)
+    return ChannelMotion(MotionSegment(from: f, to: target, curve: curve, duration: duration, begin: t0), channel: .scaleY)
   }
 
   // MARK: - Queries
@@ -216,6 +280,25 @@ public struct ExpansionState: Sendable {
     let index = motionIndex(row)
     guard index.found else { return 0 }
     return motions[index.position].fraction(at: time, curve: heightCurve)
+  }
+
+  /// How fast `row`'s detail fraction changes at `time`, per second (closed form); nil
+  /// for a state made with a `heightCurve` closure (no derivative known).
+  ///
+  /// - Throws: `CellMotionError` for a bad row or a NaN time.
+  public func detailFractionVelocity(row: Int, at time: Double) throws(CellMotionError) -> Double? {
+    try checkRow(row)
+    try Check.time(time, "time")
+    guard heightAnimation != nil else { return nil }
+    let index = motionIndex(row)
+    guard index.found else { return 0 }
+    return motions[index.position].fractionVelocity(at: time)
+  }
+
+  /// `row`'s height velocity in points per second at `time` (detail height x
+  /// `detailFractionVelocity`); nil without `heightAnimation`.
+  public func heightVelocity(row: Int, at time: Double) throws(CellMotionError) -> Double? {
+    try detailFractionVelocity(row: row, at: time).map { $0 * _detail(row) }
   }
 
   /// The height of `row` in points at `time` seconds, between its collapsed height (from
@@ -282,7 +365,9 @@ public struct ExpansionState: Sendable {
     snapshot._reset(base: base)
     for motion in motions {
       let fraction = motion.fraction(at: time, curve: heightCurve)
-      if fraction > 0 { snapshot._append(row: motion.row, delta: _detail(motion.row) * fraction) }
+      // An overshooting spring can take the fraction below 0 for a moment: kept, so rows
+      // below move continuously.
+      if fraction != 0 { snapshot._append(row: motion.row, delta: _detail(motion.row) * fraction) }
     }
     snapshot._finish()
   }
@@ -342,6 +427,9 @@ struct _RowMotion: Sendable {
   var heightTo = 0.0
   var heightDuration = 0.0
   var fold: FoldAnimation?
+  /// The detail fraction as a motion (states with `heightAnimation`); it replaces the
+  /// height fields above.
+  var height: ChannelMotion?
 
   init(row: Int, expanded: Bool, toggleTime: Double) {
     self.row = row
@@ -358,7 +446,7 @@ struct _RowMotion: Sendable {
 
   /// Time from which nothing changes.
   var endTime: Double {
-    let heightEnd = heightStart + heightDuration
+    let heightEnd = height?.endTime ?? heightStart + heightDuration
     guard let fold else { return heightEnd }
     return max(heightEnd, fold.startTime + fold.duration)
   }
@@ -367,6 +455,7 @@ struct _RowMotion: Sendable {
   @inline(__always)
   func fraction(at time: Double, curve: (Double) -> Double) -> Double {
     let t = max(time, toggleTime)
+    if let height { return height.value(at: t) }
     if t >= heightStart + heightDuration { return heightTo }
     if t <= heightStart { return heightFrom }
     let u = (t - heightStart) / heightDuration
@@ -374,6 +463,12 @@ struct _RowMotion: Sendable {
     if !p.isFinite { p = u }
     p = min(max(p, 0), 1)
     return heightFrom + (heightTo - heightFrom) * p
+  }
+
+  /// Per second, closed form (0 before the toggle, as `fraction` holds there).
+  func fractionVelocity(at time: Double) -> Double {
+    guard let height, time >= toggleTime else { return 0 }
+    return height.velocity(at: time)
   }
 
   func activeFold(at time: Double) -> FoldAnimation? {
