@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds the cellmotion CLI, renders the tip-in card, the bounce spring, the shake and its
-# keyframes, and writes five PNGs into Tools/images/:
+# keyframes, a retargeted spring, and writes six PNGs into Tools/images/:
 #   tipin-contact-sheet.png  the SVG contact sheet of `cellmotion render` (rsvg-convert,
 #                            or headless Chromium when rsvg-convert is missing)
 #   bounce-spring-curve.png  `cellmotion curve` (the moveUpBounce spring)
 #   html-player-t0.2.png     the HTML player opened in headless Chromium at #t=0.2
 #   shake-contact-sheet.png  `cellmotion render shake` (keyframed translation x)
 #   shake-keyframes-curve.png  `cellmotion curve shake` (the keyframe track, keys marked)
+#   retarget-spring-curve.png  `cellmotion curve spring --retarget` (a spring retargeted
+#                            mid-flight, its velocity carried)
 # Needs Debian's `chromium` (and optionally `librsvg2-bin`); installs them with apt-get
 # when missing and running as root.
 #
@@ -64,5 +66,9 @@ shot_svg "$work/shake.svg" "$images/shake-contact-sheet.png" "${w%.*}" "${h%.*}"
 "$cli" curve shake --output "$work/shake-curve.svg"
 read -r w h < <(size "$work/shake-curve.svg")
 shot_svg "$work/shake-curve.svg" "$images/shake-keyframes-curve.png" "${w%.*}" "${h%.*}"
+# 5. A spring retargeted mid-flight (carry velocity): position and velocity continuous.
+"$cli" curve spring --damping-ratio 0.5 --duration 0.9 --retarget 0.12:-0.4 --output "$work/retarget.svg"
+read -r w h < <(size "$work/retarget.svg")
+shot_svg "$work/retarget.svg" "$images/retarget-spring-curve.png" "${w%.*}" "${h%.*}"
 
 ls -l "$images"/*.png

@@ -14,6 +14,14 @@ struct ErrorTests {
     #expect(r.stdout.isEmpty, sourceLocation: sourceLocation)
   }
 
+  @Test("curve --retarget: a malformed event or an unknown policy is one clear line")
+  func curveRetargetErrors() throws {
+    expectOneLineError(try CLI.run(["curve", "--retarget", "0.2:x"]), mentioning: ["TIME:TARGET[:POLICY]", "0.2:x"])
+    expectOneLineError(try CLI.run(["curve", "--retarget", "0.2:0.3:bounce"]), mentioning: ["\"bounce\" is unknown", "carry"])
+    expectOneLineError(try CLI.run(["curve", "--retarget", "nan:0.3"]), mentioning: ["--retarget time", "nan"])
+    expectOneLineError(try CLI.run(["curve", "shake", "--retarget", "0.2:3"]), mentioning: ["not keyframes"])
+  }
+
   /// A template of `preset` with `edit` applied to its JSON text, written into `dir`.
   func recipeFile(_ preset: String, in dir: URL, name: String, edit: (String) -> String) throws -> String {
     let t = try CLI.run(["recipe-template", preset])

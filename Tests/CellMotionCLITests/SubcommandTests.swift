@@ -105,6 +105,27 @@ struct SubcommandTests {
     #expect(svg.text.contains("settles at 1.473 s"))
   }
 
+  @Test("curve --retarget: the value and velocity stay continuous across a carry retarget, and end at its target")
+  func curveRetarget() throws {
+    let r = try CLI.run([
+      "curve", "spring", "--damping-ratio", "0.5", "--duration", "0.9", "--retarget", "0.12:-0.4", "--format", "csv",
+      "--samples", "2000",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let rows = lines(r.out).dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+    // Neighbouring samples around the retarget differ by about one step's worth of motion.
+    let step = rows[1][0] - rows[0][0]
+    let at = try #require(rows.firstIndex { $0[0] >= 0.12 })
+    let before = rows[at - 1], after = rows[at]
+    #expect(abs(after[1] - before[1]) < 10 * step, "value continuous: \(before) \(after)")
+    #expect(abs(after[2] - before[2]) < 0.05 * abs(before[2]), "velocity carried: \(before) \(after)")
+    #expect(before[2] > 5, "moving up fast when retargeted")
+    #expect(abs(rows.last![1] + 0.4) < 1e-3, "ends at the new target")
+    let svg = try #require(XMLCollector.parse(try CLI.run(["curve", "--retarget", "0.3:0.5:additive"]).stdout))
+    #expect(svg.elements.contains { $0.attributes["id"] == "retarget0" })
+    #expect(svg.text.contains("additive to 0.5"))
+  }
+
   @Test("simulate writes 21-column CSV and matching JSON Lines")
   func simulateDefaults() throws {
     let csv = try CLI.run(["simulate"])

@@ -36,6 +36,19 @@ struct CurveCommand: ParsableCommand {
   @Option(parsing: .unconditional, help: "CASpringAnimation damping (default 10).")
   var damping: Double?
 
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: ArgumentHelp(
+      "Retarget mid-flight: TIME:TARGET[:POLICY] (seconds, value, policy), repeatable.",
+      discussion: """
+        POLICY: carry (the default: a spring from the current value with the current \
+        velocity; the curve's own spring, or stiffness 200 at damping ratio 0.6 for a \
+        Bezier), carry-guard (carry, dropping a velocity that points away), additive (the \
+        curve again, of the difference, on top: UIKit's), from-current (the curve again from \
+        the current value, at rest). Retarget times are marked; value and velocity are exact.
+        """))
+  var retarget: [String] = []
+
   @Option(help: "Output format: svg or csv.")
   var format: CurveFormat = .svg
   @Option(parsing: .unconditional, help: "Number of sample intervals.")
@@ -57,7 +70,8 @@ struct CurveCommand: ParsableCommand {
 
   mutating func run() throws {
     let destination = try Destination(output)
-    let plot = try CurveSource.resolve(self)
+    var plot = try CurveSource.resolve(self)
+    if !retarget.isEmpty { try plot.retarget(retarget.map(RetargetEvent.init(parsing:))) }
     let text = format == .csv ? plot.csv(samples: samples) : CurvePlot.svg(plot, samples: samples)
     try destination.write(text)
   }
@@ -82,6 +96,31 @@ struct CurveSample {
   /// A keyframe channel: the plot shows its value (in the channel's units, for a cell of
   /// `CurveSource.geometry`) at the curve's progress, with its key times marked.
   var keyframes: (channel: Channel, keyframes: ChannelKeyframes)? = nil
+  /// Retargeted (`--retarget`): the motion in effect from each time on (the first from 0),
+  /// and the retargets.
+  var motions: [(from: Double, motion: ChannelMotion)] = []
+  var retargets: [RetargetEvent] = []
+  /// The motion in effect at `t` seconds.
+  func motion(at t: Double) -> ChannelMotion? { motions.last { $0.from <= t }?.motion ?? motions.first?.motion }
+  /// The last motion (nil when not retargeted).
+  var motion: ChannelMotion? { motions.last?.motion }
+
+  /// Applies `events` to the curve's motion (from 0 to 1 over the duration): each at its
+  /// time, by its policy (`ChannelMotion.retarget`), the plot then showing the motion.
+  mutating func retarget(_ events: [RetargetEvent]) throws {
+    guard keyframes == nil else { throw CLIError("--retarget takes a Bezier or a spring, not keyframes") }
+    var m = ChannelMotion(
+      MotionSegment(from: 0, to: 1, curve: curve, duration: duration, begin: 0), channel: .translationY)
+    motions = [(0, m)]
+    for e in events.sorted(by: { $0.time < $1.time }) {
+      try m.retarget(to: e.target, at: e.time, policy: try e.policy(for: curve, duration: duration))
+      motions.append((e.time, m))
+    }
+    retargets = events
+    span = min(60, max(span, m.endTime * 1.1, (events.map(\.time).max() ?? 0) * 1.1))
+    settling = m.endTime
+    title += " -- retargeted " + events.map { "at \(num($0.time)) s to \(num($0.target)) (\($0.policyName))" }.joined(separator: ", ")
+  }
 
   /// What the value axis shows.
   var valueLabel: String {
@@ -97,6 +136,7 @@ struct CurveSample {
 
   /// The value the motion ends at: 1, or the last keyframe.
   var endValue: Double {
+    if let motion { return motion.target }
     guard let k = keyframes?.keyframes.values.last else { return 1 }
     return k.resolve(cellHeight: CurveSource.geometry.height, tableWidth: CurveSource.geometry.tableWidth)
   }
@@ -120,6 +160,7 @@ struct CurveSample {
 
   /// The plotted value at `t` seconds: the progress, or the keyframe channel's value at it.
   func value(_ t: Double) -> Double {
+    if let motion = motion(at: t) { return motion.value(at: t) }
     guard let k = keyframes else { return progress(t) }
     let g = CurveSource.geometry
     return k.keyframes.value(at: progress(t), duration: duration, cellHeight: g.height, tableWidth: g.tableWidth)
@@ -128,6 +169,7 @@ struct CurveSample {
   /// Value per second at `t` seconds: the progress's exact slope, or a keyframe channel's
   /// by a central difference (1e-6 of the span each side; forward at t = 0).
   func velocity(_ t: Double) -> Double {
+    if let motion = motion(at: t) { return motion.velocity(at: t) }
     if keyframes != nil {
       let h = span * 1e-6
       // One-sided at the start (before it the value is held, not moving).
@@ -147,6 +189,41 @@ struct CurveSample {
       s += "\(num(t, 8)),\(num(value(t), 10)),\(num(velocity(t), 10))\n"
     }
     return s
+  }
+}
+
+/// One `--retarget TIME:TARGET[:POLICY]`.
+struct RetargetEvent {
+  var time: Double
+  var target: Double
+  var policyName: String
+
+  static let policyNames = ["carry", "carry-guard", "additive", "from-current"]
+
+  init(parsing text: String) throws {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == 2 || parts.count == 3, let time = Double(parts[0]), let target = Double(parts[1]) else {
+      throw CLIError("--retarget expects TIME:TARGET[:POLICY] (e.g. 0.25:0.4:carry), got \"\(text)\"")
+    }
+    let name = parts.count == 3 ? parts[2] : "carry"
+    guard Self.policyNames.contains(name) else {
+      throw CLIError("--retarget policy \"\(name)\" is unknown; use one of \(Self.policyNames.joined(separator: ", "))")
+    }
+    guard time.isFinite, time >= 0 else { throw CLIError("--retarget time must be a finite number >= 0, got \(parts[0])") }
+    (self.time, self.target, policyName) = (time, target, name)
+  }
+
+  /// The policy: the curve's own spring (or stiffness 200 at damping ratio 0.6) for
+  /// carry; the curve again, over its duration, for additive and from-current.
+  func policy(for curve: AnimationCurve, duration: Double) throws -> RetargetPolicy {
+    let spring: Spring
+    if case .spring(let s) = curve { spring = s } else { spring = try Spring(stiffness: 200, damping: 0.6 * 2 * 200.0.squareRoot()) }
+    switch policyName {
+    case "carry-guard": return .carryVelocity(spring: spring, dropsOpposingVelocity: true)
+    case "additive": return .additive(curve: curve, duration: duration)
+    case "from-current": return .fromCurrentState(curve: curve, duration: duration)
+    default: return .carryVelocity(spring: spring)
+    }
   }
 }
 

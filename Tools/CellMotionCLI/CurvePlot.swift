@@ -38,6 +38,12 @@ enum CurvePlot {
     s += "<text x=\"\(num(width - right))\" y=\"\(num(height - 6))\" text-anchor=\"end\" fill=\"#444\">time (s)</text>\n"
     // Markers across both panels.
     let markerTop = valuePanel.top, markerBottom = velocityPanel.top + velocityPanel.height
+    // Retargets: a solid line at each instant, labelled with its policy.
+    for (k, e) in c.retargets.enumerated() where e.time <= c.span {
+      let x = valuePanel.x(e.time)
+      s += "<line class=\"retarget\" id=\"retarget\(k)\" x1=\"\(num(x))\" y1=\"\(num(markerTop))\" x2=\"\(num(x))\" y2=\"\(num(markerBottom))\" stroke=\"#2e8b57\" stroke-width=\"1.5\"/>\n"
+      s += "<text x=\"\(num(x + 4))\" y=\"\(num(markerTop + 46 + 14 * Double(k)))\" fill=\"#2e8b57\">\(xmlEscape(e.policyName)) to \(num(e.target))</text>\n"
+    }
     if c.settling.isFinite, c.settling <= c.span {
       let x = valuePanel.x(c.settling)
       s += "<line id=\"settling\" x1=\"\(num(x))\" y1=\"\(num(markerTop))\" x2=\"\(num(x))\" y2=\"\(num(markerBottom))\" stroke=\"#c0392b\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n"
