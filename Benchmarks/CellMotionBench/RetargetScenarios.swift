@@ -10,6 +10,8 @@
 // | additive         | + one additive layer (ease-in-ease-out, 0.4 s) on translation.y   |
 // | carry            | translation.y replaced by a velocity-carrying spring (zeta 0.6)   |
 // | fromCurrentState | translation.y replaced by ease-in-ease-out from the current value |
+// | ...-velocities   | the same frame also writing every channel's velocity (11 rows)   |
+// Variants are prefixed by the recipe (tipInChannels, moveUpFade).
 
 import CellMotion
 import CellMotionKernel
@@ -21,11 +23,15 @@ enum RetargetScenarios {
     var result: [Scenario] = []
     for n in sizes ?? [KernelScenarios.comparisonSize] {
       result.append(scenario(n, "tipIn", recipe: Recipe.tipIn, policy: nil))
+      result.append(scenario(n, "tipIn-velocities", recipe: Recipe.tipIn, policy: nil, velocities: true))
       for recipe in [Recipe.tipInChannels, Recipe.moveUpFade] {
         result.append(scenario(n, recipe.name, recipe: recipe, policy: nil))
+        result.append(scenario(n, "\(recipe.name)-velocities", recipe: recipe, policy: nil, velocities: true))
         for (name, policy) in policies {
           result.append(scenario(n, "\(recipe.name)-\(name)", recipe: recipe, policy: policy))
         }
+        result.append(
+          scenario(n, "\(recipe.name)-additive-velocities", recipe: recipe, policy: policies[0].1, velocities: true))
       }
     }
     return result
@@ -37,19 +43,22 @@ enum RetargetScenarios {
     ("fromCurrentState", .fromCurrentState(curve: .bezier(.easeInEaseOut), duration: 0.4)),
   ]
 
-  static func scenario(_ n: Int, _ variant: String, recipe: Recipe, policy: RetargetPolicy?) -> Scenario {
+  static func scenario(
+    _ n: Int, _ variant: String, recipe: Recipe, policy: RetargetPolicy?, velocities: Bool = false
+  ) -> Scenario {
     let (flops, bytes) = KernelScenarios.work(recipe.name)
     return Scenario(
-      group: "retarget", variant: variant, cells: n, bytesWrittenPerCell: bytes, flopsPerCell: flops,
-      isRatioReference: variant == "tipIn",
-      note: policy.map { "\(recipe.name), every cell's translation.y retargeted once: \($0)" }
-        ?? "Kernel.evaluate of \(recipe.name), SIMD8<Float>, 1 thread"
+      group: "retarget", variant: variant, cells: n, bytesWrittenPerCell: bytes + (velocities ? 44 : 0),
+      flopsPerCell: flops, isRatioReference: variant == "tipIn",
+      note: (policy.map { "\(recipe.name), every cell's translation.y retargeted once: \($0)" }
+        ?? "Kernel.evaluate of \(recipe.name), SIMD8<Float>, 1 thread")
+        + (velocities ? "; with every channel's velocity (FrameOutput includeVelocities)" : "")
     ) {
       var (batch, _) = try KernelScenarios.makeInputs(recipe, n)
       if let policy {
         for i in 0..<n { try batch.retarget(cell: i, channel: .translationY, to: -30, at: retargetTime, policy: policy) }
       }
-      let box = KernelScenarios.OutputBox(try FrameOutput(capacity: n))
+      let box = KernelScenarios.OutputBox(try FrameOutput(capacity: n, includeVelocities: velocities))
       try Kernel.evaluate(batch, at: KernelScenarios.time, into: &box.output)
       return { [batch] in
         try! Kernel.evaluate(batch, at: KernelScenarios.time, into: &box.output)

@@ -155,3 +155,76 @@ struct RetargetKernelTests {
     #expect(batch.motions(ofCell: 0).isEmpty)
   }
 }
+
+@Suite("Kernel velocities vs reference")
+struct VelocityKernelTests {
+  /// |kernel - reference| / max(1, |reference|), units per second.
+  static let tolerance = 1e-4
+
+  @Test("every channel's velocity: random recipes and presets, random retargets, every lane width and awkward size")
+  func velocities() throws {
+    var g = SeededGenerator(seed: 0x7E10_C17)
+    var tracker = ErrorTracker("kernel velocity vs reference (relative to max(1, |v|))", tolerance: Self.tolerance)
+    let presets = Recipe.presets.filter { !$0.channels.contains { $0.keyframes != nil } }
+    for round in 0..<Sweep.count(quick: 3, full: 20) {
+      var recipes = try (0..<3).map { try randomRecipe(&g, name: "v\(round)-\($0)") }
+      recipes.append(presets[Int(g.next() % UInt64(presets.count))])
+      for n in [0, 1, 7, 9, 1023] + Sweep.pick(quick: [], full: [4097]) {
+        for time in [g.uniform(0...0.6), g.uniform(0.6...1.5)] where n < 1023 || time < 0.6 {
+          var batch = try CellBatch(recipes: recipes, capacity: n)
+          var specs: [CellSpec] = []
+          var recipe = Int(g.next() % UInt64(recipes.count))
+          for i in 0..<n {
+            if g.next() % 13 == 0 { recipe = Int(g.next() % UInt64(recipes.count)) }
+            let geometry = CellGeometry(width: g.uniform(100...800), height: g.uniform(20...300))
+            let spec = CellSpec(recipe: recipe, row: i, batchPosition: 0, start: g.uniform(0...1), geometry: geometry)
+            specs.append(spec)
+            try batch.append(
+              recipe: recipe, row: i, batchPosition: 0, rowCount: n + 50, batchCount: 20, startTime: spec.start,
+              geometry: geometry)
+          }
+          try retargetRandomly(&batch, specs, recipes: recipes, from: 0.1, to: 0.9, &g)
+          for lanes in LaneWidth.allCases {
+            var out = try FrameOutput(capacity: n, includeVelocities: true)
+            try Kernel.evaluate(batch, at: time, into: &out, options: KernelOptions(lanes: lanes))
+            for (i, s) in specs.enumerated() {
+              func reference(_ t: Double) -> ChannelValues {
+                var v = ReferenceEvaluator.channelVelocities(
+                  recipes[s.recipe], geometry: batch.geometry(ofCell: i), row: s.row, batchPosition: 0, rowCount: n + 50,
+                  batchCount: 20, startTime: s.start, time: t)
+                for m in batch.motions(ofCell: i) { v[m.channel] = m.velocity(at: t) }
+                return v
+              }
+              let ref = reference(time)
+              for c in Channel.allCases {
+                let k = Double(out.velocity(c, ofCell: i)), r = ref[c]
+                var e = abs(k - r) / max(1, abs(r))
+                if e > Self.tolerance {
+                  // The Float clock cannot tell times within 1 us apart (`CellSpec.clockWindow`):
+                  // where the velocity jumps (an animation starting or ending) take the range.
+                  let near = [reference(time - CellSpec.clockWindow)[c], reference(time + CellSpec.clockWindow)[c]]
+                  let lo = min(r, near.min()!), hi = max(r, near.max()!)
+                  e = max(0, lo - k, k - hi) / max(1, abs(r))
+                }
+                tracker.record(e, 0, "seed \(g.seed) \(recipes[s.recipe].name) cell \(i) \(c) t=\(time) \(lanes)")
+              }
+            }
+          }
+        }
+      }
+    }
+    print(tracker)
+    #expect(tracker.passed, "\(tracker)")
+  }
+
+  @Test("velocities are not asked for: nothing written; asked for with a keyframe recipe: a typed error")
+  func optionalAndRefused() throws {
+    var batch = try CellBatch(recipes: [Recipe.moveUpFade, Recipe.shake], capacity: 4)
+    try batch.append(recipe: 0, row: 0, startTime: 0, geometry: CellGeometry(width: 320, height: 60))
+    var plain = try FrameOutput(capacity: 4)
+    try Kernel.evaluate(batch, at: 0.2, into: &plain)
+    #expect(plain.velocities.isEmpty && !plain.includesVelocities)
+    var with = try FrameOutput(capacity: 4, includeVelocities: true)
+    #expect(throws: CellMotionError.self) { try Kernel.evaluate(batch, at: 0.2, into: &with) }
+  }
+}

@@ -123,6 +123,8 @@ public struct CompiledRecipe: Sendable {
   /// Scratch rows before the matrix entries: every part's progress, every keyframe
   /// channel's value, every retargeted channel's value and staged progress.
   @usableFromInline package let timedRows: Int
+  /// Where each channel's velocity comes from (`Kernel.velocityStage`).
+  @usableFromInline package private(set) var velocityPlan = VelocityPlan.empty
   /// Uniform flags that pick the kernel path for this recipe.
   @usableFromInline package let hasChannelTransform: Bool
   @usableFromInline package let hasRotationXY: Bool
@@ -368,6 +370,7 @@ public struct CompiledRecipe: Sendable {
     isPlanar = planar
     if planar { planarConstants = PlanarConstants(self) }
     if !planar { axisRotation = AxisRotation(self) }
+    velocityPlan = VelocityPlan(self)
     if let f = fold {
       // The fold's angle is (1 - openness) * (-pi/2), openness = p or 1 - p (p = 1 held).
       let held = (lo: 1.0, hi: 1.0)

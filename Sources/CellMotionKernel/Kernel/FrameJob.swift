@@ -44,6 +44,12 @@ struct FrameJob: @unchecked Sendable {
     if !output.includesFold, batch.recipes.contains(where: { $0.fold != nil }) {
       throw .invalidCombination(field: "FrameOutput", reason: "a recipe folds but the output has no fold buffers")
     }
+    if output.includesVelocities, let r = batch.recipes.first(where: { $0.velocityPlan.hasKeyframeChannel }) {
+      throw .invalidCombination(
+        field: "FrameOutput.includesVelocities",
+        reason: "recipe \(r.recipe.name) animates a channel by keyframes; the kernel's velocities cover two-value and "
+          + "retargeted channels (ReferenceEvaluator.channelVelocities gives keyframe velocities)")
+    }
     if output.layout == .affine2D, let r = batch.recipes.first(where: { !$0.isPlanar }) {
       throw .invalidCombination(
         field: "FrameOutput.layout",
@@ -115,6 +121,7 @@ extension FrameOutput {
   /// kernel reaches the output's storage). The output must have room for at least one cell.
   mutating func withKernelOutputs<R>(_ body: (KernelOutputs) -> R) -> R {
     let includeCorners = includesCorners, affine = layout == .affine2D
+    let includeVelocities = includesVelocities, stride = capacity
     return matrices.withUnsafeMutableBufferPointer { mo in
       opacity.withUnsafeMutableBufferPointer { op in
         shadowOpacity.withUnsafeMutableBufferPointer { so in
@@ -122,11 +129,14 @@ extension FrameOutput {
             foldBottom.withUnsafeMutableBufferPointer { fb in
               foldShadow.withUnsafeMutableBufferPointer { fs in
                 corners.withUnsafeMutableBufferPointer { co in
-                  body(
-                    KernelOutputs(
-                      matrices: mo.baseAddress!, opacity: op.baseAddress!, shadow: so.baseAddress!,
-                      foldTop: ft.baseAddress, foldBottom: fb.baseAddress, foldShadow: fs.baseAddress,
-                      corners: includeCorners ? co.baseAddress : nil, affine: affine))
+                  velocities.withUnsafeMutableBufferPointer { ve in
+                    body(
+                      KernelOutputs(
+                        matrices: mo.baseAddress!, opacity: op.baseAddress!, shadow: so.baseAddress!,
+                        foldTop: ft.baseAddress, foldBottom: fb.baseAddress, foldShadow: fs.baseAddress,
+                        corners: includeCorners ? co.baseAddress : nil, affine: affine,
+                        velocities: includeVelocities ? ve.baseAddress : nil, velocityStride: stride))
+                  }
                 }
               }
             }

@@ -37,6 +37,13 @@ public enum MatrixLayout: String, Sendable, Hashable, Codable, CaseIterable {
 /// - `opacity`, `shadowOpacity`: 1 Float per cell, in [0, 1].
 /// - `foldTop`, `foldBottom`: 16 Floats per cell, same layout, for cells whose recipe folds
 ///   (other cells' entries are left as they were); `foldShadow`: 1 Float per cell.
+/// - `velocities` (when enabled, `includeVelocities`): one row of `capacity` Floats per
+///   channel, in `Channel.allCases` order (opacity, translationX, translationY,
+///   translationZ, rotationX, rotationY, rotationZ, scale, scaleX, scaleY, shadowOpacity):
+///   channel c's velocity of cell i at index c x capacity + i, in the channel's units per
+///   second (points, radians, unitless), 0 where the cell's recipe does not animate it.
+///   Exact derivatives of what the kernel evaluates (`ReferenceEvaluator.channelVelocities`,
+///   and the retargeted motions' `ChannelMotion.velocity`), not differences.
 /// - `corners` (when enabled): 8 Floats per cell: the projected (x, y) of the bounds corners
 ///   (0, 0), (w, 0), (0, h), (w, h), each divided by its w (a w below 1e-6, a corner at or
 ///   behind the eye that Core Animation would clip, counts as 1e-6, so every value is finite).
@@ -51,7 +58,11 @@ public struct FrameOutput: Sendable {
   public internal(set) var foldBottom: [Float]
   public internal(set) var foldShadow: [Float]
   public internal(set) var corners: [Float]
+  /// Per-channel velocities, SoA (see the layout above); empty unless `includesVelocities`.
+  public internal(set) var velocities: [Float]
   public let includesFold: Bool
+  /// Whether evaluations write `velocities` (they cost nothing otherwise).
+  public let includesVelocities: Bool
   public let includesCorners: Bool
   /// How `matrices` stores each cell: 16 or 6 Floats.
   public let layout: MatrixLayout
@@ -65,7 +76,8 @@ public struct FrameOutput: Sendable {
   ///
   /// - Throws: `CellMotionError.outOfRange` unless `0 <= capacity <= maxCapacity`.
   public init(
-    capacity: Int, layout: MatrixLayout = .transform3D, includeFold: Bool = true, includeCorners: Bool = false
+    capacity: Int, layout: MatrixLayout = .transform3D, includeFold: Bool = true, includeCorners: Bool = false,
+    includeVelocities: Bool = false
   ) throws(CellMotionError) {
     try Check.count(capacity, max: Self.maxCapacity, "capacity")
     self.capacity = capacity
@@ -79,6 +91,17 @@ public struct FrameOutput: Sendable {
     foldBottom = [Float](repeating: 0, count: includeFold ? 16 * capacity : 0)
     foldShadow = [Float](repeating: 0, count: includeFold ? capacity : 0)
     corners = [Float](repeating: 0, count: includeCorners ? 8 * capacity : 0)
+    includesVelocities = includeVelocities
+    velocities = [Float](repeating: 0, count: includeVelocities ? Channel.allCases.count * capacity : 0)
+  }
+
+  /// Cell `i`'s velocity of `channel` (its units per second) from the last evaluation.
+  ///
+  /// - Precondition: `0 <= i < count` and the output includes velocities.
+  public func velocity(_ channel: Channel, ofCell i: Int) -> Float {
+    checkCell(i)
+    precondition(includesVelocities, "FrameOutput: velocities read from an output made with includeVelocities: false")
+    return velocities[Channel.allCases.firstIndex(of: channel)! * capacity + i]
   }
 
   /// Grows to at least `n` cells (allocates; call outside the frame loop). Does nothing
@@ -98,6 +121,13 @@ public struct FrameOutput: Sendable {
       foldShadow += [Float](repeating: 0, count: n - foldShadow.count)
     }
     if includesCorners { corners += [Float](repeating: 0, count: 8 * n - corners.count) }
+    if includesVelocities {
+      // Rows are `capacity` apart: lay them out again for the new capacity.
+      let rows = Channel.allCases.count, old = velocities.count / rows
+      var next = [Float](repeating: 0, count: rows * n)
+      for c in 0..<rows { for i in 0..<old { next[c * n + i] = velocities[c * old + i] } }
+      velocities = next
+    }
   }
 
   /// Cell `i`'s matrix as a Transform3D (Double), for inspection and tests.

@@ -198,6 +198,9 @@ public enum Kernel {
         opacityStage(
           L.self, r.shadowChannel, modelValue: 0, progress: progress, height: inputs.height + b,
           tableWidth: inputs.tableWidth + b, count: n, into: outputs.shadow + b)
+        if let velocities = outputs.velocities {
+          velocityStage(L.self, r, at: b, count: n, t: t, inputs: inputs, out: velocities, stride: outputs.velocityStride)
+        }
         if let planar {
           evaluatePlanarRun(
             L.self, r, planar, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)

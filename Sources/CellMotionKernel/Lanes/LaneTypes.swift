@@ -44,13 +44,20 @@ struct KernelOutputs: @unchecked Sendable {
   @usableFromInline let corners: UnsafeMutablePointer<Float>?
   /// `matrices` holds 6 Floats per cell (`MatrixLayout.affine2D`), not 16.
   @usableFromInline let affine: Bool
+  /// Per-channel velocity rows (`FrameOutput.velocities`), `velocityStride` apart; nil
+  /// when not asked for.
+  @usableFromInline let velocities: UnsafeMutablePointer<Float>?
+  @usableFromInline let velocityStride: Int
   @inlinable init(
     matrices: UnsafeMutablePointer<Float>, opacity: UnsafeMutablePointer<Float>,
     shadow: UnsafeMutablePointer<Float>, foldTop: UnsafeMutablePointer<Float>?,
     foldBottom: UnsafeMutablePointer<Float>?, foldShadow: UnsafeMutablePointer<Float>?,
-    corners: UnsafeMutablePointer<Float>?, affine: Bool = false
+    corners: UnsafeMutablePointer<Float>?, affine: Bool = false, velocities: UnsafeMutablePointer<Float>? = nil,
+    velocityStride: Int = 0
   ) {
     self.affine = affine
+    self.velocities = velocities
+    self.velocityStride = velocityStride
     self.matrices = matrices
     self.opacity = opacity
     self.shadow = shadow

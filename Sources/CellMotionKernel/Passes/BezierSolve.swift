@@ -46,6 +46,8 @@ struct BezierConstants: Sendable {
 @usableFromInline protocol BezierSolve {
   /// Progress y(s(x)) per lane for x in [0, 1], the ends exact.
   static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L
+  /// The parameter s(x) the same solve finds (velocities: dy/dx = y'(s) / x'(s)).
+  static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L
 }
 
 /// Newton's solve with `n` steps, from the quadratic first guess when `guess` is 1 (Swift's
@@ -55,6 +57,14 @@ struct BezierConstants: Sendable {
   static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
     Kernel.bezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, steps: n, quadraticGuess: guess != 0)
   }
+  @inlinable @inline(__always)
+  static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
+    // n = 0 is the identity path (x1 = y1, x2 = y2): s is not needed, the slope is 1;
+    // solve anyway (8 steps) so the slope is right for any curve given this type.
+    Kernel.bezierParameterLanes(
+      x, L(repeating: c.ax), L(repeating: c.bx), L(repeating: c.cx), steps: n == 0 ? Kernel.bezierSteps : n,
+      quadraticGuess: n == 0 || guess != 0)
+  }
 }
 
 /// A fitted inverse of degree `d` with `n` corrections.
@@ -63,6 +73,11 @@ struct BezierConstants: Sendable {
   static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
     let fit = c.fit.unsafelyUnwrapped
     return Kernel.fittedBezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: fit.p, dp: fit.dp, degree: d, steps: n)
+  }
+  @inlinable @inline(__always)
+  static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
+    let fit = c.fit.unsafelyUnwrapped
+    return Kernel.fittedBezierParameter(x, c.ax, c.bx, c.cx, p: fit.p, dp: fit.dp, degree: d, steps: n)
   }
 }
 
@@ -75,6 +90,18 @@ struct BezierConstants: Sendable {
       x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: fit.p, scale: fit.rootScale, offset: fit.rootOffset, degree: d,
       steps: n)
   }
+  @inlinable @inline(__always)
+  static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
+    let fit = c.fit.unsafelyUnwrapped
+    return Kernel.rootFittedBezierParameter(
+      x, c.ax, c.bx, c.cx, p: fit.p, scale: fit.rootScale, offset: fit.rootOffset, degree: d, steps: n)
+  }
+}
+
+/// Something run with the Bezier solve a `SolvePath` names (`SolvePath.dispatch`): the
+/// progress stage, the velocity stage.
+@usableFromInline protocol SolveVisitor {
+  func visit<S: BezierSolve>(_: S.Type)
 }
 
 /// The solve with the curve's own counts, read at run time (a fallback: `SolvePathTests`
@@ -89,6 +116,21 @@ struct BezierConstants: Sendable {
       return Kernel.fittedBezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, c.fit!, steps: c.steps)
     case .rootFitted:
       return Kernel.rootFittedBezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, c.fit!, steps: c.steps)
+    }
+  }
+  @inlinable
+  static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
+    switch c.solve {
+    case .newton:
+      return Kernel.bezierParameterLanes(
+        x, L(repeating: c.ax), L(repeating: c.bx), L(repeating: c.cx), steps: c.steps, quadraticGuess: c.quadraticGuess)
+    case .fitted:
+      let f = c.fit!
+      return Kernel.fittedBezierParameter(x, c.ax, c.bx, c.cx, p: f.p, dp: f.dp, degree: f.degree, steps: c.steps)
+    case .rootFitted:
+      let f = c.fit!
+      return Kernel.rootFittedBezierParameter(
+        x, c.ax, c.bx, c.cx, p: f.p, scale: f.rootScale, offset: f.rootOffset, degree: f.degree, steps: c.steps)
     }
   }
 }
@@ -236,6 +278,21 @@ extension Kernel {
   static func bezierProgressLanes<L: FloatLanes>(
     _ x: L, _ ax: L, _ bx: L, _ cx: L, _ ay: L, _ by: L, _ cy: L, steps: Int = bezierSteps, quadraticGuess: Bool = true
   ) -> L {
+    let s = bezierParameterLanes(x, ax, bx, cx, steps: steps, quadraticGuess: quadraticGuess)
+    let y = L.muladd(L.muladd(s, ay, by), s, cy) * s
+    // The ends are exact (0 -> 0, 1 -> 1), as in the reference; the Float polynomial at
+    // s = 1 is not exactly 1, and x'(1) = 0 for curves with x2 = 1 stalls Newton there.
+    let end = L.ge(x, L(repeating: 1))
+    return y.replacing(with: L(repeating: 1), where: end)
+      .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
+  }
+
+  /// The Bezier parameter s with x(s) = x per lane: the safeguarded Newton solve of
+  /// `bezierProgressLanes`.
+  @inlinable @inline(__always)
+  static func bezierParameterLanes<L: FloatLanes>(
+    _ x: L, _ ax: L, _ bx: L, _ cx: L, steps: Int = bezierSteps, quadraticGuess: Bool = true
+  ) -> L {
     // Well-conditioned curves converge from s = x in as few steps as the quadratic guess
     // needs plus its own cost (a square root and a divide); the compiler picks per curve.
     var s = x
@@ -256,12 +313,20 @@ extension Kernel {
       let inside = L.and(L.ge(newton, lo), L.ge(hi, newton))
       s = mid.replacing(with: newton, where: inside)
     }
-    let y = L.muladd(L.muladd(s, ay, by), s, cy) * s
-    // The ends are exact (0 -> 0, 1 -> 1), as in the reference; the Float polynomial at
-    // s = 1 is not exactly 1, and x'(1) = 0 for curves with x2 = 1 stalls Newton there.
-    let end = L.ge(x, L(repeating: 1))
-    return y.replacing(with: L(repeating: 1), where: end)
-      .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
+    return s
+  }
+
+  /// dy/dx of a Bezier per lane at time fraction x in [0, 1]: y'(s) / x'(s) at the
+  /// parameter the curve's own solve `S` finds; where x'(s) vanishes (an end with its
+  /// control point on it) the ratio of second derivatives, the limit there.
+  @inlinable @inline(__always)
+  static func bezierSlope<L: FloatLanes, S: BezierSolve>(_ x: L, _ c: BezierConstants, _: S.Type) -> L {
+    let cx = L(repeating: c.cx)
+    let s = L.clamp(S.parameter(L.clamp(x, 0, 1), c), 0, 1)
+    let dx = L.muladd(L.muladd(s, c.ax * 3, L(repeating: c.bx * 2)), s, cx)
+    let dy = L.muladd(L.muladd(s, c.ay * 3, L(repeating: c.by * 2)), s, L(repeating: c.cy))
+    let ddx = L.muladd(s, c.ax * 6, L(repeating: c.bx * 2)), ddy = L.muladd(s, c.ay * 6, L(repeating: c.by * 2))
+    return (dy / dx).replacing(with: ddy / ddx, where: L.lt(dx, L(repeating: 1e-6)))  // x'(s) >= 0
   }
 
   /// Progress of a Bezier through its fitted inverse (`CompiledCurve.fittedBezier`): s0 =
@@ -275,6 +340,18 @@ extension Kernel {
     _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float,
     p: SIMD16<Float>, dp: SIMD16<Float>, degree: Int, steps: Int
   ) -> L {
+    let s = fittedBezierParameter(x, ax, bx, cx, p: p, dp: dp, degree: degree, steps: steps)
+    let y = L.muladd(L.muladd(s, ay, by), s, cy) * s
+    // The ends exact, as in `bezierProgress`.
+    return y.replacing(with: L(repeating: 1), where: L.ge(x, L(repeating: 1)))
+      .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
+  }
+
+  /// The parameter s of `fittedBezierProgress`: the fit, then `steps` corrections.
+  @inlinable @inline(__always)
+  static func fittedBezierParameter<L: FloatLanes>(
+    _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, p: SIMD16<Float>, dp: SIMD16<Float>, degree: Int, steps: Int
+  ) -> L {
     let t = L.muladd(x, 2, -1), t2 = t * t, t4 = t2 * t2
     var s = estrin(p, degree: degree, t, t2, t4)
     let negD = L(repeating: 0) - estrin(dp, degree: degree - 1, t, t2, t4)
@@ -283,10 +360,7 @@ extension Kernel {
       let fx = L.muladd(L.muladd(L.muladd(s, ax, bx), s, cx), s, negX)
       s = L.muladd(fx, negD, s)
     }
-    let y = L.muladd(L.muladd(s, ay, by), s, cy) * s
-    // The ends exact, as in `bezierProgress`.
-    return y.replacing(with: L(repeating: 1), where: L.ge(x, L(repeating: 1)))
-      .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
+    return s
   }
 
   /// The polynomial with coefficients `c` (lowest first, degree <= 15) at t, by Estrin's
@@ -325,6 +399,20 @@ extension Kernel {
     _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float,
     p: SIMD16<Float>, scale: Float, offset: Float, degree: Int, steps: Int
   ) -> L {
+    let s = rootFittedBezierParameter(x, ax, bx, cx, p: p, scale: scale, offset: offset, degree: degree, steps: steps)
+    let y = L.muladd(L.muladd(s, ay, by), s, cy) * s
+    // The ends exact, as in `bezierProgress`.
+    return y.replacing(with: L(repeating: 1), where: L.ge(x, L(repeating: 1)))
+      .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
+  }
+
+  /// The parameter s of `rootFittedBezierProgress`: the square-root fit, then `steps`
+  /// Newton corrections kept inside [0, 1].
+  @inlinable @inline(__always)
+  static func rootFittedBezierParameter<L: FloatLanes>(
+    _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, p: SIMD16<Float>, scale: Float, offset: Float, degree: Int,
+    steps: Int
+  ) -> L {
     let v = L.sqrt(L.maximum(L.muladd(x, scale, offset), L(repeating: 0)))
     let t = L.muladd(v, 2, -1), t2 = t * t, t4 = t2 * t2
     var s = L.muladd(v, estrin(p, degree: degree, t, t2, t4), L(repeating: offset))
@@ -336,10 +424,7 @@ extension Kernel {
       let newton = s - fx / d
       s = s.replacing(with: newton, where: L.and(L.ge(newton, L(repeating: 0)), L.ge(L(repeating: 1), newton)))
     }
-    let y = L.muladd(L.muladd(s, ay, by), s, cy) * s
-    // The ends exact, as in `bezierProgress`.
-    return y.replacing(with: L(repeating: 1), where: L.ge(x, L(repeating: 1)))
-      .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
+    return s
   }
 
   /// `rootFittedBezierProgress` with the fit's own degree and domain.

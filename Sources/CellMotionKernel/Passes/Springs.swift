@@ -14,6 +14,10 @@ import Foundation
   /// displacement per unit of initial velocity, `Spring.impulseResponse`) at `local`
   /// seconds (>= 0), with no cut at a duration (a velocity-carrying retarget).
   func motion<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L)
+  /// x'(local), progress per second, for the compiled initial velocity, no cut.
+  func velocity<L: FloatLanes>(_ local: L) -> L
+  /// The rates of `motion`: x0'(local) = w0^2 g and g'(local) = E C - alpha E S.
+  func motionVelocity<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L)
 }
 
 /// 1 - e^(-a t) (cos(wd t) + b sin(wd t)).
@@ -39,6 +43,20 @@ import Foundation
     let es = e * sc.sin
     return (1 - L.muladd(es, b, e * sc.cos), es * (1 / wd))
   }
+  /// x = 1 - e (cos + b sin): x' = e ((a - b wd) cos + (a b + wd) sin).
+  @inlinable @inline(__always)
+  func velocity<L: FloatLanes>(_ local: L) -> L {
+    let e = L.exp(local * -a)
+    let sc = L.sincos(local * wd)
+    return e * L.muladd(sc.sin, a * b + wd, sc.cos * (a - b * wd))
+  }
+  @inlinable @inline(__always)
+  func motionVelocity<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L) {
+    let e = L.exp(local * -a)
+    let sc = L.sincos(local * wd)
+    let es = e * sc.sin * (1 / wd)
+    return (es * (a * a + wd * wd), L.muladd(es, -a, e * sc.cos))
+  }
 }
 
 /// 1 - (1 + c t) e^(-w0 t).
@@ -58,6 +76,18 @@ import Foundation
   func motion<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L) {
     let e = L.exp(local * -w0)
     return (1 - (local * c + 1) * e, local * e)
+  }
+  /// x = 1 - (1 + c t) e^(-w0 t): x' = e (w0 (1 + c t) - c).
+  @inlinable @inline(__always)
+  func velocity<L: FloatLanes>(_ local: L) -> L {
+    let e = L.exp(local * -w0)
+    return e * L.muladd(L.muladd(local, c, L(repeating: 1)), w0, L(repeating: -c))
+  }
+  @inlinable @inline(__always)
+  func motionVelocity<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L) {
+    let e = L.exp(local * -w0)
+    let es = local * e
+    return (es * (w0 * w0), L.muladd(es, -w0, e))
   }
 }
 
@@ -100,6 +130,21 @@ import Foundation
       local, a: L(repeating: a), beta: L(repeating: beta), slow: L(repeating: slow), fast: L(repeating: fast))
     let es = local * sinhc
     return (1 - (cosh + es * c), es)
+  }
+  /// x = 1 - (Ch + c t Shc) with Ch = e^(-a t) cosh(beta t), t Shc = e^(-a t) sinh(beta t)
+  /// / beta: x' = (a - c) Ch + (c a - beta^2) t Shc.
+  @inlinable @inline(__always)
+  func velocity<L: FloatLanes>(_ local: L) -> L {
+    let (cosh, sinhc) = Self.hyperbolic(
+      local, a: L(repeating: a), beta: L(repeating: beta), slow: L(repeating: slow), fast: L(repeating: fast))
+    return L.muladd(local * sinhc, c * a - beta * beta, cosh * (a - c))
+  }
+  @inlinable @inline(__always)
+  func motionVelocity<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L) {
+    let (cosh, sinhc) = Self.hyperbolic(
+      local, a: L(repeating: a), beta: L(repeating: beta), slow: L(repeating: slow), fast: L(repeating: fast))
+    let es = local * sinhc
+    return (es * (a * a - beta * beta), L.muladd(es, -a, cosh))
   }
 }
 

@@ -4,6 +4,81 @@
 import CellMotion
 import Foundation
 
+/// The progress stage's Bezier loop for one solve (`SolvePath.dispatch`).
+@usableFromInline struct ProgressStage<L: FloatLanes>: SolveVisitor {
+  @usableFromInline let part: CompiledPart
+  @usableFromInline let timing: PartTiming
+  @usableFromInline let t: Float
+  @usableFromInline let start: UnsafePointer<Float>
+  @usableFromInline let count: Int
+  @usableFromInline let out: UnsafeMutablePointer<Float>
+  @inlinable init(
+    part: CompiledPart, timing: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
+    out: UnsafeMutablePointer<Float>
+  ) {
+    (self.part, self.timing, self.t, self.start, self.count, self.out) = (part, timing, t, start, count, out)
+  }
+  @inlinable @inline(__always)
+  func visit<S: BezierSolve>(_: S.Type) {
+    Kernel.bezierStage(L.self, S.self, part, timing, t: t, start: start, count: count, into: out)
+  }
+}
+
+extension SolvePath {
+  /// Runs `visitor` with the Bezier solve this path names; false for `.spring` (nothing
+  /// run). The one switch over every solve, without a default.
+  @inlinable @inline(__always)
+  func dispatch<V: SolveVisitor>(_ v: V) -> Bool {
+    switch self {
+    case .identity: v.visit(NewtonSolve<0, 0>.self)
+    case .newton1: v.visit(NewtonSolve<1, 0>.self)
+    case .newton2: v.visit(NewtonSolve<2, 0>.self)
+    case .newton3: v.visit(NewtonSolve<3, 0>.self)
+    case .newton4: v.visit(NewtonSolve<4, 0>.self)
+    case .newton5: v.visit(NewtonSolve<5, 0>.self)
+    case .newton6: v.visit(NewtonSolve<6, 0>.self)
+    case .newton7: v.visit(NewtonSolve<7, 0>.self)
+    case .newton8: v.visit(NewtonSolve<8, 0>.self)
+    case .newton1Guess: v.visit(NewtonSolve<1, 1>.self)
+    case .newton2Guess: v.visit(NewtonSolve<2, 1>.self)
+    case .newton3Guess: v.visit(NewtonSolve<3, 1>.self)
+    case .newton4Guess: v.visit(NewtonSolve<4, 1>.self)
+    case .newton5Guess: v.visit(NewtonSolve<5, 1>.self)
+    case .newton6Guess: v.visit(NewtonSolve<6, 1>.self)
+    case .newton7Guess: v.visit(NewtonSolve<7, 1>.self)
+    case .newton8Guess: v.visit(NewtonSolve<8, 1>.self)
+    case .fitted4x1: v.visit(FittedSolve<4, 1>.self)
+    case .fitted5x1: v.visit(FittedSolve<5, 1>.self)
+    case .fitted6x1: v.visit(FittedSolve<6, 1>.self)
+    case .fitted7x1: v.visit(FittedSolve<7, 1>.self)
+    case .fitted8x1: v.visit(FittedSolve<8, 1>.self)
+    case .fitted4x2: v.visit(FittedSolve<4, 2>.self)
+    case .fitted5x2: v.visit(FittedSolve<5, 2>.self)
+    case .fitted6x2: v.visit(FittedSolve<6, 2>.self)
+    case .fitted7x2: v.visit(FittedSolve<7, 2>.self)
+    case .fitted8x2: v.visit(FittedSolve<8, 2>.self)
+    case .fitted4x3: v.visit(FittedSolve<4, 3>.self)
+    case .fitted5x3: v.visit(FittedSolve<5, 3>.self)
+    case .fitted6x3: v.visit(FittedSolve<6, 3>.self)
+    case .fitted7x3: v.visit(FittedSolve<7, 3>.self)
+    case .fitted8x3: v.visit(FittedSolve<8, 3>.self)
+    case .root4x1: v.visit(RootFittedSolve<4, 1>.self)
+    case .root5x1: v.visit(RootFittedSolve<5, 1>.self)
+    case .root6x1: v.visit(RootFittedSolve<6, 1>.self)
+    case .root7x1: v.visit(RootFittedSolve<7, 1>.self)
+    case .root8x1: v.visit(RootFittedSolve<8, 1>.self)
+    case .root4x2: v.visit(RootFittedSolve<4, 2>.self)
+    case .root5x2: v.visit(RootFittedSolve<5, 2>.self)
+    case .root6x2: v.visit(RootFittedSolve<6, 2>.self)
+    case .root7x2: v.visit(RootFittedSolve<7, 2>.self)
+    case .root8x2: v.visit(RootFittedSolve<8, 2>.self)
+    case .runtime: v.visit(RuntimeSolve.self)
+    case .spring: return false
+    }
+    return true
+  }
+}
+
 /// A part's media timing as the kernel reads it: the recipe's (`CompiledRecipe.timing`),
 /// or a retarget's (`retarget`: speed 1, once, filling both ways).
 @usableFromInline package struct PartTiming: Sendable, Hashable {
@@ -90,68 +165,23 @@ extension Kernel {
   ) {
     // Bezier solves run as types, so their loops specialise to straight-line code (a
     // literal argument to an inlined function was not enough: the optimiser kept the stage
-    // out of line with the step count as a run-time value). No default: see `SolvePath`.
-    @inline(__always) func run<S: BezierSolve>(_: S.Type) {
-      bezierStage(L.self, S.self, part, r, t: t, start: start, count: count, into: out)
+    // out of line with the step count as a run-time value). `SolvePath.dispatch` switches
+    // without a default, so a solve cannot be dropped.
+    if part.solvePath.dispatch(ProgressStage<L>(part: part, timing: r, t: t, start: start, count: count, out: out)) {
+      return
     }
-    switch part.solvePath {
-    case .identity: run(NewtonSolve<0, 0>.self)
-    case .newton1: run(NewtonSolve<1, 0>.self)
-    case .newton2: run(NewtonSolve<2, 0>.self)
-    case .newton3: run(NewtonSolve<3, 0>.self)
-    case .newton4: run(NewtonSolve<4, 0>.self)
-    case .newton5: run(NewtonSolve<5, 0>.self)
-    case .newton6: run(NewtonSolve<6, 0>.self)
-    case .newton7: run(NewtonSolve<7, 0>.self)
-    case .newton8: run(NewtonSolve<8, 0>.self)
-    case .newton1Guess: run(NewtonSolve<1, 1>.self)
-    case .newton2Guess: run(NewtonSolve<2, 1>.self)
-    case .newton3Guess: run(NewtonSolve<3, 1>.self)
-    case .newton4Guess: run(NewtonSolve<4, 1>.self)
-    case .newton5Guess: run(NewtonSolve<5, 1>.self)
-    case .newton6Guess: run(NewtonSolve<6, 1>.self)
-    case .newton7Guess: run(NewtonSolve<7, 1>.self)
-    case .newton8Guess: run(NewtonSolve<8, 1>.self)
-    case .fitted4x1: run(FittedSolve<4, 1>.self)
-    case .fitted5x1: run(FittedSolve<5, 1>.self)
-    case .fitted6x1: run(FittedSolve<6, 1>.self)
-    case .fitted7x1: run(FittedSolve<7, 1>.self)
-    case .fitted8x1: run(FittedSolve<8, 1>.self)
-    case .fitted4x2: run(FittedSolve<4, 2>.self)
-    case .fitted5x2: run(FittedSolve<5, 2>.self)
-    case .fitted6x2: run(FittedSolve<6, 2>.self)
-    case .fitted7x2: run(FittedSolve<7, 2>.self)
-    case .fitted8x2: run(FittedSolve<8, 2>.self)
-    case .fitted4x3: run(FittedSolve<4, 3>.self)
-    case .fitted5x3: run(FittedSolve<5, 3>.self)
-    case .fitted6x3: run(FittedSolve<6, 3>.self)
-    case .fitted7x3: run(FittedSolve<7, 3>.self)
-    case .fitted8x3: run(FittedSolve<8, 3>.self)
-    case .root4x1: run(RootFittedSolve<4, 1>.self)
-    case .root5x1: run(RootFittedSolve<5, 1>.self)
-    case .root6x1: run(RootFittedSolve<6, 1>.self)
-    case .root7x1: run(RootFittedSolve<7, 1>.self)
-    case .root8x1: run(RootFittedSolve<8, 1>.self)
-    case .root4x2: run(RootFittedSolve<4, 2>.self)
-    case .root5x2: run(RootFittedSolve<5, 2>.self)
-    case .root6x2: run(RootFittedSolve<6, 2>.self)
-    case .root7x2: run(RootFittedSolve<7, 2>.self)
-    case .root8x2: run(RootFittedSolve<8, 2>.self)
-    case .runtime: run(RuntimeSolve.self)
-    case .spring:
-      switch part.curve {
-      case .underdamped(let a, let wd, let b):
-        springStage(L.self, UnderdampedSpring(a: a, wd: wd, b: b), part, r, t: t, start: start, count: count, into: out)
-      case .critical(let w0, let c):
-        springStage(L.self, CriticalSpring(w0: w0, c: c), part, r, t: t, start: start, count: count, into: out)
-      case .overdamped(let a, let beta, let c, let slow, let fast):
-        springStage(
-          L.self, OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast), part, r, t: t, start: start,
-          count: count, into: out)
-      case .bezier, .fittedBezier, .rootFittedBezier:
-        // `SolvePath` maps Beziers to their solves, never to `.spring`.
-        run(RuntimeSolve.self)
-      }
+    switch part.curve {
+    case .underdamped(let a, let wd, let b):
+      springStage(L.self, UnderdampedSpring(a: a, wd: wd, b: b), part, r, t: t, start: start, count: count, into: out)
+    case .critical(let w0, let c):
+      springStage(L.self, CriticalSpring(w0: w0, c: c), part, r, t: t, start: start, count: count, into: out)
+    case .overdamped(let a, let beta, let c, let slow, let fast):
+      springStage(
+        L.self, OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast), part, r, t: t, start: start,
+        count: count, into: out)
+    case .bezier, .fittedBezier, .rootFittedBezier:
+      // `SolvePath` maps Beziers to their solves, never to `.spring`.
+      bezierStage(L.self, RuntimeSolve.self, part, r, t: t, start: start, count: count, into: out)
     }
   }
 

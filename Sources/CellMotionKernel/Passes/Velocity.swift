@@ -1,0 +1,287 @@
+// Velocities (asked for with `FrameOutput(includeVelocities: true)`; nothing here runs
+// otherwise): each channel's d(value)/dt per lane, in closed form, as the reference's
+// `channelVelocities` defines it: d(value)/d(progress) x the curve's d(progress)/d(local
+// time) (a Bezier's dy/dx over its duration at the solved parameter, a spring's x'(t)) x
+// d(local time)/dt (the speed, negative in an autoreversed iteration, 0 before, after and
+// while a fill holds). Each part's rate is computed once per lane group and handed to
+// every channel that uses it; retargeted channels add their segment's and layers' rates.
+
+import CellMotion
+import Foundation
+
+/// A loop over a block's lane groups computing a part's d(progress)/dt: `run` with the
+/// curve's d(progress)/d(local time), or `visit` with its Bezier solve.
+@usableFromInline protocol RateLoop: SolveVisitor {
+  associatedtype Lanes: FloatLanes
+  var part: CompiledPart { get }
+  func run(_ curveRate: (Lanes) -> Lanes)
+}
+
+extension RateLoop {
+  @inlinable @inline(__always)
+  func visit<S: BezierSolve>(_: S.Type) {
+    let c = BezierConstants(part.curve).unsafelyUnwrapped, inv = 1 / part.duration
+    run { local in Kernel.bezierSlope(local * inv, c, S.self) * inv }
+  }
+}
+
+/// A retarget piece's rate added to a velocity row: (to - from) (or the delta in `to`,
+/// `from` nil) x d(progress)/dt of `part` begun at each cell's `begin` (speed 1).
+@usableFromInline struct RowRateStage<L: FloatLanes>: RateLoop {
+  @usableFromInline let part: CompiledPart
+  @usableFromInline let t: Float
+  @usableFromInline let begin: UnsafePointer<Float>
+  @usableFromInline let from: UnsafePointer<Float>?
+  @usableFromInline let to: UnsafePointer<Float>
+  @usableFromInline let count: Int
+  @usableFromInline let out: UnsafeMutablePointer<Float>
+  @inlinable init(
+    part: CompiledPart, t: Float, begin: UnsafePointer<Float>, from: UnsafePointer<Float>?, to: UnsafePointer<Float>,
+    count: Int, out: UnsafeMutablePointer<Float>
+  ) {
+    (self.part, self.t, self.begin, self.from, self.to, self.count, self.out) = (part, t, begin, from, to, count, out)
+  }
+  @inlinable @inline(__always)
+  func run(_ curveRate: (L) -> L) {
+    let dur = L(repeating: part.duration)
+    var i = 0
+    while i < count {
+      let rest = count &- i
+      let (local, rate) = Kernel.partRate(part, .retarget, start: Kernel.loadGroup(begin + i, rest) as L, t: t)
+      let v = curveRate(local).replacing(with: L(repeating: 0), where: L.ge(local, dur)) * rate
+      var d: L = Kernel.loadGroup(to + i, rest)
+      if let from { d = d - Kernel.loadGroup(from + i, rest) }
+      let sum: L = Kernel.loadGroup(UnsafePointer(out + i), rest)
+      Kernel.storeGroup(L.muladd(v, d, sum), out + i, rest)
+      i &+= L.width
+    }
+  }
+}
+
+/// One part's d(progress)/dt per lane group, times each user channel's to - from (with
+/// the cell's geometry), stored to the users' velocity rows: Beziers through the part's
+/// own solve (`SolvePath.dispatch`), springs through `run` with their x'(t).
+@usableFromInline struct PartRateStage<L: FloatLanes>: RateLoop {
+  @usableFromInline let part: CompiledPart
+  @usableFromInline let timing: PartTiming
+  @usableFromInline let t: Float
+  @usableFromInline let start: UnsafePointer<Float>
+  @usableFromInline let count: Int
+  @usableFromInline let users: UnsafeBufferPointer<(row: Int, delta: SIMD3<Float>)>
+  @usableFromInline let height, tableWidth: UnsafePointer<Float>
+  @usableFromInline let out: UnsafeMutablePointer<Float>
+  @usableFromInline let stride: Int
+  @inlinable init(
+    part: CompiledPart, timing: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
+    users: UnsafeBufferPointer<(row: Int, delta: SIMD3<Float>)>, height: UnsafePointer<Float>,
+    tableWidth: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, stride: Int
+  ) {
+    (self.part, self.timing, self.t, self.start, self.count) = (part, timing, t, start, count)
+    (self.users, self.height, self.tableWidth, self.out, self.stride) = (users, height, tableWidth, out, stride)
+  }
+
+  /// The loop, with `curveRate` giving d(progress)/d(local time) at a local time.
+  @inlinable @inline(__always)
+  func run(_ curveRate: (L) -> L) {
+    let dur = L(repeating: part.duration)
+    var i = 0
+    while i < count {
+      let rest = count &- i
+      let (local, rate) = Kernel.partRate(part, timing, start: Kernel.loadGroup(start + i, rest) as L, t: t)
+      let v = curveRate(local).replacing(with: L(repeating: 0), where: L.ge(local, dur)) * rate
+      let h: L = Kernel.loadGroup(height + i, rest), w: L = Kernel.loadGroup(tableWidth + i, rest)
+      for u in users {
+        let d = L.muladd(h, u.delta.y, L.muladd(w, u.delta.z, L(repeating: u.delta.x)))
+        Kernel.storeGroup(v * d, out + u.row * stride + i, rest)
+      }
+      i &+= L.width
+    }
+  }
+}
+
+/// Where each channel's velocity comes from, compiled once (`CompiledRecipe.velocityPlan`).
+@usableFromInline package struct VelocityPlan: Sendable {
+  /// Per part: the two-value channels that read it (output row, from, to - from).
+  @usableFromInline var partChannels: [[(row: Int, delta: SIMD3<Float>)]]
+  /// Retargeted channels: output row and index in `CompiledRecipe.retargets`.
+  @usableFromInline var retargets: [(row: Int, index: Int)]
+  /// Output rows of channels the recipe does not animate (written as 0).
+  @usableFromInline var zeroRows: [Int]
+  /// Whether a keyframe channel is shown (its velocity is not computed by the kernel).
+  package var hasKeyframeChannel: Bool
+
+  static let empty = VelocityPlan(partChannels: [], retargets: [], zeroRows: [], hasKeyframeChannel: false)
+
+  init(
+    partChannels: [[(row: Int, delta: SIMD3<Float>)]], retargets: [(row: Int, index: Int)], zeroRows: [Int],
+    hasKeyframeChannel: Bool
+  ) {
+    (self.partChannels, self.retargets, self.zeroRows) = (partChannels, retargets, zeroRows)
+    self.hasKeyframeChannel = hasKeyframeChannel
+  }
+
+  init(_ r: CompiledRecipe) {
+    partChannels = Array(repeating: [], count: r.parts.count)
+    retargets = []
+    zeroRows = []
+    hasKeyframeChannel = false
+    let keyframeRows = r.parts.count..<(r.parts.count + r.keyframes.count)
+    for (row, kind) in Channel.allCases.enumerated() {
+      guard let ch = r.channels.last(where: { $0.channel == kind }) else {
+        zeroRows.append(row)
+        continue
+      }
+      if ch.part < r.parts.count {
+        partChannels[ch.part].append((row, ch.to - ch.from))
+      } else if keyframeRows.contains(ch.part) {
+        hasKeyframeChannel = true
+        zeroRows.append(row)
+      } else if let k = r.retargets.firstIndex(where: { $0.row == ch.part }) {
+        // A retarget whose running base is a keyframe channel has no kernel velocity.
+        if let base = r.retargets[k].base, keyframeRows.contains(base.part) {
+          hasKeyframeChannel = true
+          zeroRows.append(row)
+        } else {
+          retargets.append((row, k))
+        }
+      } else {
+        zeroRows.append(row)
+      }
+    }
+  }
+}
+
+extension Kernel {
+  /// Local time and d(local time)/dt per lane of `part` at frame time `t` (seconds): the
+  /// speed inside the active interval (negated in a reversed iteration), 0 outside it.
+  @inlinable @inline(__always)
+  static func partRate<L: FloatLanes>(_ part: CompiledPart, _ r: PartTiming, start: L, t: Float) -> (local: L, rate: L) {
+    let dur = part.duration
+    var ta = (L(repeating: t) - start) - part.delay
+    let zero = L(repeating: 0)
+    if r.simpleTiming {
+      let inside = L.and(L.ge(ta, zero), L.lt(ta, L(repeating: dur)))
+      return (L.clamp(ta, 0, dur), zero.replacing(with: L(repeating: 1), where: inside))
+    }
+    ta = ta * r.speed
+    let active = dur * max(r.repeatCount, 1) * (r.autoreverses ? 2 : 1)
+    let k = L.floor(ta * (1 / dur))
+    var local = L.clamp(ta - k * dur, 0, dur)
+    var rate = L(repeating: r.speed)
+    if r.autoreverses {
+      let odd = L.ge(k - L.floor(k * 0.5) * 2, L(repeating: 0.5))
+      local = local.replacing(with: dur - local, where: odd)
+      rate = rate.replacing(with: L(repeating: -r.speed), where: odd)
+    }
+    let inside = L.and(L.ge(ta, zero), L.lt(ta, L(repeating: active)))
+    return (local, zero.replacing(with: rate, where: inside))
+  }
+
+  /// Stores the first `count` lanes of `v` at `out` (a whole group when there is room).
+  @inlinable @inline(__always)
+  static func storeGroup<L: FloatLanes>(_ v: L, _ out: UnsafeMutablePointer<Float>, _ count: Int) {
+    if count >= L.width {
+      v.store(to: out)
+    } else {
+      for k in 0..<count { out[k] = v[lane: k] }
+    }
+  }
+
+  /// Writes every channel's velocity for the block's `count` cells (from cell `b`) into
+  /// the velocity rows (`KernelOutputs.velocities`, `stride` apart).
+  @inlinable
+  static func velocityStage<L: FloatLanes>(
+    _: L.Type, _ r: CompiledRecipe, at b: Int, count: Int, t: Float, inputs: KernelInputs,
+    out: UnsafeMutablePointer<Float>, stride: Int
+  ) {
+    let plan = r.velocityPlan
+    for row in plan.zeroRows {
+      (out + row * stride + b).update(repeating: 0, count: count)
+    }
+    let height = inputs.height + b, tableWidth = inputs.tableWidth + b
+    for k in 0..<plan.partChannels.count where !plan.partChannels[k].isEmpty {
+      let part = r.parts[k]
+      plan.partChannels[k].withUnsafeBufferPointer { users in
+        rateStage(
+          part, PartRateStage<L>(
+            part: part, timing: r.timing, t: t, start: inputs.start + b, count: count, users: users, height: height,
+            tableWidth: tableWidth, out: out + b, stride: stride))
+      }
+    }
+    for (row, index) in plan.retargets {
+      let k = r.retargets[index]
+      let rows = inputs.retarget.unsafelyUnwrapped
+      @inline(__always) func input(_ j: Int) -> UnsafePointer<Float> { rows + (k.input + j) * inputs.retargetStride + b }
+      let target = out + row * stride + b
+      // The base's velocity written first, then each piece's added, each piece in a loop
+      // specialised on its own curve (`RowRateStage`).
+      switch k.segment {
+      case nil:
+        let ch = k.base.unsafelyUnwrapped
+        withUnsafeTemporaryAllocation(of: (row: Int, delta: SIMD3<Float>).self, capacity: 1) { users in
+          users[0] = (0, ch.to - ch.from)
+          let part = r.parts[ch.part]
+          rateStage(
+            part, PartRateStage<L>(
+              part: part, timing: r.timing, t: t, start: inputs.start + b, count: count,
+              users: UnsafeBufferPointer(users), height: height, tableWidth: tableWidth, out: target, stride: 0))
+        }
+      case .timed(let part):
+        target.update(repeating: 0, count: count)
+        rateStage(
+          part, RowRateStage<L>(part: part, t: t, begin: input(3), from: input(1), to: input(2), count: count, out: target))
+      case .carrying(let curve):
+        var i = 0
+        while i < count {
+          storeGroup(carryingVelocity(curve, input, at: i, t: t, count: count) as L, target + i, count &- i)
+          i &+= L.width
+        }
+      }
+      for j in 0..<k.layers.count {
+        let part = k.layers[j]
+        rateStage(
+          part, RowRateStage<L>(
+            part: part, t: t, begin: input(2 + k.segmentRows + 2 * j), from: nil,
+            to: input(1 + k.segmentRows + 2 * j), count: count, out: target))
+      }
+    }
+  }
+
+  /// Runs a rate loop for `part`'s curve: its Bezier solve, or its spring's x'(t).
+  @inlinable @inline(__always)
+  static func rateStage<V: RateLoop>(_ part: CompiledPart, _ stage: V) {
+    if part.solvePath.dispatch(stage) { return }
+    switch part.curve {
+    case .underdamped(let a, let wd, let bb): stage.run { UnderdampedSpring(a: a, wd: wd, b: bb).velocity($0) }
+    case .critical(let w0, let c): stage.run { CriticalSpring(w0: w0, c: c).velocity($0) }
+    case .overdamped(let a, let beta, let c, let slow, let fast):
+      stage.run { OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast).velocity($0) }
+    case .bezier, .fittedBezier, .rootFittedBezier: stage.visit(RuntimeSolve.self)
+    }
+  }
+
+  /// A velocity-carrying segment's velocity per lane: (to - from) x0'(tau) + velocity
+  /// g'(tau) from its begin until its end, 0 outside.
+  @inlinable @inline(__always)
+  static func carryingVelocity<L: FloatLanes>(
+    _ curve: CompiledCurve, _ input: (Int) -> UnsafePointer<Float>, at i: Int, t: Float, count: Int
+  ) -> L {
+    let rest = count &- i
+    let from: L = loadGroup(input(1) + i, rest), to: L = loadGroup(input(2) + i, rest)
+    let begin: L = loadGroup(input(3) + i, rest), velocity: L = loadGroup(input(4) + i, rest)
+    let end: L = loadGroup(input(5) + i, rest)
+    let tv = L(repeating: t)
+    let tau = L.maximum(tv - begin, L(repeating: 0))
+    let rates: (progress: L, impulse: L)
+    switch curve {
+    case .underdamped(let a, let wd, let b): rates = UnderdampedSpring(a: a, wd: wd, b: b).motionVelocity(tau)
+    case .critical(let w0, let c): rates = CriticalSpring(w0: w0, c: c).motionVelocity(tau)
+    case .overdamped(let a, let beta, let c, let slow, let fast):
+      rates = OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast).motionVelocity(tau)
+    case .bezier, .fittedBezier, .rootFittedBezier: rates = (L(repeating: 0), L(repeating: 0))
+    }
+    let v = L.muladd(velocity, rates.impulse, (to - from) * rates.progress)
+    let live = L.and(L.ge(tv, begin), L.lt(tv, end))
+    return L(repeating: 0).replacing(with: v, where: live)
+  }
+}
