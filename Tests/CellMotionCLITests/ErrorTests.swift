@@ -22,6 +22,14 @@ struct ErrorTests {
     expectOneLineError(try CLI.run(["curve", "shake", "--retarget", "0.2:3"]), mentioning: ["not keyframes"])
   }
 
+  @Test("--toggle: a malformed event, a row out of range, a recipe that does not fold: one clear line")
+  func toggleErrors() throws {
+    expectOneLineError(try CLI.run(["simulate", "foldOpen", "--toggle", "1x0.1"]), mentioning: ["ROW@TIME", "1x0.1"])
+    expectOneLineError(try CLI.run(["simulate", "foldOpen", "--toggle", "99@0.1"]), mentioning: ["--toggle row 99"])
+    expectOneLineError(try CLI.run(["simulate", "tipIn", "--toggle", "1@0.1"]), mentioning: ["does not fold"])
+    expectOneLineError(try CLI.run(["render", "foldOpen", "--height-retarget", "spring"]), mentioning: ["height-retarget"])
+  }
+
   /// A template of `preset` with `edit` applied to its JSON text, written into `dir`.
   func recipeFile(_ preset: String, in dir: URL, name: String, edit: (String) -> String) throws -> String {
     let t = try CLI.run(["recipe-template", preset])

@@ -126,6 +126,42 @@ struct SubcommandTests {
     #expect(svg.text.contains("additive to 0.5"))
   }
 
+  @Test("simulate --toggle: a row toggled again mid-way; with --height-retarget carry the row below moves without a kink")
+  func simulateInterruptedToggle() throws {
+    /// Row 2's viewport y per frame (m42 of its cell) at 480 frames per second.
+    func rowTwo(_ policy: String) throws -> [Double] {
+      let r = try CLI.run([
+        "simulate", "foldOpen", "--toggle", "1@0.1", "--toggle", "1@0.2", "--height-retarget", policy, "--fps", "480",
+        "--duration", "0.8", "--format", "csv",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      return lines(r.out).dropFirst().compactMap { line -> Double? in
+        let c = line.split(separator: ",")
+        guard c.count == 21, c[2] == "2", c[3] == "cell" else { return nil }
+        return Double(c[17])
+      }
+    }
+    for policy in ["reverse", "carry"] {
+      let y = try rowTwo(policy)
+      #expect(y.count == 385, "\(policy): one row 2 record per frame")
+      // Position continuous: no step larger than the fastest height change allows.
+      let steps = zip(y.dropFirst(), y).map { abs($0 - $1) }
+      #expect(steps.max()! < 4, "\(policy): \(steps.max()!)")
+    }
+    // Velocity: the second difference at the second toggle (frame 96) is a kink when the
+    // height reverses along its timeline, and smooth when it carries its velocity.
+    func kink(_ y: [Double]) -> Double {
+      var worst = 0.0
+      for k in 92...100 {
+        let second: Double = y[k + 1] - 2 * y[k] + y[k - 1]
+        worst = max(worst, abs(second))
+      }
+      return worst
+    }
+    let reverse = kink(try rowTwo("reverse")), carry = kink(try rowTwo("carry"))
+    #expect(carry < reverse / 5, "carry \(carry) vs reverse \(reverse)")
+  }
+
   @Test("simulate writes 21-column CSV and matching JSON Lines")
   func simulateDefaults() throws {
     let csv = try CLI.run(["simulate"])

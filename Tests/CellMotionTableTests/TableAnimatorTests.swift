@@ -226,3 +226,41 @@ struct TableAnimatorTests {
     #expect(throws: CellMotionError.self) { try a.step(to: .nan) }
   }
 }
+
+@Suite("TableAnimator: rows that come back mid-animation")
+struct ResumedAppearanceTests {
+  /// Rows 0-4 start a 2 s slide, leave the screen at 0.2 s (the table jumps to offset
+  /// 1200) and come back at 0.4 s (offset 0), with the `.always` rule.
+  func run(resumes: Bool) throws -> (TableAnimator, Transform3D) {
+    let layout = try TableLayout(rowCount: 100, rowHeight: 80)
+    var slide = Recipe.slideIn
+    slide.channels[0].duration = 2
+    let sim = try TableSimulation(layout: layout, viewportHeight: 400, scroll: try .stationary(at: 0), rule: .always)
+    var animator = try TableAnimator(simulation: sim, recipes: TableRecipes(first: slide), cellWidth: 375)
+    animator.resumesInterruptedAppearances = resumes
+    for n in 0...60 {
+      let t = Double(n) / 100
+      if n == 20 { animator.setScroll(try .stationary(at: 1200)) }
+      if n == 40 { animator.setScroll(try .stationary(at: 0)) }
+      try animator.step(to: t)
+    }
+    #expect(animator.frame.rows.contains(2))
+    return (animator, try #require(animator.frame.transform(ofRow: 2)))
+  }
+
+  @Test("a row scrolled away and back goes on with its running animation; with the option off it starts again")
+  func resumeOrRestart() throws {
+    let geometry = CellGeometry(width: 375, height: 80)
+    var slide = Recipe.slideIn
+    slide.channels[0].duration = 2
+    func expected(start: Double) -> Transform3D {
+      ReferenceEvaluator.evaluate(slide, geometry: geometry, row: 2, startTime: start, time: 0.6).transform
+        .concatenating(.translation(0, 160, 0))
+    }
+    let (_, resumed) = try run(resumes: true)
+    #expect(viewportError(resumed, expected(start: 0), scale: 400) < 1e-2, "continues its 0 s start")
+    let (_, restarted) = try run(resumes: false)
+    #expect(viewportError(restarted, expected(start: 0.4), scale: 400) < 1e-2, "starts again at 0.4 s")
+    #expect(viewportError(resumed, restarted, scale: 400) > 10, "the two differ")
+  }
+}

@@ -66,6 +66,17 @@ struct TableOptions: ParsableArguments {
   var expand: [Int] = [1]
   @Option(parsing: .unconditional, help: "Fold recipes: detail height, points.")
   var detailHeight: Double = 160
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: ArgumentHelp(
+      "Fold recipes: toggle ROW at TIME seconds (ROW@TIME), repeatable; replaces --expand's automatic toggles.",
+      discussion: "Toggle a row again before it has opened to interrupt it: --toggle 1@0.1 --toggle 1@0.25."))
+  var toggle: [String] = []
+  @Option(
+    help: """
+      Fold recipes: how a toggle mid-way moves the row's height: reverse (back along its timeline,       the default), carry (a critically damped spring keeping the height's velocity), additive       (UIKit's), from-current (from the current height, at rest).
+      """)
+  var heightRetarget: HeightRetarget = .reverse
 
   mutating func validate() throws {
     guard rows > 0, rows <= 1_000_000 else { throw ValidationError("--rows must be in 1...1000000, got \(rows)") }
@@ -80,6 +91,36 @@ struct TableOptions: ParsableArguments {
     if let v = velocity, !v.isFinite { throw ValidationError("--velocity must be finite, got \(v)") }
     guard scrollStart.isFinite, scrollStart >= 0 else { throw ValidationError("--scroll-start must be >= 0, got \(scrollStart)") }
     for r in expand where r < 0 || r >= rows { throw ValidationError("--expand row \(r) is out of range 0..<\(rows)") }
+    for t in try toggles() where t.row >= rows {
+      throw ValidationError("--toggle row \(t.row) is out of range 0..<\(rows)")
+    }
+  }
+
+  /// `--toggle ROW@TIME` events, in time order.
+  func toggles() throws -> [(time: Double, row: Int)] {
+    try toggle.map { text in
+      let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+      guard parts.count == 2, let row = Int(parts[0]), row >= 0, let time = Double(parts[1]), time.isFinite, time >= 0,
+        time <= 600
+      else { throw ValidationError("--toggle expects ROW@TIME (a row >= 0, seconds in 0...600), got \"\(text)\"") }
+      return (time, row)
+    }.sorted { $0.time < $1.time }
+  }
+}
+
+/// `--height-retarget`: how a row's height moves when toggled mid-way.
+enum HeightRetarget: String, CaseIterable, ExpressibleByArgument {
+  case reverse, carry, additive
+  case fromCurrent = "from-current"
+
+  /// The policy over `duration` seconds (nil: reverse along the timeline).
+  func policy(duration: Double) throws -> RetargetPolicy? {
+    switch self {
+    case .reverse: return nil
+    case .carry: return .carryVelocity(spring: try Spring(stiffness: 300, damping: 2 * 300.0.squareRoot()))
+    case .additive: return .additive(curve: .bezier(.easeInEaseOut), duration: duration)
+    case .fromCurrent: return .fromCurrentState(curve: .bezier(.easeInEaseOut), duration: duration)
+    }
   }
 }
 
@@ -150,13 +191,25 @@ enum TableScript {
     var toggles: [(time: Double, row: Int)] = []
     var expansion: ExpansionState?
     if let spec = recipe.fold {
-      expansion = try ExpansionState(rowCount: o.rows, detailHeights: .uniform(o.detailHeight), foldDuration: spec.duration)
-      let open = 0.1
-      toggles = o.expand.map { (open, $0) }
-      // A closing recipe is shown as the tutorial uses it: open first, then close.
-      // (The fold runs after the row's height change; see ExpansionState.)
-      let opened = open + (expansion?.heightDuration ?? 0) + spec.duration
-      if spec.direction == .close { toggles += o.expand.map { (opened + 0.3, $0) } }
+      if let policy = try o.heightRetarget.policy(duration: 0.3) {
+        expansion = try ExpansionState(
+          rowCount: o.rows, detailHeights: .uniform(o.detailHeight), foldDuration: spec.duration,
+          heightAnimation: .bezier(.easeInEaseOut), retarget: policy)
+      } else {
+        expansion = try ExpansionState(rowCount: o.rows, detailHeights: .uniform(o.detailHeight), foldDuration: spec.duration)
+      }
+      if !o.toggle.isEmpty {
+        toggles = try o.toggles()
+      } else {
+        let open = 0.1
+        toggles = o.expand.map { (open, $0) }
+        // A closing recipe is shown as the tutorial uses it: open first, then close.
+        // (The fold runs after the row's height change; see ExpansionState.)
+        let opened = open + (expansion?.heightDuration ?? 0) + spec.duration
+        if spec.direction == .close { toggles += o.expand.map { (opened + 0.3, $0) } }
+      }
+    } else if !o.toggle.isEmpty {
+      throw CLIError("--toggle needs a fold recipe (foldOpen, foldClosed or a file with a fold); \(recipe.name) does not fold")
     }
     // Automatic end: scrolling over, no animation or fold running, no toggle pending.
     let staggerRows = recipe.stagger.base == .row ? Double(o.rows) : o.viewportHeight / o.rowHeight + 1

@@ -100,7 +100,13 @@ public struct TableAnimator: Sendable {
   public let cellWidth: Double
   public let tableWidth: Double
   public var options: KernelOptions
-  /// The animations in flight (one per animating row).
+  /// Whether a row that comes back on screen while its appearance animation is still
+  /// running continues that animation (value and velocity carry on along its own
+  /// timeline) instead of starting it again. True by default; false restarts it, as a
+  /// reused UITableView cell whose `willDisplay` code runs the animation again does.
+  public var resumesInterruptedAppearances = true
+  /// The animations in flight (one per animating row; rows that left the screen keep
+  /// theirs until it ends when `resumesInterruptedAppearances`).
   public private(set) var batch: CellBatch
   var foldBatch: CellBatch
   var output: FrameOutput
@@ -193,11 +199,17 @@ public struct TableAnimator: Sendable {
     frame.events = FrameEvents()
     try simulation.step(to: time, into: &events)
     let visible = events.visibleRange
-    // Drop finished animations and those of rows no longer displayed (their cell is reused).
+    // Drop finished animations and, unless they may resume, those of rows no longer
+    // displayed (their cell is reused).
     let ended = events.didEndDisplaying
-    batch.removeCells(finishedBy: time) { row in !visible.contains(row) || Self.contains(sorted: ended, row) }
-    // Start the animations of rows that appeared.
+    if resumesInterruptedAppearances {
+      batch.removeCells(finishedBy: time) { _ in false }
+    } else {
+      batch.removeCells(finishedBy: time) { row in !visible.contains(row) || Self.contains(sorted: ended, row) }
+    }
+    // Start the animations of rows that appeared (or let a running one go on).
     for s in events.animationStarts {
+      if resumesInterruptedAppearances, batch.row.contains(s.row) { continue }
       let slot = s.row - visible.lowerBound
       let height = slot >= 0 && slot < events.rowHeights.count ? events.rowHeights[slot] : 44
       if batch.count == output.capacity { try grow() }
