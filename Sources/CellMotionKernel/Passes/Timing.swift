@@ -24,61 +24,6 @@ import Foundation
   }
 }
 
-extension SolvePath {
-  /// Runs `visitor` with the Bezier solve this path names; false for `.spring` (nothing
-  /// run). The one switch over every solve, without a default.
-  @inlinable @inline(__always)
-  func dispatch<V: SolveVisitor>(_ v: V) -> Bool {
-    switch self {
-    case .identity: v.visit(NewtonSolve<0, 0>.self)
-    case .newton1: v.visit(NewtonSolve<1, 0>.self)
-    case .newton2: v.visit(NewtonSolve<2, 0>.self)
-    case .newton3: v.visit(NewtonSolve<3, 0>.self)
-    case .newton4: v.visit(NewtonSolve<4, 0>.self)
-    case .newton5: v.visit(NewtonSolve<5, 0>.self)
-    case .newton6: v.visit(NewtonSolve<6, 0>.self)
-    case .newton7: v.visit(NewtonSolve<7, 0>.self)
-    case .newton8: v.visit(NewtonSolve<8, 0>.self)
-    case .newton1Guess: v.visit(NewtonSolve<1, 1>.self)
-    case .newton2Guess: v.visit(NewtonSolve<2, 1>.self)
-    case .newton3Guess: v.visit(NewtonSolve<3, 1>.self)
-    case .newton4Guess: v.visit(NewtonSolve<4, 1>.self)
-    case .newton5Guess: v.visit(NewtonSolve<5, 1>.self)
-    case .newton6Guess: v.visit(NewtonSolve<6, 1>.self)
-    case .newton7Guess: v.visit(NewtonSolve<7, 1>.self)
-    case .newton8Guess: v.visit(NewtonSolve<8, 1>.self)
-    case .fitted4x1: v.visit(FittedSolve<4, 1>.self)
-    case .fitted5x1: v.visit(FittedSolve<5, 1>.self)
-    case .fitted6x1: v.visit(FittedSolve<6, 1>.self)
-    case .fitted7x1: v.visit(FittedSolve<7, 1>.self)
-    case .fitted8x1: v.visit(FittedSolve<8, 1>.self)
-    case .fitted4x2: v.visit(FittedSolve<4, 2>.self)
-    case .fitted5x2: v.visit(FittedSolve<5, 2>.self)
-    case .fitted6x2: v.visit(FittedSolve<6, 2>.self)
-    case .fitted7x2: v.visit(FittedSolve<7, 2>.self)
-    case .fitted8x2: v.visit(FittedSolve<8, 2>.self)
-    case .fitted4x3: v.visit(FittedSolve<4, 3>.self)
-    case .fitted5x3: v.visit(FittedSolve<5, 3>.self)
-    case .fitted6x3: v.visit(FittedSolve<6, 3>.self)
-    case .fitted7x3: v.visit(FittedSolve<7, 3>.self)
-    case .fitted8x3: v.visit(FittedSolve<8, 3>.self)
-    case .root4x1: v.visit(RootFittedSolve<4, 1>.self)
-    case .root5x1: v.visit(RootFittedSolve<5, 1>.self)
-    case .root6x1: v.visit(RootFittedSolve<6, 1>.self)
-    case .root7x1: v.visit(RootFittedSolve<7, 1>.self)
-    case .root8x1: v.visit(RootFittedSolve<8, 1>.self)
-    case .root4x2: v.visit(RootFittedSolve<4, 2>.self)
-    case .root5x2: v.visit(RootFittedSolve<5, 2>.self)
-    case .root6x2: v.visit(RootFittedSolve<6, 2>.self)
-    case .root7x2: v.visit(RootFittedSolve<7, 2>.self)
-    case .root8x2: v.visit(RootFittedSolve<8, 2>.self)
-    case .runtime: v.visit(RuntimeSolve.self)
-    case .spring: return false
-    }
-    return true
-  }
-}
-
 /// A part's media timing as the kernel reads it: the recipe's (`CompiledRecipe.timing`),
 /// or a retarget's (`retarget`: speed 1, once, filling both ways).
 @usableFromInline package struct PartTiming: Sendable, Hashable {
