@@ -226,5 +226,19 @@ struct VelocityKernelTests {
     #expect(plain.velocities.isEmpty && !plain.includesVelocities)
     var with = try FrameOutput(capacity: 4, includeVelocities: true)
     #expect(throws: CellMotionError.self) { try Kernel.evaluate(batch, at: 0.2, into: &with) }
+    // One output reused by batches of different recipes: a row written for one is 0 for
+    // the next batch's cells whose recipe does not animate that channel.
+    var moving = try CellBatch(recipes: [Recipe.moveUpFade], capacity: 4)
+    var fading = try CellBatch(recipes: [Recipe.fadeIn], capacity: 4)
+    for i in 0..<4 {
+      try moving.append(recipe: 0, row: i, startTime: 0, geometry: CellGeometry(width: 320, height: 60))
+      try fading.append(recipe: 0, row: i, startTime: 0, geometry: CellGeometry(width: 320, height: 60))
+    }
+    var reused = try FrameOutput(capacity: 4, includeVelocities: true)
+    try Kernel.evaluate(moving, at: 0.1, into: &reused)
+    #expect((0..<4).allSatisfy { reused.velocity(.translationY, ofCell: $0) != 0 })
+    try Kernel.evaluate(fading, at: 0.1, into: &reused)
+    #expect((0..<4).allSatisfy { reused.velocity(.translationY, ofCell: $0) == 0 })
+    #expect((0..<4).allSatisfy { reused.velocity(.opacity, ofCell: $0) > 0 })
   }
 }

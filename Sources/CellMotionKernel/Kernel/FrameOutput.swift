@@ -63,6 +63,9 @@ public struct FrameOutput: Sendable {
   public let includesFold: Bool
   /// Whether evaluations write `velocities` (they cost nothing otherwise).
   public let includesVelocities: Bool
+  /// Bit c set once some evaluation may have written a value other than 0 to velocity row
+  /// c: rows never written need no clearing (they are 0 from the allocation).
+  var velocityRowsWritten: UInt16 = 0
   public let includesCorners: Bool
   /// How `matrices` stores each cell: 16 or 6 Floats.
   public let layout: MatrixLayout

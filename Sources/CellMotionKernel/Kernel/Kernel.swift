@@ -80,8 +80,13 @@ public enum Kernel {
     guard n > 0 else { return }
     let t = Float(time - batch.timeOrigin)
     let threads = n >= options.parallelThreshold ? options.threads : 1
+    // Velocity rows that may hold something other than 0 after this frame: those some
+    // recipe of the batch writes, and those written before (`FrameOutput`'s record).
+    let moving = output.includesVelocities ? batch.recipes.reduce(UInt16(0)) { $0 | $1.velocityPlan.movingRows } : 0
+    let clear = moving | output.velocityRowsWritten
+    output.velocityRowsWritten = clear
     batch.withKernelInputs { inputs, recipeIndex in
-      output.withKernelOutputs { outputs in
+      output.withKernelOutputs(velocityRowsToClear: clear) { outputs in
         FrameJob(
           recipes: batch.recipes, recipeIndex: recipeIndex, oneRecipe: batch.recipeChanges == 0, t: t, inputs: inputs,
           outputs: outputs, lanes: options.lanes, count: n
@@ -199,7 +204,9 @@ public enum Kernel {
           L.self, r.shadowChannel, modelValue: 0, progress: progress, height: inputs.height + b,
           tableWidth: inputs.tableWidth + b, count: n, into: outputs.shadow + b)
         if let velocities = outputs.velocities {
-          velocityStage(L.self, r, at: b, count: n, t: t, inputs: inputs, out: velocities, stride: outputs.velocityStride)
+          velocityStage(
+            L.self, r, at: b, count: n, t: t, inputs: inputs, outputs: outputs, out: velocities,
+            stride: outputs.velocityStride)
         }
         if let planar {
           evaluatePlanarRun(

@@ -48,14 +48,18 @@ struct KernelOutputs: @unchecked Sendable {
   /// when not asked for.
   @usableFromInline let velocities: UnsafeMutablePointer<Float>?
   @usableFromInline let velocityStride: Int
+  /// Bit `row` set for the velocity rows a recipe that does not animate that channel must
+  /// write 0 to (some cell may hold another value there); rows never written stay 0.
+  @usableFromInline let velocityRowsToClear: UInt16
   @inlinable init(
     matrices: UnsafeMutablePointer<Float>, opacity: UnsafeMutablePointer<Float>,
     shadow: UnsafeMutablePointer<Float>, foldTop: UnsafeMutablePointer<Float>?,
     foldBottom: UnsafeMutablePointer<Float>?, foldShadow: UnsafeMutablePointer<Float>?,
     corners: UnsafeMutablePointer<Float>?, affine: Bool = false, velocities: UnsafeMutablePointer<Float>? = nil,
-    velocityStride: Int = 0
+    velocityStride: Int = 0, velocityRowsToClear: UInt16 = 0x7FF
   ) {
     self.affine = affine
+    self.velocityRowsToClear = velocityRowsToClear
     self.velocities = velocities
     self.velocityStride = velocityStride
     self.matrices = matrices

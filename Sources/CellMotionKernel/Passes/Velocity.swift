@@ -109,6 +109,12 @@ extension RateLoop {
   @usableFromInline var zeroRows: [Int]
   /// Whether a keyframe channel is shown (its velocity is not computed by the kernel).
   package var hasKeyframeChannel: Bool
+  /// Bit `row` set for each row this recipe writes a velocity to (not zeroRows).
+  package var movingRows: UInt16 {
+    var mask: UInt16 = 0x7FF
+    for r in zeroRows { mask &= ~(1 << UInt16(r)) }
+    return mask
+  }
 
   static let empty = VelocityPlan(partChannels: [], retargets: [], zeroRows: [], hasKeyframeChannel: false)
 
@@ -191,11 +197,12 @@ extension Kernel {
   /// the velocity rows (`KernelOutputs.velocities`, `stride` apart).
   @inlinable
   static func velocityStage<L: FloatLanes>(
-    _: L.Type, _ r: CompiledRecipe, at b: Int, count: Int, t: Float, inputs: KernelInputs,
+    _: L.Type, _ r: CompiledRecipe, at b: Int, count: Int, t: Float, inputs: KernelInputs, outputs: KernelOutputs,
     out: UnsafeMutablePointer<Float>, stride: Int
   ) {
     let plan = r.velocityPlan
-    for row in plan.zeroRows {
+    // Rows that may hold something other than 0 (`KernelOutputs.velocityRowsToClear`).
+    for row in plan.zeroRows where outputs.velocityRowsToClear & (1 << UInt16(row)) != 0 {
       (out + row * stride + b).update(repeating: 0, count: count)
     }
     let height = inputs.height + b, tableWidth = inputs.tableWidth + b
