@@ -7,18 +7,20 @@ import Testing
 struct ArgumentTests {
   /// Numeric options per subcommand (the table options are shared by render and simulate).
   static let table = ["--rows", "--row-height", "--width", "--viewport-height", "--velocity", "--scroll-start", "--fps",
-                      "--duration", "--expand", "--detail-height"]
+                      "--duration", "--expand", "--detail-height", "--toggle"]
   static let numeric: [String: [String]] = [
     "render": table + ["--thumbnails", "--columns", "--scale"],
     "simulate": table,
-    "curve": ["--damping-ratio", "--duration", "--initial-velocity", "--mass", "--stiffness", "--damping", "--samples"],
+    "curve": [
+      "--damping-ratio", "--duration", "--initial-velocity", "--mass", "--stiffness", "--damping", "--samples", "--retarget",
+    ],
     "inspect": ["--width", "--height", "--detail-height", "--rows"],
     "recipe-template": [],
   ]
   /// Options whose values are not numbers.
   static let other: [String: [String]] = [
-    "render": ["--scroll", "--rule", "--motion", "--output", "--basename", "--format"],
-    "simulate": ["--scroll", "--rule", "--motion", "--format", "--layout", "--output"],
+    "render": ["--scroll", "--rule", "--motion", "--output", "--basename", "--format", "--height-retarget"],
+    "simulate": ["--scroll", "--rule", "--motion", "--format", "--layout", "--output", "--height-retarget"],
     "curve": ["--format", "--output"],
     "inspect": ["--output"],
     "recipe-template": ["--output"],

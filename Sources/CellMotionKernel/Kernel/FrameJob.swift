@@ -44,12 +44,6 @@ struct FrameJob: @unchecked Sendable {
     if !output.includesFold, batch.recipes.contains(where: { $0.fold != nil }) {
       throw .invalidCombination(field: "FrameOutput", reason: "a recipe folds but the output has no fold buffers")
     }
-    if output.includesVelocities, let r = batch.recipes.first(where: { $0.velocityPlan.hasKeyframeChannel }) {
-      throw .invalidCombination(
-        field: "FrameOutput.includesVelocities",
-        reason: "recipe \(r.recipe.name) animates a channel by keyframes; the kernel's velocities cover two-value and "
-          + "retargeted channels (ReferenceEvaluator.channelVelocities gives keyframe velocities)")
-    }
     if output.layout == .affine2D, let r = batch.recipes.first(where: { !$0.isPlanar }) {
       throw .invalidCombination(
         field: "FrameOutput.layout",

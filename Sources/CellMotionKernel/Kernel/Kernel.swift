@@ -205,7 +205,7 @@ public enum Kernel {
           tableWidth: inputs.tableWidth + b, count: n, into: outputs.shadow + b)
         if let velocities = outputs.velocities {
           velocityStage(
-            L.self, r, at: b, count: n, t: t, inputs: inputs, outputs: outputs, out: velocities,
+            L.self, r, at: b, count: n, t: t, progress: progress, inputs: inputs, outputs: outputs, out: velocities,
             stride: outputs.velocityStride)
         }
         if let planar {

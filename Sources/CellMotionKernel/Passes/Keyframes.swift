@@ -81,70 +81,125 @@ extension Kernel {
     }
   }
 
-  /// The value's three parts (constant, per cell height, per table width; the last two 0
-  /// unless `geometry`) at fraction `f`, from the flat segment table (`n` segments,
-  /// `CompiledKeyframes.tableStride` Floats each).
+  /// Each lane's segment constants: the last segment whose start is <= f (segment 0 for
+  /// any f before the second start), selected lane by lane from the flat table (`n`
+  /// segments, `CompiledKeyframes.tableStride` Floats each): a compare and a select per
+  /// constant and segment, no branch on lanes. Only what the track uses is selected.
   @inlinable @inline(__always)
-  static func keyframeValue<L: FloatLanes>(
+  static func selectSegment<L: FloatLanes>(
     _ f: L, _ k: CompiledKeyframes, _ table: UnsafePointer<Float>, _ n: Int, geometry: Bool
-  ) -> (constant: L, height: L, width: L) {
+  ) -> SegmentLanes<L> {
     let stride = CompiledKeyframes.tableStride
     @inline(__always) func at(_ s: UnsafePointer<Float>, _ j: Int) -> L { L(repeating: s[j]) }
-    // Each lane's segment: the last whose start is <= f (segment 0 for any f before the
-    // second start), its constants selected lane by lane: a compare and a select per
-    // constant and segment, no branch on lanes.
-    var start = at(table, 0), inv = at(table, 1)
-    var a = at(table, 2), b = at(table, 3), c = at(table, 4), d = at(table, 5)
-    var ha = at(table, 6), hb = at(table, 7), hc = at(table, 8), hd = at(table, 9)
-    var wa = at(table, 10), wb = at(table, 11), wc = at(table, 12), wd = at(table, 13)
-    var kind = at(table, 14), seconds = at(table, 15)
-    var q0 = at(table, 16), q1 = at(table, 17), q2 = at(table, 18)
-    var q3 = at(table, 19), q4 = at(table, 20), q5 = at(table, 21)
+    var g = SegmentLanes<L>(
+      start: at(table, 0), inv: at(table, 1), a: at(table, 2), b: at(table, 3), c: at(table, 4), d: at(table, 5),
+      ha: at(table, 6), hb: at(table, 7), hc: at(table, 8), hd: at(table, 9),
+      wa: at(table, 10), wb: at(table, 11), wc: at(table, 12), wd: at(table, 13),
+      kind: at(table, 14), seconds: at(table, 15),
+      q: (at(table, 16), at(table, 17), at(table, 18), at(table, 19), at(table, 20), at(table, 21)))
     let springs = k.easings.springs, eases = k.easings.any
     var s = table
     for _ in 1..<max(n, 1) {
       s += stride
       let m = L.ge(f, at(s, 0))
-      start = start.replacing(with: at(s, 0), where: m)
-      inv = inv.replacing(with: at(s, 1), where: m)
+      g.start = g.start.replacing(with: at(s, 0), where: m)
+      g.inv = g.inv.replacing(with: at(s, 1), where: m)
       if k.cubic {
-        a = a.replacing(with: at(s, 2), where: m)
-        b = b.replacing(with: at(s, 3), where: m)
+        g.a = g.a.replacing(with: at(s, 2), where: m)
+        g.b = g.b.replacing(with: at(s, 3), where: m)
       }
-      c = c.replacing(with: at(s, 4), where: m)
-      d = d.replacing(with: at(s, 5), where: m)
+      g.c = g.c.replacing(with: at(s, 4), where: m)
+      g.d = g.d.replacing(with: at(s, 5), where: m)
       if geometry {
-        ha = ha.replacing(with: at(s, 6), where: m)
-        hb = hb.replacing(with: at(s, 7), where: m)
-        hc = hc.replacing(with: at(s, 8), where: m)
-        hd = hd.replacing(with: at(s, 9), where: m)
-        wa = wa.replacing(with: at(s, 10), where: m)
-        wb = wb.replacing(with: at(s, 11), where: m)
-        wc = wc.replacing(with: at(s, 12), where: m)
-        wd = wd.replacing(with: at(s, 13), where: m)
+        g.ha = g.ha.replacing(with: at(s, 6), where: m)
+        g.hb = g.hb.replacing(with: at(s, 7), where: m)
+        g.hc = g.hc.replacing(with: at(s, 8), where: m)
+        g.hd = g.hd.replacing(with: at(s, 9), where: m)
+        g.wa = g.wa.replacing(with: at(s, 10), where: m)
+        g.wb = g.wb.replacing(with: at(s, 11), where: m)
+        g.wc = g.wc.replacing(with: at(s, 12), where: m)
+        g.wd = g.wd.replacing(with: at(s, 13), where: m)
       }
       if springs {
-        kind = kind.replacing(with: at(s, 14), where: m)
-        seconds = seconds.replacing(with: at(s, 15), where: m)
+        g.kind = g.kind.replacing(with: at(s, 14), where: m)
+        g.seconds = g.seconds.replacing(with: at(s, 15), where: m)
       }
       if eases {
-        q0 = q0.replacing(with: at(s, 16), where: m)
-        q1 = q1.replacing(with: at(s, 17), where: m)
-        q2 = q2.replacing(with: at(s, 18), where: m)
-        q3 = q3.replacing(with: at(s, 19), where: m)
-        q4 = q4.replacing(with: at(s, 20), where: m)
-        q5 = q5.replacing(with: at(s, 21), where: m)
+        g.q.0 = g.q.0.replacing(with: at(s, 16), where: m)
+        g.q.1 = g.q.1.replacing(with: at(s, 17), where: m)
+        g.q.2 = g.q.2.replacing(with: at(s, 18), where: m)
+        g.q.3 = g.q.3.replacing(with: at(s, 19), where: m)
+        g.q.4 = g.q.4.replacing(with: at(s, 20), where: m)
+        g.q.5 = g.q.5.replacing(with: at(s, 21), where: m)
       }
     }
-    let u = L.segmentFraction(f, start: start, invSpan: inv)
-    let e = easeSegments(u, kind: kind, seconds: seconds, (q0, q1, q2, q3, q4, q5), k.easings)
+    return g
+  }
+
+  /// The value's three parts (constant, per cell height, per table width; the last two 0
+  /// unless `geometry`) at fraction `f`, from the flat segment table.
+  @inlinable @inline(__always)
+  static func keyframeValue<L: FloatLanes>(
+    _ f: L, _ k: CompiledKeyframes, _ table: UnsafePointer<Float>, _ n: Int, geometry: Bool
+  ) -> (constant: L, height: L, width: L) {
+    let g = selectSegment(f, k, table, n, geometry: geometry)
+    let u = L.segmentFraction(f, start: g.start, invSpan: g.inv)
+    let e = easeSegments(u, kind: g.kind, seconds: g.seconds, g.q, k.easings)
     // The cubics in e (lines when no segment is cubic: A = B = 0).
     let zero = L(repeating: 0)
-    let value = k.cubic ? L.muladd(L.muladd(L.muladd(a, e, b), e, c), e, d) : L.muladd(c, e, d)
+    let value = k.cubic ? L.muladd(L.muladd(L.muladd(g.a, e, g.b), e, g.c), e, g.d) : L.muladd(g.c, e, g.d)
     guard geometry else { return (value, zero, zero) }
     return (
-      value, L.muladd(L.muladd(L.muladd(ha, e, hb), e, hc), e, hd), L.muladd(L.muladd(L.muladd(wa, e, wb), e, wc), e, wd)
+      value, L.muladd(L.muladd(L.muladd(g.ha, e, g.hb), e, g.hc), e, g.hd),
+      L.muladd(L.muladd(L.muladd(g.wa, e, g.wb), e, g.wc), e, g.wd)
     )
+  }
+
+  /// d(value)/df per lane at fraction `f` (constant, per cell height and per table width
+  /// parts), as `keyframeValue` selects and eases: the segment cubic's derivative at the
+  /// eased fraction x de/du (a Bezier's dy/dx at its per-lane parameter, a spring's
+  /// velocity over the segment's seconds) x 1/span; 0 outside (0, 1) and from a
+  /// spring segment's end on. `KeyframeTrack.slope` is the reference.
+  @inlinable @inline(__always)
+  static func keyframeSlope<L: FloatLanes>(
+    _ f: L, _ k: CompiledKeyframes, _ table: UnsafePointer<Float>, _ n: Int
+  ) -> (constant: L, height: L, width: L) {
+    let g = selectSegment(f, k, table, n, geometry: k.usesGeometry)
+    let u = L.segmentFraction(f, start: g.start, invSpan: g.inv)
+    let (kind, seconds, q, inv) = (g.kind, g.seconds, g.q, g.inv)
+    let e = easeSegments(u, kind: kind, seconds: seconds, q, k.easings)
+    // de/du: 1, a Bezier's dy/dx at its parameter, or a spring's velocity x seconds.
+    var de = L(repeating: 1)
+    if k.easings.bezier {
+      let p = bezierParameterLanes(u, q.0, q.1, q.2)
+      let dx = L.muladd(L.muladd(p, q.0 * 3, q.1 * 2), p, q.2), dy = L.muladd(L.muladd(p, q.3 * 3, q.4 * 2), p, q.5)
+      let ddx = L.muladd(p, q.0 * 6, q.1 * 2), ddy = L.muladd(p, q.3 * 6, q.4 * 2)
+      de = (dy / dx).replacing(with: ddy / ddx, where: L.lt(dx, L(repeating: 1e-6)))
+    }
+    let local = u * seconds
+    let live = L.lt(local, seconds)
+    if k.easings.underdamped {
+      let ex = L.exp(local * (L(repeating: 0) - q.0)), sc = L.sincos(local * q.1)
+      let v = ex * L.muladd(sc.sin, L.muladd(q.0, q.2, q.1), sc.cos * (q.0 - q.2 * q.1)) * seconds
+      de = de.replacing(with: L(repeating: 0).replacing(with: v, where: live), where: isKind(kind, .underdamped))
+    }
+    if k.easings.critical {
+      let ex = L.exp(local * (L(repeating: 0) - q.0))
+      let v = ex * (L.muladd(L.muladd(local, q.1, L(repeating: 1)), q.0, L(repeating: 0) - q.1)) * seconds
+      de = de.replacing(with: L(repeating: 0).replacing(with: v, where: live), where: isKind(kind, .critical))
+    }
+    if k.easings.overdamped {
+      let (cosh, sinhc) = OverdampedSpring.hyperbolic(local, a: q.0, beta: q.1, slow: q.3, fast: q.4)
+      let v = L.muladd(local * sinhc, q.2 * q.0 - q.1 * q.1, cosh * (q.0 - q.2)) * seconds
+      de = de.replacing(with: L(repeating: 0).replacing(with: v, where: live), where: isKind(kind, .overdamped))
+    }
+    // du/df = 1/span inside (0, 1); the cubics' derivatives at e.
+    let inside = L.and(L.lt(L(repeating: 0), f), L.lt(f, L(repeating: 1)))
+    let chain = L(repeating: 0).replacing(with: de * inv, where: inside)
+    @inline(__always) func cubicSlope(_ a: L, _ b: L, _ c: L) -> L {
+      k.cubic ? L.muladd(L.muladd(a * 3, e, b * 2), e, c) : c
+    }
+    return (cubicSlope(g.a, g.b, g.c) * chain, cubicSlope(g.ha, g.hb, g.hc) * chain, cubicSlope(g.wa, g.wb, g.wc) * chain)
   }
 
   /// Each lane's eased segment fraction: `u` through its segment's Bezier (per-lane
@@ -184,6 +239,21 @@ extension Kernel {
   static func isKind<L: FloatLanes>(_ lanes: L, _ kind: KeyframeSegment.Kind) -> L.Mask {
     let v = L(repeating: kind.rawValue)
     return L.and(L.ge(lanes, v), L.ge(v, lanes))
+  }
+}
+
+/// One lane group's keyframe segment constants (`Kernel.selectSegment`): start, 1/span,
+/// the cubics (constant, per height, per width), the easing's kind, seconds and constants.
+@usableFromInline struct SegmentLanes<L: FloatLanes> {
+  @usableFromInline var start, inv, a, b, c, d, ha, hb, hc, hd, wa, wb, wc, wd, kind, seconds: L
+  @usableFromInline var q: (L, L, L, L, L, L)
+  @inlinable init(
+    start: L, inv: L, a: L, b: L, c: L, d: L, ha: L, hb: L, hc: L, hd: L, wa: L, wb: L, wc: L, wd: L, kind: L,
+    seconds: L, q: (L, L, L, L, L, L)
+  ) {
+    (self.start, self.inv, self.a, self.b, self.c, self.d) = (start, inv, a, b, c, d)
+    (self.ha, self.hb, self.hc, self.hd, self.wa, self.wb, self.wc, self.wd) = (ha, hb, hc, hd, wa, wb, wc, wd)
+    (self.kind, self.seconds, self.q) = (kind, seconds, q)
   }
 }
 

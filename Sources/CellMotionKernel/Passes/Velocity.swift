@@ -107,8 +107,8 @@ extension RateLoop {
   @usableFromInline var retargets: [(row: Int, index: Int)]
   /// Output rows of channels the recipe does not animate (written as 0).
   @usableFromInline var zeroRows: [Int]
-  /// Whether a keyframe channel is shown (its velocity is not computed by the kernel).
-  package var hasKeyframeChannel: Bool
+  /// Keyframe channels: output row and index in `CompiledRecipe.keyframes`.
+  @usableFromInline var keyframes: [(row: Int, index: Int)]
   /// Bit `row` set for each row this recipe writes a velocity to (not zeroRows).
   package var movingRows: UInt16 {
     var mask: UInt16 = 0x7FF
@@ -116,21 +116,20 @@ extension RateLoop {
     return mask
   }
 
-  static let empty = VelocityPlan(partChannels: [], retargets: [], zeroRows: [], hasKeyframeChannel: false)
+  static let empty = VelocityPlan(partChannels: [], retargets: [], zeroRows: [], keyframes: [])
 
   init(
     partChannels: [[(row: Int, delta: SIMD3<Float>)]], retargets: [(row: Int, index: Int)], zeroRows: [Int],
-    hasKeyframeChannel: Bool
+    keyframes: [(row: Int, index: Int)]
   ) {
-    (self.partChannels, self.retargets, self.zeroRows) = (partChannels, retargets, zeroRows)
-    self.hasKeyframeChannel = hasKeyframeChannel
+    (self.partChannels, self.retargets, self.zeroRows, self.keyframes) = (partChannels, retargets, zeroRows, keyframes)
   }
 
   init(_ r: CompiledRecipe) {
     partChannels = Array(repeating: [], count: r.parts.count)
     retargets = []
     zeroRows = []
-    hasKeyframeChannel = false
+    keyframes = []
     let keyframeRows = r.parts.count..<(r.parts.count + r.keyframes.count)
     for (row, kind) in Channel.allCases.enumerated() {
       guard let ch = r.channels.last(where: { $0.channel == kind }) else {
@@ -140,16 +139,9 @@ extension RateLoop {
       if ch.part < r.parts.count {
         partChannels[ch.part].append((row, ch.to - ch.from))
       } else if keyframeRows.contains(ch.part) {
-        hasKeyframeChannel = true
-        zeroRows.append(row)
+        keyframes.append((row, ch.part - r.parts.count))
       } else if let k = r.retargets.firstIndex(where: { $0.row == ch.part }) {
-        // A retarget whose running base is a keyframe channel has no kernel velocity.
-        if let base = r.retargets[k].base, keyframeRows.contains(base.part) {
-          hasKeyframeChannel = true
-          zeroRows.append(row)
-        } else {
-          retargets.append((row, k))
-        }
+        retargets.append((row, k))
       } else {
         zeroRows.append(row)
       }
@@ -197,8 +189,8 @@ extension Kernel {
   /// the velocity rows (`KernelOutputs.velocities`, `stride` apart).
   @inlinable
   static func velocityStage<L: FloatLanes>(
-    _: L.Type, _ r: CompiledRecipe, at b: Int, count: Int, t: Float, inputs: KernelInputs, outputs: KernelOutputs,
-    out: UnsafeMutablePointer<Float>, stride: Int
+    _: L.Type, _ r: CompiledRecipe, at b: Int, count: Int, t: Float, progress: StagedProgress, inputs: KernelInputs,
+    outputs: KernelOutputs, out: UnsafeMutablePointer<Float>, stride: Int
   ) {
     let plan = r.velocityPlan
     // Rows that may hold something other than 0 (`KernelOutputs.velocityRowsToClear`).
@@ -215,6 +207,11 @@ extension Kernel {
             tableWidth: tableWidth, out: out + b, stride: stride))
       }
     }
+    for (row, index) in plan.keyframes {
+      keyframeVelocity(
+        L.self, r, r.keyframes[index], at: b, count: count, t: t, progress: progress, inputs: inputs,
+        into: out + row * stride + b)
+    }
     for (row, index) in plan.retargets {
       let k = r.retargets[index]
       let rows = inputs.retarget.unsafelyUnwrapped
@@ -223,6 +220,11 @@ extension Kernel {
       // The base's velocity written first, then each piece's added, each piece in a loop
       // specialised on its own curve (`RowRateStage`).
       switch k.segment {
+      case nil where k.base.unsafelyUnwrapped.part >= r.parts.count:
+        // The running base is a keyframe channel.
+        keyframeVelocity(
+          L.self, r, r.keyframes[k.base.unsafelyUnwrapped.part - r.parts.count], at: b, count: count, t: t,
+          progress: progress, inputs: inputs, into: target)
       case nil:
         let ch = k.base.unsafelyUnwrapped
         withUnsafeTemporaryAllocation(of: (row: Int, delta: SIMD3<Float>).self, capacity: 1) { users in
@@ -250,6 +252,39 @@ extension Kernel {
           part, RowRateStage<L>(
             part: part, t: t, begin: input(2 + k.segmentRows + 2 * j), from: nil,
             to: input(1 + k.segmentRows + 2 * j), count: count, out: target))
+      }
+    }
+  }
+
+  /// A keyframe channel's velocity into `out`: its part's d(f)/dt (a `PartRateStage`
+  /// with one user), then times d(value)/df at f (`keyframeSlope`, the cell's geometry
+  /// applied).
+  @inlinable
+  static func keyframeVelocity<L: FloatLanes>(
+    _: L.Type, _ r: CompiledRecipe, _ k: CompiledKeyframes, at b: Int, count: Int, t: Float, progress: StagedProgress,
+    inputs: KernelInputs, into out: UnsafeMutablePointer<Float>
+  ) {
+    let part = r.parts[k.part]
+    withUnsafeTemporaryAllocation(of: (row: Int, delta: SIMD3<Float>).self, capacity: 1) { users in
+      users[0] = (0, SIMD3(1, 0, 0))
+      rateStage(
+        part, PartRateStage<L>(
+          part: part, timing: r.timing, t: t, start: inputs.start + b, count: count, users: UnsafeBufferPointer(users),
+          height: inputs.height + b, tableWidth: inputs.tableWidth + b, out: out, stride: 0))
+    }
+    k.table.withUnsafeBufferPointer { table in
+      let segments = table.baseAddress.unsafelyUnwrapped, n = table.count / CompiledKeyframes.tableStride
+      var i = 0
+      while i < count {
+        let rest = count &- i
+        let f = L.clamp(progress(k.part, i) as L, 0, 1)
+        let slope = keyframeSlope(f, k, segments, n)
+        var d = slope.constant
+        if k.usesGeometry {
+          d = L.muladd(loadGroup(inputs.height + b + i, rest), slope.height, L.muladd(loadGroup(inputs.tableWidth + b + i, rest), slope.width, d))
+        }
+        storeGroup((loadGroup(UnsafePointer(out + i), rest) as L) * d, out + i, rest)
+        i &+= L.width
       }
     }
   }
