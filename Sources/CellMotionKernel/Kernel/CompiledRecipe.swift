@@ -37,6 +37,8 @@ import Foundation
   @usableFromInline package var part: Int
   @usableFromInline package var from: SIMD3<Float>
   @usableFromInline package var to: SIMD3<Float>
+  /// Whether either end depends on the cell's height or the table's width.
+  @inlinable package var usesGeometry: Bool { from.y != 0 || from.z != 0 || to.y != 0 || to.z != 0 }
 }
 
 /// The whole-matrix animation in its interpolation path, as Float constants.

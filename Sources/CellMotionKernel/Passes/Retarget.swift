@@ -38,6 +38,12 @@ extension Kernel {
     // One loop per base (the recipe's channel, a timed segment, a carrying spring), each
     // specialised on its type.
     switch k.segment {
+    case nil where k.base.unsafelyUnwrapped.usesGeometry == false:
+      // Constant ends (no per-cell height or width): no geometry to load.
+      let ch = k.base.unsafelyUnwrapped
+      combineStage(
+        L.self, ConstantRecipeBase(from: ch.from.x, delta: ch.to.x - ch.from.x, progress: progress.base + ch.part * block),
+        offset: input(0), layers: layers, count: count, into: out)
     case nil:
       let ch = k.base.unsafelyUnwrapped
       combineStage(
@@ -130,6 +136,17 @@ extension Kernel {
       from: from, delta: delta, progress: L.load(progress + i), height: Kernel.loadGroup(height + i, rest),
       tableWidth: Kernel.loadGroup(tableWidth + i, rest))
   }
+}
+
+/// The recipe's channel with constant ends: from + (to - from) x progress.
+@usableFromInline struct ConstantRecipeBase: RetargetBase {
+  @usableFromInline let from, delta: Float
+  @usableFromInline let progress: UnsafePointer<Float>
+  @inlinable init(from: Float, delta: Float, progress: UnsafePointer<Float>) {
+    (self.from, self.delta, self.progress) = (from, delta, progress)
+  }
+  @inlinable @inline(__always)
+  func value<L: FloatLanes>(at i: Int, rest: Int) -> L { L.muladd(L.load(progress + i), delta, from) }
 }
 
 /// A timed segment: from + (to - from) x its staged progress, from and to per cell.
