@@ -73,13 +73,14 @@ struct RetargetKernelTests {
     var c = Comparison("retargeted")
     var landed = 0
     let sizes = [0, 1, 7, 9, 1023] + Sweep.pick(quick: [], full: [4097])
-    for round in 0..<Sweep.count(quick: 2, full: 30) {
+    for round in 0..<Sweep.count(quick: 2, full: 8) {
       var recipes = try (0..<3).map { try randomRecipe(&g, name: "r\(round)-\($0)") }
       recipes.append(Recipe.presets[Int(g.next() % UInt64(Recipe.presets.count))])
       for n in sizes {
         // Before, during and long after the retargets (which start between 0.1 and 0.9 s).
         let times = [g.uniform(0.1...0.5), g.uniform(0.5...1.2), g.uniform(1.2...3), 9]
-        for (k, time) in times.enumerated() where Sweep.exhaustive || n < 1023 || k == 1 {
+        // 1023 cells at one time in the quick sweep; 4097 at one time in the exhaustive one.
+        for (k, time) in times.enumerated() where n < 1023 || k == 1 || (Sweep.exhaustive && n == 1023) {
           try compare(recipes: recipes, count: n, time: time, lanes: LaneWidth.allCases, g: &g, into: &c) {
             batch, specs, g in
             landed += try retargetRandomly(&batch, specs, recipes: recipes, from: 0.1, to: 0.9, &g)
@@ -166,7 +167,7 @@ struct VelocityKernelTests {
     var g = SeededGenerator(seed: 0x7E10_C17)
     var tracker = ErrorTracker("kernel velocity vs reference (relative to max(1, |v|))", tolerance: Self.tolerance)
     let presets = Recipe.presets
-    for round in 0..<Sweep.count(quick: 4, full: 20) {
+    for round in 0..<Sweep.count(quick: 4, full: 10) {
       var recipes = try (0..<2).map { try randomRecipe(&g, name: "v\(round)-\($0)") }
       recipes.append(try randomKeyframeRecipe(&g, name: "v\(round)-keys"))
       recipes.append(presets[Int(g.next() % UInt64(presets.count))])
