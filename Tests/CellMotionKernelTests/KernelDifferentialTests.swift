@@ -226,7 +226,7 @@ func compare(
 /// reduce-motion policy given to the batch and the reference alike.
 ///
 /// `prepare` runs on the filled batch before it is evaluated (retargets); the reference
-/// then evaluates each cell with the batch's retargeted motions of it.
+/// then evaluates each cell with the batch's retargeted motions of it (channels and fold).
 func compare(
   recipes: [Recipe], count: Int, time: Double, lanes: [LaneWidth], motion motionPolicy: MotionPolicy? = nil,
   g: inout SeededGenerator, into c: inout Comparison,
@@ -258,10 +258,10 @@ func compare(
     outputs.append(out)
   }
   for (i, s) in specs.enumerated() {
-    let motions = batch.motions(ofCell: i)
+    let motions = batch.motions(ofCell: i), foldMotion = batch.motions[i]?.fold
     let ref = ReferenceEvaluator.evaluate(
       recipes[s.recipe], geometry: s.geometry, row: s.row, batchPosition: s.batchPosition, rowCount: count + 50,
-      batchCount: 20, startTime: s.start, time: time, motion: motionPolicy, retargeted: motions)
+      batchCount: 20, startTime: s.start, time: time, motion: motionPolicy, retargeted: motions, fold: foldMotion)
     let scale = max(s.geometry.width, s.geometry.height, s.geometry.tableWidth)
     for (out, width) in zip(outputs, lanes) {
       var (e, at) = normalisedError(out.transform(ofCell: i), ref.transform, scale: scale)
@@ -272,7 +272,8 @@ func compare(
         func near(_ dt: Double) -> Transform3D {
           ReferenceEvaluator.evaluate(
             recipes[s.recipe], geometry: s.geometry, row: s.row, batchPosition: s.batchPosition, rowCount: count + 50,
-            batchCount: 20, startTime: s.start, time: time + dt, motion: motionPolicy, retargeted: motions
+            batchCount: 20, startTime: s.start, time: time + dt, motion: motionPolicy, retargeted: motions,
+            fold: foldMotion
           ).transform
         }
         let windowed = bracketError(

@@ -123,6 +123,93 @@ struct RetargetKernelTests {
     c.expectAllPassed(folds: false)
   }
 
+  /// Fold recipes (the presets and random ones, each direction, random curves), a third of
+  /// the cells' folds retargeted 1-3 times with random policies toward random progress
+  /// (reverse included), some also on a channel, some set from a segment
+  /// (`setFoldMotion`, as a table's toggles do); every reduce-motion policy; every lane
+  /// width and awkward size; the halves against `ReferenceEvaluator.foldState` at the
+  /// motion's progress (tolerance 2e-5, the differential tests').
+  @Test("folds retargeted: presets and random fold recipes, every policy, lane width and awkward size")
+  func foldRetargets() throws {
+    var g = SeededGenerator(seed: 0xF01D_4E7)
+    var c = Comparison("folds retargeted")
+    var landed = 0
+    for round in 0..<Sweep.count(quick: 3, full: 10) {
+      var recipes = Recipe.presets.filter { $0.fold != nil }
+      for k in 0..<2 {
+        var r = try randomRecipe(&g, name: "fold\(round)-\(k)")
+        r.fold = FoldSpec(
+          direction: k == 0 ? .open : .close, curve: try randomCurve(&g), duration: g.uniform(0.2...0.6),
+          perspectiveDistance: g.uniform(300...900))
+        recipes.append(r)
+      }
+      let motion: MotionPolicy? = round % 3 == 2 ? MotionPolicy.allCases[round % MotionPolicy.allCases.count] : nil
+      for n in [0, 1, 7, 9, 1023] + Sweep.pick(quick: [], full: [4097]) {
+        for time in [g.uniform(0.1...0.6), g.uniform(0.6...2)] where n < 1023 || time < 0.6 {
+          try compare(recipes: recipes, count: n, time: time, lanes: LaneWidth.allCases, motion: motion, g: &g, into: &c) {
+            batch, specs, g in
+            for i in specs.indices where g.next() % 3 == 0 {
+              var t = g.uniform(0.05...0.4)
+              for _ in 0..<(1 + Int(g.next() % 3)) {
+                switch g.next() % 4 {
+                case 0:
+                  // A segment from where the fold is, as the table sets it.
+                  let here = try batch.foldMotion(ofCell: i).value(at: t)
+                  let segment = MotionSegment(
+                    from: here, to: Double(g.next() % 2), curve: try randomCurve(&g), duration: g.uniform(0.1...0.5),
+                    begin: t)
+                  try batch.setFoldMotion(ChannelMotion(segment, channel: .rotationX), cell: i)
+                case 1:
+                  let channels = Array(Set(recipes[specs[i].recipe].channels.map(\.channel))).sorted { $0.rawValue < $1.rawValue }
+                  if let channel = channels.first {
+                    try batch.retarget(cell: i, channel: channel, to: randomTarget(channel, &g), at: t, policy: try randomPolicy(&g))
+                  }
+                  try batch.retargetFold(cell: i, to: g.uniform(0...1), at: t, policy: try randomPolicy(&g))
+                default:
+                  do {
+                    try batch.retargetFold(cell: i, to: Double(g.next() % 2), at: t, policy: try randomPolicy(&g))
+                  } catch let error as CellMotionError {
+                    guard case .outOfRange(let field, _, _) = error, field.hasPrefix("additive layers") else { throw error }
+                  }
+                }
+                landed += 1
+                t += g.uniform(0...0.2)
+              }
+            }
+          }
+        }
+      }
+    }
+    print("fold retargets landed: \(landed)")
+    #expect(landed > 300)
+    c.expectAllPassed()
+  }
+
+  @Test("fold retargets: typed errors, bookkeeping, the segment check")
+  func foldBookkeeping() throws {
+    let geometry = CellGeometry(width: 320, height: 60, detailHeight: 120)
+    var batch = try CellBatch(recipes: [.foldOpen, .moveUpFade], capacity: 8)
+    try batch.append(recipe: 0, row: 0, startTime: 0, geometry: geometry)
+    try batch.append(recipe: 1, row: 1, startTime: 0, geometry: geometry)
+    // Not a fold recipe; a cell out of range.
+    #expect(throws: CellMotionError.self) { try batch.retargetFold(cell: 1, to: 0, at: 0.1, policy: .uiKit) }
+    #expect(throws: CellMotionError.self) { try batch.retargetFold(cell: 5, to: 0, at: 0.1, policy: .uiKit) }
+    // A motion from another recipe's channel is refused.
+    let other = try ChannelMotion(.moveUpFade, channel: .opacity, geometry: geometry)
+    #expect(throws: CellMotionError.self) { try batch.setFoldMotion(other, cell: 0) }
+    #expect(batch.recipes.count == 2)
+    // The cell's own fold, unretargeted, matches the reference's progress.
+    let own = try batch.foldMotion(ofCell: 0)
+    let reference = try ChannelMotion(foldOf: .foldOpen, geometry: geometry)
+    #expect(own == reference)
+    // Reverse mid-way: the end time grows, the motion heads back to 0.
+    let end = batch.endTime(ofCell: 0)
+    try batch.retargetFold(cell: 0, to: 0, at: 0.15, policy: .carryVelocity(spring: try Spring(stiffness: 200, damping: 20)))
+    #expect(batch.endTime(ofCell: 0) > end)
+    #expect(try batch.foldMotion(ofCell: 0).target == 0)
+    #expect(batch.recipes.count == 3 && batch.baseRecipe(ofCell: 0) == 0)
+  }
+
   @Test("the batch keeps retargets through compaction and rebasing; end times include them")
   func bookkeeping() throws {
     let recipe = Recipe.moveUpFade

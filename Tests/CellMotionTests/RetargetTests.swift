@@ -319,4 +319,41 @@ struct RetargetTests {
     }
     #expect(m == (try ChannelMotion(recipe, channel: .opacity, geometry: Self.geometry)), "unchanged after errors")
   }
+
+  /// The fold as a motion is the fold progress the reference evaluates (every fold preset,
+  /// both directions, media timing with repeats and autoreverse, reduce motion), so a
+  /// retargeted fold starts exactly where the running one is; and the halves at the
+  /// motion's value equal `foldState` at that progress.
+  @Test("a fold as a motion: the reference's own fold progress, and the halves at its value")
+  func foldMotion() throws {
+    let geometry = CellGeometry(width: 320, height: 60, detailHeight: 140)
+    var recipes = Recipe.presets.filter { $0.fold != nil }
+    var timed = Recipe.foldOpen
+    timed.timing = RecipeTiming(speed: 1.5, repeatCount: 2.5, autoreverses: true, fillMode: .both)
+    recipes.append(timed)
+    var checked = 0
+    for recipe in recipes {
+      for policy in MotionPolicy.allCases {
+        let m = try ChannelMotion(foldOf: recipe, geometry: geometry, row: 3, startTime: 0.1, motion: policy)
+        for k in 0...40 {
+          let t = Double(k) * 0.05 - 0.2
+          let plain = ReferenceEvaluator.evaluate(recipe, geometry: geometry, row: 3, startTime: 0.1, time: t, motion: policy)
+          let viaMotion = ReferenceEvaluator.evaluate(
+            recipe, geometry: geometry, row: 3, startTime: 0.1, time: t, motion: policy, retargeted: [], fold: m)
+          #expect(plain.fold == viaMotion.fold, "\(recipe.name) \(policy) t=\(t)")
+          checked += 1
+        }
+      }
+    }
+    #expect(checked == recipes.count * MotionPolicy.allCases.count * 41)
+    // Retargeted back mid-way: continuous at the instant, heading to 0 (folded for an
+    // opening recipe: the top half's angle -pi/2).
+    var m = try ChannelMotion(foldOf: .foldOpen, geometry: geometry)
+    let t0 = 0.17, p0 = m.value(at: t0)
+    try m.retarget(to: 0, at: t0, policy: .carryVelocity(spring: try Spring(stiffness: 300, damping: 35)))
+    #expect(abs(m.value(at: t0) - p0) < 1e-12 && p0 > 0.2 && p0 < 0.9)
+    let end = ReferenceEvaluator.evaluate(.foldOpen, geometry: geometry, time: m.endTime, retargeted: [], fold: m)
+    #expect(abs(end.fold!.angle + .pi / 2) < 1e-12)
+    #expect(throws: CellMotionError.self) { try ChannelMotion(foldOf: .fadeIn, geometry: geometry) }
+  }
 }

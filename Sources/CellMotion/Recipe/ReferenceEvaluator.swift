@@ -246,10 +246,10 @@ public enum ReferenceEvaluator {
 
   /// The cell state from its channel values: the transform they build (in the recipe's
   /// order), the matrix animation, the perspective and the anchor sandwich, the opacities
-  /// clamped to [0, 1], the fold.
+  /// clamped to [0, 1], the fold (at `foldProgress` when given: a retargeted fold).
   static func compose(
     _ recipe: Recipe, values v: ChannelValues, geometry: CellGeometry, start: Double, time: Double,
-    policy: MotionPolicy
+    policy: MotionPolicy, foldProgress: Double? = nil
   ) -> CellState {
     let (opacity, shadow) = (v.opacity, v.shadowOpacity)
     let (tx, ty, tz, rx, ry, rz) = (v.translationX, v.translationY, v.translationZ, v.rotationX, v.rotationY, v.rotationZ)
@@ -287,8 +287,8 @@ public enum ReferenceEvaluator {
       shadowOpacity: min(max(shadow, 0), 1), fold: nil)
     if let fold = recipe.fold {
       let p =
-        policy.holdsTransforms
-        ? 1 : progress(curve: fold.curve, duration: fold.duration, begin: start, timing: recipe.timing, time: time) ?? 1
+        foldProgress ?? (policy.holdsTransforms
+        ? 1 : progress(curve: fold.curve, duration: fold.duration, begin: start, timing: recipe.timing, time: time) ?? 1)
       state.fold = foldState(fold, progress: p, width: geometry.width, detailHeight: geometry.detailHeight ?? geometry.height)
     }
     return state

@@ -217,6 +217,36 @@ public struct ChannelMotion: Sendable, Hashable {
     self.init(RecipeChannel(animation: c, timing: recipe.timing, start: start, held: policy.holds(channel), geometry: geometry))
   }
 
+  /// The fold of `recipe` as it runs for one cell, as a motion: its value is the fold's
+  /// progress in the recipe's direction (0 at the start of its curve, 1 at the end; an
+  /// opening fold is flat at 1, a closing one folded), unitless, by the recipe's fold curve,
+  /// duration and media timing; 1 throughout when the motion policy holds transforms
+  /// (`ReferenceEvaluator.foldState(_:progress:width:detailHeight:)` turns it into the
+  /// halves). Retarget it like a channel (`retarget(to:at:policy:)`, e.g. to 0 to fold an
+  /// opening detail back); `channel` names it `.rotationX` (the halves turn about x), but
+  /// the value is the progress, not an angle. Parameters as `init(_:channel:...)`'s.
+  /// - Throws: `.invalidCombination` when the recipe has no fold.
+  public init(
+    foldOf recipe: Recipe, geometry: CellGeometry, row: Int = 0, batchPosition: Int = 0, rowCount: Int? = nil,
+    batchCount: Int? = nil, startTime: Double = 0, motion: MotionPolicy? = nil
+  ) throws(CellMotionError) {
+    guard let fold = recipe.fold else {
+      throw .invalidCombination(field: "fold", reason: "recipe \(recipe.name) has no fold")
+    }
+    let policy = motion ?? recipe.motion
+    let start = startTime + ReferenceEvaluator.staggerDelay(
+      recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
+    self.init(
+      RecipeChannel(
+        animation: Self.foldProgress(fold), timing: recipe.timing, start: start, held: policy.holdsTransforms,
+        geometry: geometry))
+  }
+
+  /// A fold's progress as a channel animation from 0 to 1 (`init(foldOf:...)`).
+  package static func foldProgress(_ fold: FoldSpec) -> ChannelAnimation {
+    ChannelAnimation(.rotationX, from: 0, to: 1, curve: fold.curve, duration: fold.duration)
+  }
+
   /// The channel as `recipeChannel` runs it, not retargeted.
   public init(_ recipeChannel: RecipeChannel) {
     channel = recipeChannel.animation.channel
@@ -335,17 +365,20 @@ public struct ChannelMotion: Sendable, Hashable {
 extension ReferenceEvaluator {
   /// `evaluate` with some channels replaced by their retargeted motions: each motion's
   /// value stands for its channel's (the recipe must animate it; `ChannelMotion.init`
-  /// checks that). Other parameters as `evaluate`'s.
+  /// checks that), and `fold` (a `ChannelMotion(foldOf:...)`, possibly retargeted) gives
+  /// the fold's progress. Other parameters as `evaluate`'s.
   public static func evaluate(
     _ recipe: Recipe, geometry: CellGeometry, row: Int = 0, batchPosition: Int = 0, rowCount: Int? = nil,
     batchCount: Int? = nil, startTime: Double = 0, time: Double, motion: MotionPolicy? = nil,
-    retargeted motions: [ChannelMotion]
+    retargeted motions: [ChannelMotion], fold: ChannelMotion? = nil
   ) -> CellState {
     let start = startTime + staggerDelay(
       recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
     let policy = motion ?? recipe.motion
     var v = channelValues(recipe, geometry: geometry, start: start, time: time, policy: policy)
     for m in motions { v[m.channel] = m.value(at: time) }
-    return compose(recipe, values: v, geometry: geometry, start: start, time: time, policy: policy)
+    return compose(
+      recipe, values: v, geometry: geometry, start: start, time: time, policy: policy,
+      foldProgress: fold?.value(at: time))
   }
 }

@@ -40,11 +40,19 @@ struct RetargetRows: Sendable {
   }
 }
 
-/// A derived recipe's identity: the recipe it derives from and its retarget shapes, in
-/// `Channel.allCases` order.
+/// A derived recipe's identity: the recipe it derives from, its channels' retarget shapes
+/// in `Channel.allCases` order, and its fold's.
 struct DerivedKey: Hashable, Sendable {
   var base: Int
   var shapes: [RetargetShape]
+  var fold: RetargetShape?
+}
+
+/// One cell's motions, exactly: its retargeted channels in `Channel.allCases` order and
+/// its fold's progress when that was retargeted or set.
+struct CellMotions: Sendable {
+  var channels: [ChannelMotion]
+  var fold: ChannelMotion?
 }
 
 extension CellBatch {
@@ -73,7 +81,59 @@ extension CellBatch {
     if let k { motion = cellMotions[k] } else { motion = try recipeMotion(cell: i, channel: channel) }
     try motion.retarget(to: target, at: time, policy: policy)
     if let k { cellMotions[k] = motion } else { cellMotions.append(motion) }
-    try store(cellMotions, cell: i)
+    try store(CellMotions(channels: cellMotions, fold: motions[i]?.fold), cell: i)
+  }
+
+  /// Sends the fold of cell `i` (a recipe with a fold) to progress `target` from `time`
+  /// (absolute seconds) by `policy`, as `retarget` does a channel: the progress is the
+  /// fold's in its recipe's direction, unitless (0 where its curve starts, 1 where it
+  /// ends: for an opening fold 1 is flat, 0 folded; `ChannelMotion(foldOf:...)`). A later
+  /// retarget starts from the motion the earlier ones left.
+  ///
+  /// - Throws: `.invalidCombination` when the cell's recipe has no fold; otherwise as
+  ///   `retarget(cell:channel:to:at:policy:)`.
+  public mutating func retargetFold(cell i: Int, to target: Double, at time: Double, policy: RetargetPolicy)
+    throws(CellMotionError)
+  {
+    var motion = try foldMotion(ofCell: i)
+    try motion.retarget(to: target, at: time, policy: policy)
+    try store(CellMotions(channels: motions(ofCell: i), fold: motion), cell: i)
+  }
+
+  /// Cell `i`'s fold progress as a motion: the one retargets or `setFoldMotion` left, or
+  /// its recipe's fold as it runs for the cell (`ChannelMotion(foldOf:...)`).
+  /// - Throws: `.indexOutOfRange`; `.invalidCombination` when the recipe has no fold.
+  public func foldMotion(ofCell i: Int) throws(CellMotionError) -> ChannelMotion {
+    guard i >= 0, i < count else { throw .indexOutOfRange(field: "cell", index: i, count: count) }
+    if let m = motions[i]?.fold { return m }
+    let compiled = recipes[baseRecipe(ofCell: i)]
+    let recipe = compiled.recipe
+    guard let fold = recipe.fold else {
+      throw .invalidCombination(field: "fold", reason: "recipe \(recipe.name) has no fold")
+    }
+    return ChannelMotion(
+      RecipeChannel(
+        animation: ChannelMotion.foldProgress(fold), timing: recipe.timing, start: startExact[i],
+        held: compiled.motion.holdsTransforms, geometry: geometry(ofCell: i)))
+  }
+
+  /// Makes the fold of cell `i` follow `motion` (its value is the fold's progress, as
+  /// `foldMotion(ofCell:)`'s): a motion worked out elsewhere, such as a table row's fold
+  /// that a toggle retargeted (`ExpansionState`). It must start as a segment
+  /// (`ChannelMotion(_:channel:)`) or from this cell's own fold (`foldMotion(ofCell:)`,
+  /// then retargeted).
+  ///
+  /// - Throws: `.indexOutOfRange`; `.invalidCombination` when the recipe has no fold or
+  ///   `motion` starts from another recipe's channel; `.outOfRange` as `retarget`.
+  /// - Complexity: as `retarget`; once the derived recipe of its shape exists, a few small
+  ///   allocations (an event, not the kernel's frame).
+  public mutating func setFoldMotion(_ motion: ChannelMotion, cell i: Int) throws(CellMotionError) {
+    let own = try foldMotion(ofCell: i)
+    if case .recipe(let r) = motion.base, r != own.recipeChannel {
+      throw .invalidCombination(
+        field: "motion", reason: "a fold motion must start as a segment or from the cell's own fold")
+    }
+    try store(CellMotions(channels: motions(ofCell: i), fold: motion), cell: i)
   }
 
   /// Sends channel `channel` of cell `i` back to its recipe's start value
@@ -94,10 +154,11 @@ extension CellBatch {
     return try recipeMotion(cell: i, channel: channel)
   }
 
-  /// Cell `i`'s retargeted channels (empty when none; `[]` outside `0..<count`).
+  /// Cell `i`'s retargeted channels (empty when none; `[]` outside `0..<count`); its fold
+  /// is `foldMotion(ofCell:)`.
   public func motions(ofCell i: Int) -> [ChannelMotion] {
     guard i >= 0, i < count else { return [] }
-    return motions[i] ?? []
+    return motions[i]?.channels ?? []
   }
 
   /// The recipe index cell `i` was appended with (derived recipes map back to it).
@@ -127,11 +188,13 @@ extension CellBatch {
   }
 
   /// Moves cell `i` to the derived recipe of `cellMotions`' shape and writes its rows.
-  private mutating func store(_ cellMotions: [ChannelMotion], cell i: Int) throws(CellMotionError) {
+  private mutating func store(_ cellMotions: CellMotions, cell i: Int) throws(CellMotionError) {
     let order = Channel.allCases
-    let sorted = cellMotions.sorted { order.firstIndex(of: $0.channel)! < order.firstIndex(of: $1.channel)! }
+    let sorted = cellMotions.channels.sorted {
+      order.firstIndex(of: $0.channel)! < order.firstIndex(of: $1.channel)!
+    }
     let base = baseRecipe(ofCell: i)
-    let key = DerivedKey(base: base, shapes: sorted.map(RetargetShape.init))
+    let key = DerivedKey(base: base, shapes: sorted.map(RetargetShape.init), fold: cellMotions.fold.map(RetargetShape.init))
     let index: Int
     if let known = derived[key] {
       index = known
@@ -140,7 +203,7 @@ extension CellBatch {
         throw .outOfRange(field: "recipes.count", value: Double(recipes.count + 1), expected: "<= \(Self.maxRecipes)")
       }
       var compiled = try CompiledRecipe(
-        recipes[base].recipe, motion: recipes[base].motion, retargets: key.shapes,
+        recipes[base].recipe, motion: recipes[base].motion, retargets: key.shapes, foldRetarget: key.fold,
         curves: curveCache.merging(recipes[base].compiledCurves) { a, _ in a })
       compiled.baseRecipe = base
       curveCache.merge(compiled.compiledCurves) { a, _ in a }
@@ -150,9 +213,10 @@ extension CellBatch {
     }
     retargetRows.reserve(rows: recipes[index].retargetInputRows, cells: max(count, start.capacity))
     setRecipeIndex(Int32(index), ofCell: i)
-    motions[i] = sorted
+    motions[i] = CellMotions(channels: sorted, fold: cellMotions.fold)
     var end = startExact[i] + recipes[base].activeDuration
     for m in sorted { end = max(end, m.endTime) }
+    if let f = cellMotions.fold { end = max(end, f.endTime) }
     endExact[i] = end
     writeRetargetRows(cell: i)
   }
@@ -174,7 +238,8 @@ extension CellBatch {
     let r = recipes[Int(recipeIndex[i])]
     let origin = timeOrigin, stride = retargetRows.stride
     for k in r.retargets {
-      guard let m = cellMotions.first(where: { $0.channel == k.shape.channel }) else { continue }
+      let motion = k.isFold ? cellMotions.fold : cellMotions.channels.first { $0.channel == k.shape.channel }
+      guard let m = motion else { continue }
       k.shape.writeRows(m, origin: origin) { j, v in retargetRows.data[(k.input + j) * stride + i] = v }
     }
   }

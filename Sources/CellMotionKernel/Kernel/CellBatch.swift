@@ -51,8 +51,8 @@ public struct CellBatch: Sendable {
   var recipeChanges = 0
   /// Absolute seconds after which each cell no longer changes (`endTime(ofCell:)`).
   var endExact: [Double] = []
-  /// Each cell's retargeted channels, exactly (nil: not retargeted).
-  var motions: [[ChannelMotion]?] = []
+  /// Each cell's retargeted channels and fold, exactly (nil: not retargeted).
+  var motions: [CellMotions?] = []
   /// The cells' retarget rows, `RetargetRows`.
   var retargetRows = RetargetRows()
   /// Derived recipes by (base recipe, shapes), and the curves compiled so far.

@@ -200,11 +200,12 @@ public struct CompiledRecipe: Sendable {
   }
 
   /// `init(_:motion:)` for a derived recipe whose channels in `retargets` (each the last
-  /// channel of its kind, animated by the recipe) read the batch's retarget rows;
-  /// `curves` seeds the compiled curves (those of the recipe it derives from).
+  /// channel of its kind, animated by the recipe) and, with `foldRetarget`, whose fold's
+  /// progress read the batch's retarget rows; `curves` seeds the compiled curves (those
+  /// of the recipe it derives from).
   package init(
     _ recipe: Recipe, motion: MotionPolicy? = nil, retargets shapes: [RetargetShape],
-    curves: [AnimationCurve: CompiledCurve] = [:]
+    foldRetarget: RetargetShape? = nil, curves: [AnimationCurve: CompiledCurve] = [:]
   ) throws(CellMotionError) {
     guard recipe.channels.count <= Self.maxChannels else {
       throw .outOfRange(
@@ -244,11 +245,8 @@ public struct CompiledRecipe: Sendable {
     let partLimit = Self.maxParts - (recipe.fold != nil ? 32 : 0)
     let keyframeRows = recipeChannels.filter { $0.keyframes != nil && !policy.holds($0.channel) }.count
     // Retargets: one value row each plus staged progress (a timed segment, each layer).
-    let retargetRows = shapes.reduce(0) { n, s in
-      var k = 1 + s.layers.count
-      if case .timed = s.segment { k += 1 }
-      return n + k
-    }
+    let foldShapes = recipe.fold != nil ? foldRetarget.map { [$0] } ?? [] : []
+    let retargetRows = (shapes + foldShapes).reduce(0) { $0 + $1.scratchRows }
     guard keys.count + keyframeRows + retargetRows <= partLimit else {
       throw .outOfRange(
         field: "\(recipe.name): distinct (curve, duration, delay) parts"
@@ -272,7 +270,12 @@ public struct CompiledRecipe: Sendable {
     var retargets: [CompiledRetarget] = []
     var retargetInputs = 0
     // Retarget rows follow the keyframe rows; their staged progress follows all of them.
-    var progressRow = parts.count + keyframeRows + shapes.count
+    var progressRow = parts.count + keyframeRows + shapes.count + foldShapes.count
+    func compile(_ curve: AnimationCurve) -> CompiledCurve {
+      let compiled = compiledCurves[curve] ?? CompiledCurve(curve)
+      compiledCurves[curve] = compiled
+      return compiled
+    }
     channels.reserveCapacity(recipeChannels.count)
     for (n, c) in recipeChannels.enumerated() {
       let i = partOfKey[channelKeys[n]]
@@ -297,12 +300,8 @@ public struct CompiledRecipe: Sendable {
         !recipeChannels[(n + 1)...].contains(where: { $0.channel == c.channel })
       {
         let row = parts.count + keyframeRows + retargets.count
-        let compiled = CompiledRetarget(shape, base: channel, input: retargetInputs, row: row, progressRow: progressRow) {
-          curve in
-          let compiled = compiledCurves[curve] ?? CompiledCurve(curve)
-          compiledCurves[curve] = compiled
-          return compiled
-        }
+        let compiled = CompiledRetarget(
+          shape, base: channel, input: retargetInputs, row: row, progressRow: progressRow, compile: compile)
         retargets.append(compiled)
         retargetInputs += shape.inputRows
         progressRow += compiled.progressRows
@@ -313,6 +312,21 @@ public struct CompiledRecipe: Sendable {
     guard retargets.count == shapes.count else {
       throw .invalidCombination(
         field: "retarget", reason: "recipe \(recipe.name) does not animate every retargeted channel")
+    }
+    // The fold's progress as a retarget: its base is the fold's part from 0 to 1 (held:
+    // 1 to 1), and the fold stage reads the value row instead of the part.
+    var foldRow: Int? = nil
+    if let shape = foldShapes.first, let foldKey {
+      let held = policy.holdsTransforms
+      let base = CompiledChannel(
+        channel: .rotationX, part: partOfKey[foldKey], from: held ? SIMD3(1, 0, 0) : .zero, to: SIMD3(1, 0, 0))
+      let row = parts.count + keyframeRows + retargets.count
+      let compiled = CompiledRetarget(
+        shape, base: base, input: retargetInputs, row: row, progressRow: progressRow, isFold: true, compile: compile)
+      retargets.append(compiled)
+      retargetInputs += shape.inputRows
+      progressRow += compiled.progressRows
+      foldRow = row
     }
     self.keyframes = keyframes
     self.retargets = retargets
@@ -352,8 +366,12 @@ public struct CompiledRecipe: Sendable {
     anchor = SIMD2(Float(recipe.anchorX), Float(recipe.anchorY))
     self.timing = PartTiming(timing)
     if let f = recipe.fold, let foldKey {
-      let i = partOfKey[foldKey]
-      fold = (part: i, opening: f.direction == .open, m34: Float(-1 / f.perspectiveDistance), held: policy.holdsTransforms)
+      let i = foldRow ?? partOfKey[foldKey]
+      // A retargeted fold reads its row even when held: the motion is exact there.
+      fold = (
+        part: i, opening: f.direction == .open, m34: Float(-1 / f.perspectiveDistance),
+        held: foldRow == nil && policy.holdsTransforms
+      )
     } else {
       fold = nil
     }

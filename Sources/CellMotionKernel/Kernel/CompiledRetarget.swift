@@ -46,6 +46,13 @@ import CellMotion
   /// Per-cell rows: the offset, the segment's, then (delta, begin) per layer.
   package var inputRows: Int { 1 + segmentRows + 2 * layers.count }
 
+  /// Scratch rows in a derived recipe: the value, and the staged progress of a timed
+  /// segment and of each layer.
+  var scratchRows: Int {
+    if case .timed = segment { return 2 + layers.count }
+    return 1 + layers.count
+  }
+
   /// Hands `motion`'s numbers for one cell to `write(row, value)` (rows from 0, in the
   /// order `inputRows` counts them), times relative to `origin` (seconds); `motion` must
   /// have this shape. No allocation.
@@ -99,19 +106,18 @@ import CellMotion
   @usableFromInline package let row: Int
   /// First scratch row of staged progress: the timed segment's, then each layer's.
   @usableFromInline package let progressRow: Int
+  /// Whether this is the fold's progress (the fold stage reads `row`), not a channel.
+  package let isFold: Bool
 
   /// Scratch rows of staged progress this retarget uses.
-  var progressRows: Int {
-    var n = layers.count
-    if case .timed = segment { n += 1 }
-    return n
-  }
+  var progressRows: Int { shape.scratchRows - 1 }
 
   init(
-    _ shape: RetargetShape, base: CompiledChannel, input: Int, row: Int, progressRow: Int,
+    _ shape: RetargetShape, base: CompiledChannel, input: Int, row: Int, progressRow: Int, isFold: Bool = false,
     compile: (AnimationCurve) -> CompiledCurve
   ) {
     self.shape = shape
+    self.isFold = isFold
     func part(_ curve: AnimationCurve, _ duration: Double) -> CompiledPart {
       CompiledPart(curve: compile(curve), duration: Float(duration), delay: 0, endLocalTime: Float(duration))
     }
