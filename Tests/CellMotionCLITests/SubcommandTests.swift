@@ -162,6 +162,49 @@ struct SubcommandTests {
     #expect(carry < reverse / 5, "carry \(carry) vs reverse \(reverse)")
   }
 
+  @Test("simulate --toggle while the fold opens: with --height-retarget carry the fold turns back without a kink")
+  func simulateInterruptedFold() throws {
+    /// Row 1's top fold half angle per frame (atan2(m23, m22) of its foldTop record) at
+    /// 480 frames per second, keyed by frame.
+    func angles(_ policy: String) throws -> [Int: Double] {
+      // Expand at 0.1 s (height until 0.4 s, fold 0.4-0.7 s), collapse at 0.55 s while the
+      // fold opens, expand at 0.6 s while it closes.
+      let r = try CLI.run([
+        "simulate", "foldOpen", "--toggle", "1@0.1", "--toggle", "1@0.55", "--toggle", "1@0.6", "--height-retarget",
+        policy, "--fps", "480", "--duration", "1.2", "--format", "csv",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      var out: [Int: Double] = [:]
+      for line in lines(r.out).dropFirst() {
+        let c = line.split(separator: ",")
+        guard c.count == 21, c[2] == "1", c[3] == "foldTop", let frame = Int(c[0]), let m22 = Double(c[9]),
+          let m23 = Double(c[10])
+        else { continue }
+        out[frame] = atan2(m23, m22)
+      }
+      return out
+    }
+    /// The largest second difference of the angle over frames `range` (all present).
+    func kink(_ a: [Int: Double], _ range: ClosedRange<Int>) throws -> Double {
+      var worst = 0.0
+      for k in range {
+        let (l, m, r) = (try #require(a[k - 1]), try #require(a[k]), try #require(a[k + 1]))
+        worst = max(worst, abs(r - 2 * m + l))
+      }
+      return worst
+    }
+    let reverse = try angles("reverse"), carry = try angles("carry")
+    // Both toggles land mid-fold (frames 264 and 288): the fold is drawn around them.
+    for (name, a) in [("reverse", reverse), ("carry", carry)] {
+      let steps = (200...300).compactMap { k in a[k].flatMap { x in a[k + 1].map { abs($0 - x) } } }
+      #expect(steps.count > 90 && steps.max()! < 0.05, "\(name): continuous, \(steps.max() ?? -1)")
+    }
+    for toggle in [264, 288] {
+      let r = try kink(reverse, (toggle - 3)...(toggle + 3)), c = try kink(carry, (toggle - 3)...(toggle + 3))
+      #expect(c < r / 5, "frame \(toggle): carry \(c) vs reverse \(r)")
+    }
+  }
+
   @Test("simulate writes 21-column CSV and matching JSON Lines")
   func simulateDefaults() throws {
     let csv = try CLI.run(["simulate"])

@@ -84,6 +84,65 @@ struct ExpansionRetargetTests {
     #expect(dropped > 0)
   }
 
+  /// The fold retargets too: expand (the height grows over 0.3 s, then the fold opens over
+  /// 0.3 s), collapse while the fold opens, expand again while it closes. At each toggle
+  /// the fold's openness, the toggled row's height and every row below are continuous in
+  /// value (1e-9) and, for the policies that keep it, in velocity (fourth-order one-sided
+  /// differences, 1e-6 relative); from the current state starts at rest. It ends open.
+  @Test("expand, collapse while the fold opens, expand while it closes: fold, heights and rows continuous")
+  func foldToggles() throws {
+    var value = ErrorTracker("fold openness, height, rows: jump at a toggle", tolerance: 1e-9)
+    var velocity = ErrorTracker("fold openness, height, rows: velocity after - before (relative)", tolerance: 1e-6)
+    var closed = ErrorTracker("foldOpennessVelocity vs differences (relative)", tolerance: 1e-6)
+    var foldMoving = 0
+    for (name, policy, keeps) in try Self.policies() {
+      var state = try ExpansionState(
+        rowCount: 12, detailHeights: .uniform(180), heightDuration: 0.3, foldDuration: 0.3,
+        heightAnimation: .bezier(.easeInEaseOut), retarget: policy, foldAnimation: .bezier(.easeInEaseOut))
+      try state.toggle(row: 3, at: 0)
+      for t in [0.45, 0.52] {
+        // The fold is mid-way (opening at 0.45, closing again at 0.52).
+        let before = state
+        let openness = try #require(try before.foldOpenness(row: 3, at: t))
+        #expect(openness > 0.05 && openness < 0.98, "\(name) t=\(t): \(openness)")
+        #expect(try before.foldAnimation(row: 3, at: t)?.motion != nil)
+        try state.toggle(row: 3, at: t)
+        let after = state
+        let probes: [(String, (ExpansionState, Double) throws -> Double)] =
+          [
+            ("fold", { s, time in try #require(try s.foldOpenness(row: 3, at: time)) }),
+            ("height", { s, time in try s.height(row: 3, at: time, in: self.base) }),
+          ] + (4..<12).map { row in ("row \(row)", { s, time in try s.snapshot(of: self.base, at: time).rowOffset(row) }) }
+        for (probe, f) in probes {
+          let context = "\(name) t=\(t) \(probe)"
+          value.record(try f(after, t) - f(before, t), 0, context)
+          let left = try Self.sides({ try f(before, $0) }, at: t).0
+          let right = try Self.sides({ try f(after, $0) }, at: t).1
+          if probe == "fold" { foldMoving += abs(left) > 0.1 ? 1 : 0 }
+          if keeps {
+            velocity.record(Self.relative(right, left), 0, context)
+          } else {
+            #expect(abs(right) < 1e-3 * max(1, abs(left)), "\(context): \(right) vs \(left)")
+          }
+        }
+        let (l, r) = try Self.sides({ try #require(try after.foldOpenness(row: 3, at: $0)) }, at: t + 0.03)
+        closed.record(
+          Self.relative(try #require(try after.foldOpennessVelocity(row: 3, at: t + 0.03)), (l + r) / 2), 0, name)
+      }
+      let plan = try #require(state._motions.first { $0.row == 3 })
+      let finalOpenness = try #require(try state.foldOpenness(row: 3, at: plan.endTime))
+      #expect(plan.expanded && abs(finalOpenness - 1) < 1e-12)
+      #expect(abs(try state.height(row: 3, at: plan.endTime, in: base) - (base.rowHeight(3) + 180)) < 1e-9)
+      #expect(state.isSettled(at: plan.endTime) && !state.isSettled(at: 0.55))
+    }
+    for tracker in [value, velocity, closed] {
+      print(tracker)
+      #expect(tracker.passed, "\(tracker)")
+    }
+    // Both toggles hit a moving fold for every policy.
+    #expect(foldMoving == 2 * (try Self.policies()).count)
+  }
+
   @Test("without a policy the height reverses as before; a closure curve has no velocity")
   func reversalModes() throws {
     var plain = try ExpansionState(rowCount: 12, detailHeights: .uniform(150))

@@ -180,6 +180,59 @@ struct TableAnimatorTests {
     #expect(animator.frame.openDetails.isEmpty && !animator.isSettled)
   }
 
+  /// Folds that retarget, through the kernel: with a carrying spring, a row expanded,
+  /// collapsed while its fold opens and expanded again while it closes shows, every
+  /// frame, the halves `ReferenceEvaluator.foldState` gives at the expansion's openness
+  /// (shifted to the detail's top), entries within 2e-5 normalised (translations / 320
+  /// points), as the differential tests; under reduce motion the halves are flat.
+  @Test("Retargeting folds: the animator's halves at the expansion's openness, toggled mid-fold")
+  func retargetingFolds() throws {
+    let spring = try Spring(stiffness: 260, damping: 0.6 * 2 * 260.0.squareRoot())
+    var worst = ErrorTracker("retargeting fold halves vs reference (normalised)", tolerance: 2e-5)
+    for motion in [MotionPolicy.full, .reduced] {
+      let layout = try TableLayout(rowCount: 50, rowHeight: 60)
+      let expansion = try ExpansionState(
+        rowCount: 50, detailHeights: .uniform(180), heightAnimation: .bezier(.easeInEaseOut),
+        retarget: .carryVelocity(spring: spring), foldAnimation: Recipe.foldOpen.fold!.curve)
+      let sim = try TableSimulation(
+        layout: layout, viewportHeight: 600, scroll: .stationary(at: 0), rule: .always, expansion: expansion)
+      var animator = try TableAnimator(simulation: sim, recipes: TableRecipes(first: .fadeIn), cellWidth: 320, motion: motion)
+      try animator.step(to: 0)
+      var frames = 0, overshoot = 0.0
+      for n in 1..<150 {
+        let t = Double(n) / 60
+        // Expand at 1/60 s: the height grows until 0.317 s, the fold opens from then on.
+        if n == 1 || n == 27 || n == 31 { try animator.toggle(row: 2, at: t) }
+        try animator.step(to: t)
+        let state = try #require(animator.simulation.expansion)
+        for f in animator.frame.folds {
+          let openness = try #require(try state.foldOpenness(row: 2, at: t))
+          overshoot = max(overshoot, openness - 1)
+          var spec = Recipe.foldOpen.fold!
+          spec.direction = .open
+          let p = motion == .full ? openness : 1
+          let ref = ReferenceEvaluator.foldState(spec, progress: p, width: 320, detailHeight: 180)
+          let shift = Transform3D.translation(0, f.detailTop, 0)
+          for (k, r) in [(f.top, ref.top.concatenating(shift)), (f.bottom, ref.bottom.concatenating(shift))] {
+            for i in 0..<4 {
+              for j in 0..<4 {
+                var e = abs(k[i, j] - r[i, j])
+                if i == 3 { e /= 320 }
+                if j == 3 { e *= 320 }
+                worst.record(e, 0, "\(motion) frame \(n) entry \(i)\(j) openness \(openness)")
+              }
+            }
+          }
+          frames += 1
+        }
+      }
+      #expect(frames > 40, "\(motion): \(frames) folding frames")
+      if motion == .full { #expect(overshoot > 0.01, "the under-damped spring overshoots flat: \(overshoot)") }
+    }
+    print(worst)
+    #expect(worst.passed, "\(worst)")
+  }
+
   /// Reduce motion in the table: an opening fold is flat at once (halves at progress 1,
   /// no shadow), a closing one draws nothing; full motion draws both phases.
   @Test("Reduce motion: folds open flat at once and close without halves")

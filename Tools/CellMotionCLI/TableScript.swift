@@ -74,7 +74,7 @@ struct TableOptions: ParsableArguments {
   var toggle: [String] = []
   @Option(
     help: """
-      Fold recipes: how a toggle mid-way moves the row's height: reverse (back along its timeline,       the default), carry (a critically damped spring keeping the height's velocity), additive       (UIKit's), from-current (from the current height, at rest).
+      Fold recipes: how a toggle mid-way moves the row's height and its fold: reverse (back along       their timelines, the default), carry (a critically damped spring keeping the velocity),       additive (UIKit's), from-current (from where they are, at rest).
       """)
   var heightRetarget: HeightRetarget = .reverse
 
@@ -108,7 +108,7 @@ struct TableOptions: ParsableArguments {
   }
 }
 
-/// `--height-retarget`: how a row's height moves when toggled mid-way.
+/// `--height-retarget`: how a row's height and fold move when toggled mid-way.
 enum HeightRetarget: String, CaseIterable, ExpressibleByArgument {
   case reverse, carry, additive
   case fromCurrent = "from-current"
@@ -194,7 +194,7 @@ enum TableScript {
       if let policy = try o.heightRetarget.policy(duration: 0.3) {
         expansion = try ExpansionState(
           rowCount: o.rows, detailHeights: .uniform(o.detailHeight), foldDuration: spec.duration,
-          heightAnimation: .bezier(.easeInEaseOut), retarget: policy)
+          heightAnimation: .bezier(.easeInEaseOut), retarget: policy, foldAnimation: spec.curve)
       } else {
         expansion = try ExpansionState(rowCount: o.rows, detailHeights: .uniform(o.detailHeight), foldDuration: spec.duration)
       }

@@ -291,7 +291,9 @@ public struct TableAnimator: Sendable {
   }
 
   /// Folds: a fresh small batch each frame (capacity kept), closing mapped onto the
-  /// opening recipe run backwards in time.
+  /// opening recipe run backwards in time; a retargeting fold's cell follows its openness
+  /// motion (`CellBatch.setFoldMotion`: a derived recipe per motion shape, compiled the
+  /// first time the shape occurs, then a few small allocations per folding row and frame).
   mutating func evaluateFolds(_ events: FrameEvents, time: Double) throws(CellMotionError) {
     foldBatch.removeAll()
     // Rebuilt every frame, so its origin can simply be the frame time (exact local times).
@@ -305,9 +307,12 @@ public struct TableAnimator: Sendable {
       let openingLocal = fold.phase == .opening ? local : fold.duration - local
       let detail = try expansion.detailHeight(row: row)
       if foldBatch.count == foldOutput.capacity { break }
+      let held = foldBatch.recipes[0].fold?.held == true
       try foldBatch.append(
-        recipe: 0, row: row, startTime: time - openingLocal,
+        recipe: 0, row: row, startTime: fold.motion != nil && !held ? time : time - openingLocal,
         geometry: CellGeometry(width: cellWidth, height: detail, tableWidth: tableWidth, detailHeight: detail))
+      // A retargeting fold: its openness (the opening recipe's progress) is the motion's.
+      if let motion = fold.motion, !held { try foldBatch.setFoldMotion(motion, cell: foldBatch.count - 1) }
     }
     try Kernel.evaluate(foldBatch, at: time, into: &foldOutput, options: KernelOptions(lanes: options.lanes))
     for c in 0..<foldBatch.count {

@@ -66,6 +66,10 @@ public struct ExpansionState: Sendable {
   /// from its current height at the full change's average speed (the fraction's velocity
   /// jumps). Needs `heightAnimation`.
   public private(set) var retarget: RetargetPolicy?
+  /// The fold's curve when its openness is a motion (`init(...heightAnimation:retarget:
+  /// foldAnimation:)` with a policy): a toggle while the fold moves retargets its
+  /// openness by `retarget` too. Nil: the fold reverses along its timeline.
+  public private(set) var foldAnimation: AnimationCurve?
 
   /// Rows whose target state is expanded (they may still be animating).
   public private(set) var expandedRows: Set<Int> = []
@@ -119,6 +123,7 @@ public struct ExpansionState: Sendable {
     self.heightCurve = heightCurve
     heightAnimation = nil
     retarget = nil
+    foldAnimation = nil
   }
 
   /// An expansion state whose heights move along `heightAnimation` (a Bezier of the time
@@ -129,13 +134,24 @@ public struct ExpansionState: Sendable {
   ///   overshoots the expanded or collapsed height as UIKit's spring animations do;
   /// - `.additive`: the new change is added on top of the running one (UIKit's default);
   /// - `.fromCurrentState`: from the current height, at rest.
-  /// The fold still reverses along its own timeline (position continuous). With
-  /// `retarget` nil the height reverses as with `init(...heightCurve:)`.
+  ///
+  /// With a policy the fold retargets too: its openness (0 folded, 1 flat) is a motion
+  /// along `foldAnimation` (pass the fold recipe's curve, `FoldSpec.curve`) over
+  /// `foldDuration`, and a toggle while it opens or closes sends it back by the same
+  /// policy, value and (carrying, additive) velocity continuous; `FoldAnimation.motion`
+  /// hands it to the caller, and `TableAnimator` evaluates the halves at it. The height
+  /// then waits for the fold as before: it shrinks once the retargeted fold has closed
+  /// (for a carrying spring, once it has settled within 1/1000), and the fold opens once
+  /// the height has grown. An under-damped spring overshoots the fold too (the halves turn
+  /// past flat or past edge-on for a moment). With `retarget` nil the height reverses as
+  /// with `init(...heightCurve:)` and the fold along its own timeline (position
+  /// continuous).
   ///
   /// - Throws: as the other initialiser, and the policy's errors.
   public init(
     rowCount: Int, detailHeights: DetailHeights, policy: ExpansionPolicy = .multiple, heightDuration: Double = 0.3,
-    foldDuration: Double = 0.3, heightAnimation: AnimationCurve, retarget: RetargetPolicy? = nil
+    foldDuration: Double = 0.3, heightAnimation: AnimationCurve, retarget: RetargetPolicy? = nil,
+    foldAnimation: AnimationCurve = .bezier(.easeInEaseOut)
   ) throws(CellMotionError) {
     try Check.within(heightDuration, InputLimits.duration, "heightDuration")
     try retarget?.validate()
@@ -145,6 +161,7 @@ public struct ExpansionState: Sendable {
       foldDuration: foldDuration, heightCurve: { heightAnimation.progress(localTime: $0 * duration, duration: duration) })
     self.heightAnimation = heightAnimation
     self.retarget = retarget
+    self.foldAnimation = retarget == nil ? nil : foldAnimation
   }
 
   // MARK: - Toggling
@@ -187,7 +204,14 @@ public struct ExpansionState: Sendable {
     let index = motionIndex(row)
     let current: _RowMotion? = index.found ? motions[index.position] : nil
     var next = _RowMotion(row: row, expanded: true, toggleTime: t0)
-    if let current, !current.expanded, let fold = current.fold, fold.phase == .closing,
+    if let current, let fold = current.fold, var openness = fold.motion, let retarget, t0 < fold.endTime {
+      // Retargeting fold, still closing (the height waits at full): send it back open.
+      next.setHeight(from: 1, to: 1, start: t0, duration: 0)
+      next.height = ChannelMotion(
+        MotionSegment(from: 1, to: 1, curve: .bezier(.linear), duration: InputLimits.duration.lowerBound, begin: t0),
+        channel: .scaleY)
+      next.fold = retargeted(&openness, fold, toward: 1, at: t0, policy: retarget)
+    } else if let current, !current.expanded, let fold = current.fold, fold.phase == .closing,
       t0 < fold.startTime + fold.duration
     {
       // The fold is closing (height still full): reverse it from its current state.
@@ -198,13 +222,13 @@ public struct ExpansionState: Sendable {
     } else if let motion = heightMotion(current, toward: 1, at: t0) {
       // Folded, heights as motions: grow by the policy, then open.
       next.height = motion
-      next.fold = FoldAnimation(phase: .opening, startTime: max(t0, motion.endTime), duration: foldDuration)
+      next.fold = foldOpening(at: max(t0, motion.endTime))
     } else {
       // Folded: grow from the current height, then open.
       let f = current.map { $0.fraction(at: t0, curve: heightCurve) } ?? 0
       let duration = heightDuration * (1 - f)
       next.setHeight(from: f, to: 1, start: t0, duration: duration)
-      next.fold = FoldAnimation(phase: .opening, startTime: t0 + duration, duration: foldDuration)
+      next.fold = foldOpening(at: t0 + duration)
     }
     if index.found {
       motions[index.position] = next
@@ -219,7 +243,20 @@ public struct ExpansionState: Sendable {
     // An expanded row always has a plan.
     let current = motions[index.position]
     var next = _RowMotion(row: row, expanded: false, toggleTime: t0)
-    if let fold = current.fold, t0 >= fold.startTime {
+    if let fold = current.fold, var openness = fold.motion, let retarget, let curve = heightAnimation,
+      t0 >= fold.startTime
+    {
+      // The retargeting fold has started opening (or is open): send it back closed, then
+      // shrink once it has.
+      let closing = retargeted(&openness, fold, toward: 0, at: t0, policy: retarget)
+      next.fold = closing
+      let start = max(t0, closing.endTime)
+      next.setHeight(from: 1, to: 0, start: start, duration: heightDuration)
+      next.height = ChannelMotion(
+        MotionSegment(
+          from: 1, to: 0, curve: curve, duration: max(heightDuration, InputLimits.duration.lowerBound), begin: start),
+        channel: .scaleY)
+    } else if let fold = current.fold, t0 >= fold.startTime {
       // The fold has started opening (or is open): reverse it, then shrink.
       let openingLocal = min(t0 - fold.startTime, foldDuration)
       let closingStart = t0 - (foldDuration - openingLocal)
@@ -240,6 +277,37 @@ public struct ExpansionState: Sendable {
     }
     motions[index.position] = next
     expandedRows.remove(row)
+  }
+
+  /// The fold's opening from `start`: on its timeline, or (retarget mode) as a motion of
+  /// the openness from 0 to 1 along `foldAnimation`.
+  private func foldOpening(at start: Double) -> FoldAnimation {
+    guard let curve = foldAnimation else {
+      return FoldAnimation(phase: .opening, startTime: start, duration: foldDuration)
+    }
+    let duration = max(foldDuration, InputLimits.duration.lowerBound)
+    let motion = ChannelMotion(
+      MotionSegment(from: 0, to: 1, curve: curve, duration: duration, begin: start), channel: .rotationX)
+    return FoldAnimation(phase: .opening, startTime: start, duration: duration, motion: motion)
+  }
+
+  /// `fold`'s openness `motion` sent toward `target` (1 open, 0 closed) at `t0` by
+  /// `policy`, as a fold animation from its original start to the motion's new end; a new
+  /// segment from where it is when the policy cannot stack another layer.
+  private func retargeted(
+    _ motion: inout ChannelMotion, _ fold: FoldAnimation, toward target: Double, at t0: Double, policy: RetargetPolicy
+  ) -> FoldAnimation {
+    if (try? motion.retarget(to: target, at: t0, policy: policy)) == nil {
+      let curve = foldAnimation ?? .bezier(.easeInEaseOut)
+      motion = ChannelMotion(
+        MotionSegment(
+          from: motion.value(at: t0), to: target, curve: curve, duration: max(foldDuration, InputLimits.duration.lowerBound),
+          begin: t0), channel: .rotationX)
+    }
+    let start = min(fold.startTime, t0)
+    return FoldAnimation(
+      phase: target == 1 ? .opening : .closing, startTime: start, duration: max(motion.endTime, t0) - start,
+      motion: motion)
   }
 
   /// With `heightAnimation`: the height's motion (detail fraction) toward `target` from
@@ -327,6 +395,36 @@ public struct ExpansionState: Sendable {
     let index = motionIndex(row)
     guard index.found else { return nil }
     return motions[index.position].activeFold(at: time)
+  }
+
+  /// How far open `row`'s detail is at `time` seconds when folds retarget
+  /// (`foldAnimation`), unitless: 0 folded, 1 flat, the fold curve applied (an
+  /// under-damped spring may take it past either end for a moment); nil on a timeline
+  /// (apply the fold recipe's curve to `FoldAnimation.linearOpenness`).
+  ///
+  /// - Throws: `CellMotionError` for a bad row or a NaN time.
+  /// - Complexity: O(log k) for k rows with a plan.
+  public func foldOpenness(row: Int, at time: Double) throws(CellMotionError) -> Double? {
+    try checkRow(row)
+    try Check.time(time, "time")
+    guard foldAnimation != nil else { return nil }
+    let index = motionIndex(row)
+    guard index.found, let m = motions[index.position].fold?.motion else { return 0 }
+    return m.value(at: max(time, motions[index.position].toggleTime))
+  }
+
+  /// How fast `row`'s fold openness changes at `time`, per second (closed form); nil on a
+  /// timeline, as `foldOpenness`.
+  ///
+  /// - Throws: `CellMotionError` for a bad row or a NaN time.
+  public func foldOpennessVelocity(row: Int, at time: Double) throws(CellMotionError) -> Double? {
+    try checkRow(row)
+    try Check.time(time, "time")
+    guard foldAnimation != nil else { return nil }
+    let index = motionIndex(row)
+    guard index.found, let m = motions[index.position].fold?.motion, time >= motions[index.position].toggleTime
+    else { return 0 }
+    return m.velocity(at: time)
   }
 
   /// Whether every height and fold animation has finished by `time` seconds.
