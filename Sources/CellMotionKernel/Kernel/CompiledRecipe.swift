@@ -103,6 +103,9 @@ public struct CompiledRecipe: Sendable {
   /// The channels that move the transform (all but opacity and shadow opacity), in recipe
   /// order: where two animate the same channel, the later one wins.
   @usableFromInline package let transformChannels: [CompiledChannel]
+  /// The transform channels that show (the last of each kind), one slot per kind: what the
+  /// matrix passes read per lane group, without a loop over the channels.
+  @usableFromInline let channelSlots: ChannelSlots
   /// The opacity and shadow-opacity channels that win (the last of each kind), if any.
   @usableFromInline package let opacityChannel: CompiledChannel?
   @usableFromInline package let shadowChannel: CompiledChannel?
@@ -335,6 +338,7 @@ public struct CompiledRecipe: Sendable {
     self.compiledCurves = compiledCurves
     let transformChannels = channels.filter { $0.channel != .opacity && $0.channel != .shadowOpacity }
     self.transformChannels = transformChannels
+    channelSlots = ChannelSlots(transformChannels)
     opacityChannel = channels.last { $0.channel == .opacity }
     shadowChannel = channels.last { $0.channel == .shadowOpacity }
     hasChannelTransform = !transformChannels.isEmpty

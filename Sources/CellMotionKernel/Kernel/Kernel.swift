@@ -178,8 +178,18 @@ public enum Kernel {
       var b = range.lowerBound
       while b < range.upperBound {
         let n = min(block, range.upperBound - b)
-        for k in r.parts.indices {
-          progressStage(L.self, r.parts[k], r.timing, t: t, start: inputs.start + b, count: n, into: base + k * block)
+        if outputs.velocities != nil {
+          // Each Bezier part's solved parameter kept for the velocity stage, in the rows
+          // the matrix passes fill only after it.
+          for k in r.parts.indices {
+            progressStage(
+              L.self, r.parts[k], r.timing, t: t, start: inputs.start + b, count: n, into: base + k * block,
+              parameters: k < ParameterRows.capacity ? soa + k * block : nil)
+          }
+        } else {
+          for k in r.parts.indices {
+            progressStage(L.self, r.parts[k], r.timing, t: t, start: inputs.start + b, count: n, into: base + k * block)
+          }
         }
         if hasKeyframes {
           for k in r.keyframes {
@@ -189,12 +199,15 @@ public enum Kernel {
           }
         }
         if hasRetargets {
-          // By index: a `for in` copies each retarget (retaining its arrays) per block.
-          for k in 0..<r.retargets.count {
-            retargetStage(
-              L.self, r.retargets[k], scratch: base, block: block, rows: inputs.retarget.unsafelyUnwrapped,
-              stride: inputs.retargetStride, at: b, t: t, height: inputs.height + b, tableWidth: inputs.tableWidth + b,
-              count: n)
+          // Borrowed through the buffer: an array element would be copied (retaining its
+          // arrays) per block and retarget.
+          r.retargets.withUnsafeBufferPointer { retargets in
+            for k in retargets.indices {
+              retargetStage(
+                L.self, (retargets.baseAddress.unsafelyUnwrapped + k).pointee, scratch: base, block: block, rows: inputs.retarget.unsafelyUnwrapped,
+                stride: inputs.retargetStride, at: b, t: t, height: inputs.height + b,
+                tableWidth: inputs.tableWidth + b, count: n)
+            }
           }
         }
         opacityStage(
@@ -206,7 +219,8 @@ public enum Kernel {
         if let velocities = outputs.velocities {
           velocityStage(
             L.self, r, at: b, count: n, t: t, progress: progress, inputs: inputs, outputs: outputs, out: velocities,
-            stride: outputs.velocityStride)
+            stride: outputs.velocityStride,
+            parameters: ParameterRows(base: UnsafePointer(soa), block: block, count: r.parts.count))
         }
         if let planar {
           evaluatePlanarRun(

@@ -240,6 +240,58 @@ struct LaneMatrix<L: FloatLanes> {
   }
 }
 
+/// One transform channel kind as the matrix passes read it: the scratch row of its
+/// progress and its ends (c + h x cellHeight + w x tableWidth), or `row` -1 when no
+/// channel animates it (its identity value then).
+@usableFromInline
+struct ChannelSlot: Sendable {
+  @usableFromInline var row = -1
+  @usableFromInline var from = SIMD3<Float>.zero, delta = SIMD3<Float>.zero
+  /// Whether an end depends on the cell's height or the table's width.
+  @usableFromInline var usesGeometry = false
+  @inlinable init() {}
+  init(_ c: CompiledChannel) {
+    (row, from, delta, usesGeometry) = (c.part, c.from, c.to - c.from, c.usesGeometry)
+  }
+
+  /// The value per lane at the block's cell `i`, `identity` when nothing animates it (a
+  /// uniform branch: the same for every group of the recipe).
+  @inlinable @inline(__always)
+  func value<L: FloatLanes>(_ progress: StagedProgress, at i: Int, identity: Float, height: L, tableWidth: L) -> L {
+    guard row >= 0 else { return L(repeating: identity) }
+    let p: L = progress(row, i)
+    if usesGeometry {
+      return Kernel.channelValue(from: from, delta: delta, progress: p, height: height, tableWidth: tableWidth)
+    }
+    return L.muladd(L(repeating: delta.x), p, L(repeating: from.x))
+  }
+}
+
+/// Every transform channel kind's slot (`CompiledRecipe.channelSlots`): the last channel
+/// of each kind wins, as in Core Animation's key paths.
+@usableFromInline
+struct ChannelSlots: Sendable {
+  @usableFromInline var tx = ChannelSlot(), ty = ChannelSlot(), tz = ChannelSlot()
+  @usableFromInline var rx = ChannelSlot(), ry = ChannelSlot(), rz = ChannelSlot()
+  @usableFromInline var s = ChannelSlot(), sx = ChannelSlot(), sy = ChannelSlot()
+  init(_ channels: [CompiledChannel]) {
+    for c in channels {
+      switch c.channel {
+      case .opacity, .shadowOpacity: break
+      case .translationX: tx = ChannelSlot(c)
+      case .translationY: ty = ChannelSlot(c)
+      case .translationZ: tz = ChannelSlot(c)
+      case .rotationX: rx = ChannelSlot(c)
+      case .rotationY: ry = ChannelSlot(c)
+      case .rotationZ: rz = ChannelSlot(c)
+      case .scale: s = ChannelSlot(c)
+      case .scaleX: sx = ChannelSlot(c)
+      case .scaleY: sy = ChannelSlot(c)
+      }
+    }
+  }
+}
+
 /// Transform channel values of one lane group (opacities have a stage of their own).
 @usableFromInline
 struct LaneChannels<L: FloatLanes> {

@@ -48,6 +48,9 @@ struct BezierConstants: Sendable {
   static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L
   /// The parameter s(x) the same solve finds (velocities: dy/dx = y'(s) / x'(s)).
   static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L
+  /// `progress` and the parameter it solved for, at once (the progress stage keeps s for
+  /// the velocity stage): the same arithmetic as `progress`, so the same bits.
+  static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L)
 }
 
 /// Newton's solve with `n` steps, from the quadratic first guess when `guess` is 1 (Swift's
@@ -65,6 +68,12 @@ struct BezierConstants: Sendable {
       x, L(repeating: c.ax), L(repeating: c.bx), L(repeating: c.cx), steps: n == 0 ? Kernel.bezierSteps : n,
       quadraticGuess: n == 0 || guess != 0)
   }
+  @inlinable @inline(__always)
+  static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {
+    let s = Kernel.bezierParameterLanes(
+      x, L(repeating: c.ax), L(repeating: c.bx), L(repeating: c.cx), steps: n, quadraticGuess: guess != 0)
+    return (Kernel.bezierY(s, x, c), s)
+  }
 }
 
 /// A fitted inverse of degree `d` with `n` corrections.
@@ -78,6 +87,11 @@ struct BezierConstants: Sendable {
   static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
     let fit = c.fit.unsafelyUnwrapped
     return Kernel.fittedBezierParameter(x, c.ax, c.bx, c.cx, p: fit.p, dp: fit.dp, degree: d, steps: n)
+  }
+  @inlinable @inline(__always)
+  static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {
+    let s: L = parameter(x, c)
+    return (Kernel.bezierY(s, x, c), s)
   }
 }
 
@@ -95,6 +109,11 @@ struct BezierConstants: Sendable {
     let fit = c.fit.unsafelyUnwrapped
     return Kernel.rootFittedBezierParameter(
       x, c.ax, c.bx, c.cx, p: fit.p, scale: fit.rootScale, offset: fit.rootOffset, degree: d, steps: n)
+  }
+  @inlinable @inline(__always)
+  static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {
+    let s: L = parameter(x, c)
+    return (Kernel.bezierY(s, x, c), s)
   }
 }
 
@@ -126,6 +145,11 @@ struct BezierConstants: Sendable {
       return Kernel.rootFittedBezierParameter(
         x, c.ax, c.bx, c.cx, p: f.p, scale: f.rootScale, offset: f.rootOffset, degree: f.degree, steps: c.steps)
     }
+  }
+  @inlinable
+  static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {
+    let s: L = parameter(x, c)
+    return (Kernel.bezierY(s, x, c), s)
   }
 }
 
@@ -193,12 +217,27 @@ extension Kernel {
   /// control point on it) the ratio of second derivatives, the limit there.
   @inlinable @inline(__always)
   static func bezierSlope<L: FloatLanes, S: BezierSolve>(_ x: L, _ c: BezierConstants, _: S.Type) -> L {
+    bezierSlope(atParameter: S.parameter(L.clamp(x, 0, 1), c), c)
+  }
+
+  /// dy/dx at the parameter `s` (clamped to [0, 1]) a solve found, as `bezierSlope`.
+  @inlinable @inline(__always)
+  static func bezierSlope<L: FloatLanes>(atParameter parameter: L, _ c: BezierConstants) -> L {
     let cx = L(repeating: c.cx)
-    let s = L.clamp(S.parameter(L.clamp(x, 0, 1), c), 0, 1)
+    let s = L.clamp(parameter, 0, 1)
     let dx = L.muladd(L.muladd(s, c.ax * 3, L(repeating: c.bx * 2)), s, cx)
     let dy = L.muladd(L.muladd(s, c.ay * 3, L(repeating: c.by * 2)), s, L(repeating: c.cy))
     let ddx = L.muladd(s, c.ax * 6, L(repeating: c.bx * 2)), ddy = L.muladd(s, c.ay * 6, L(repeating: c.by * 2))
     return (dy / dx).replacing(with: ddy / ddx, where: L.lt(dx, L(repeating: 1e-6)))  // x'(s) >= 0
+  }
+
+  /// y(s) with the exact ends (0 at x <= 0, 1 at x >= 1): the last step of every solve's
+  /// `progress`, the same arithmetic.
+  @inlinable @inline(__always)
+  static func bezierY<L: FloatLanes>(_ s: L, _ x: L, _ c: BezierConstants) -> L {
+    let y = L.muladd(L.muladd(s, L(repeating: c.ay), L(repeating: c.by)), s, L(repeating: c.cy)) * s
+    return y.replacing(with: L(repeating: 1), where: L.ge(x, L(repeating: 1)))
+      .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
   }
 
   /// Progress of a Bezier through its fitted inverse (`CompiledCurve.fittedBezier`): s0 =

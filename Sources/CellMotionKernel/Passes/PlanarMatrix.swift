@@ -24,6 +24,10 @@ struct PlanarConstants: Sendable {
   /// group can use `sincosSmall` (no argument reduction).
   @usableFromInline var smallAngle = false
   @usableFromInline var smallRotationZ = false
+  /// Whether a channel rotates about z, and whether any scales (s, sx, sy): without them
+  /// the channels' linear part is the identity (no sine, no products).
+  @usableFromInline var rotatesZ = false
+  @usableFromInline var scales = false
   /// Whether the matrix path's scale is 1 on both axes at every time (fsx = fsy = 1,
   /// dsx = dsy = 0): S * R is R (tip-in).
   @usableFromInline var unitScale = false
@@ -33,6 +37,8 @@ struct PlanarConstants: Sendable {
       let ends = [Double(from) + Double(delta) * b.lo, Double(from) + Double(delta) * b.hi]
       return ends.allSatisfy { abs($0) <= Double.pi / 4 }
     }
+    rotatesZ = r.channelSlots.rz.row >= 0
+    scales = r.channelSlots.s.row >= 0 || r.channelSlots.sx.row >= 0 || r.channelSlots.sy.row >= 0
     if let rz = r.transformChannels.last(where: { $0.channel == .rotationZ }) {
       let d = rz.to - rz.from
       smallRotationZ = rz.from.y == 0 && rz.from.z == 0 && d.y == 0 && d.z == 0 && small(rz.from.x, d.x, rz.part)
@@ -69,6 +75,14 @@ struct PlanarConstants: Sendable {
   static var unitScale: Bool? { get }
   static var smallRotationZ: Bool? { get }
   static var translateFirst: Bool? { get }
+  /// Whether a channel rotates about z, and whether any scales (`PlanarConstants`).
+  static var rotatesZ: Bool? { get }
+  static var scales: Bool? { get }
+}
+
+extension PlanarShape {
+  @inlinable static var rotatesZ: Bool? { nil }
+  @inlinable static var scales: Bool? { nil }
 }
 
 
@@ -115,8 +129,14 @@ struct PlanarConstants: Sendable {
   @inlinable static var translateFirst: Bool? { nil }
 }
 
-/// Channels only (slide-in, move-up, the channel form of tip-in), no extras.
-@usableFromInline enum ChannelPlanar<SmallRotationZ: StaticFlag, TranslateFirst: StaticFlag>: PlanarShape {
+/// Channels only (slide-in, move-up, the channel form of tip-in), no extras; whether they
+/// rotate (and within a quarter turn) and scale known to the compiler, so move-up's
+/// translation computes no sine and no products.
+@usableFromInline enum ChannelPlanar<
+  RotatesZ: StaticFlag, SmallRotationZ: StaticFlag, Scales: StaticFlag, TranslateFirst: StaticFlag
+>: PlanarShape {
+  @inlinable static var rotatesZ: Bool? { RotatesZ.value }
+  @inlinable static var scales: Bool? { Scales.value }
   @inlinable static var channels: Bool? { true }
   @inlinable static var matrix: Bool? { false }
   @inlinable static var extras: Bool? { false }
@@ -153,11 +173,18 @@ extension Kernel {
       case (false, true, _): run(MatrixPlanar<No, Yes, No>.self)
       }
     } else if !extras && r.hasChannelTransform && k.part == nil {
-      switch (k.smallRotationZ, r.translateFirst) {
-      case (true, false): run(ChannelPlanar<Yes, No>.self)
-      case (true, true): run(ChannelPlanar<Yes, Yes>.self)
-      case (false, false): run(ChannelPlanar<No, No>.self)
-      case (false, true): run(ChannelPlanar<No, Yes>.self)
+      @inline(__always) func channels<R: StaticFlag, Small: StaticFlag>(_: R.Type, _: Small.Type) {
+        switch (k.scales, r.translateFirst) {
+        case (false, false): run(ChannelPlanar<R, Small, No, No>.self)
+        case (false, true): run(ChannelPlanar<R, Small, No, Yes>.self)
+        case (true, false): run(ChannelPlanar<R, Small, Yes, No>.self)
+        case (true, true): run(ChannelPlanar<R, Small, Yes, Yes>.self)
+        }
+      }
+      switch (k.rotatesZ, k.smallRotationZ) {
+      case (false, _): channels(No.self, Yes.self)
+      case (true, true): channels(Yes.self, Yes.self)
+      case (true, false): channels(Yes.self, No.self)
       }
     } else {
       run(AnyPlanar.self)
@@ -219,30 +246,21 @@ extension Kernel {
     return L.muladd(delta, p, from)
   }
 
-  /// Every channel's value for one lane group (model values where nothing animates), from
-  /// the staged progress of the group at the block's cell `i`.
+  /// Every channel's value for one lane group (identity values where nothing animates),
+  /// from the staged progress of the group at the block's cell `i`: one slot per kind
+  /// (`CompiledRecipe.channelSlots`), each a uniform branch.
   @inlinable @inline(__always)
   static func channelValues<L: FloatLanes>(
     _ r: CompiledRecipe, progress: StagedProgress, at i: Int, height: L, tableWidth: L
   ) -> LaneChannels<L> {
-    var c = LaneChannels<L>()
-    for ch in r.transformChannels {
-      let p: L = progress(ch.part, i)
-      // from + (to - from) p, each end c + h * cellHeight + w * tableWidth.
-      let v = channelValue(from: ch.from, delta: ch.to - ch.from, progress: p, height: height, tableWidth: tableWidth)
-      switch ch.channel {
-      case .opacity, .shadowOpacity: break  // opacityStage
-      case .translationX: c.tx = v
-      case .translationY: c.ty = v
-      case .translationZ: c.tz = v
-      case .rotationX: c.rx = v
-      case .rotationY: c.ry = v
-      case .rotationZ: c.rz = v
-      case .scale: c.s = v
-      case .scaleX: c.sx = v
-      case .scaleY: c.sy = v
-      }
+    let k = r.channelSlots
+    @inline(__always) func v(_ slot: ChannelSlot, _ identity: Float) -> L {
+      slot.value(progress, at: i, identity: identity, height: height, tableWidth: tableWidth)
     }
+    var c = LaneChannels<L>()
+    (c.tx, c.ty, c.tz) = (v(k.tx, 0), v(k.ty, 0), v(k.tz, 0))
+    (c.rx, c.ry, c.rz) = (v(k.rx, 0), v(k.ry, 0), v(k.rz, 0))
+    (c.s, c.sx, c.sy) = (v(k.s, 1), v(k.sx, 1), v(k.sy, 1))
     return c
   }
 
@@ -261,13 +279,19 @@ extension Kernel {
     var m = LanePlanar<L>(a: one, b: z, c: z, d: one, tx: z, ty: z)
     if hasChannels {
       let v: LaneChannels<L> = channelValues(r, progress: progress, at: i, height: height, tableWidth: tableWidth)
-      let ex = v.s * v.sx, ey = v.s * v.sy
-      let cz = (S.smallRotationZ ?? k.smallRotationZ) ? L.sincosSmall(v.rz) : L.sincos(v.rz)
-      // S * Rz rows [ex cz, ex sz], [-ey sz, ey cz]; translation first or last.
-      m.a = ex * cz.cos
-      m.b = ex * cz.sin
-      m.c = -(ey * cz.sin)
-      m.d = ey * cz.cos
+      let scales = S.scales ?? k.scales
+      let ex = scales ? v.s * v.sx : one, ey = scales ? v.s * v.sy : one
+      if S.rotatesZ ?? k.rotatesZ {
+        let cz = (S.smallRotationZ ?? k.smallRotationZ) ? L.sincosSmall(v.rz) : L.sincos(v.rz)
+        // S * Rz rows [ex cz, ex sz], [-ey sz, ey cz]; translation first or last.
+        m.a = ex * cz.cos
+        m.b = ex * cz.sin
+        m.c = -(ey * cz.sin)
+        m.d = ey * cz.cos
+      } else {
+        // No rotation: S alone (rz = 0, exactly the rows above with sin 0, cos 1).
+        (m.a, m.d) = (ex, ey)
+      }
       if S.translateFirst ?? r.translateFirst {
         m.tx = L.muladd(v.tx, m.a, v.ty * m.c)
         m.ty = L.muladd(v.tx, m.b, v.ty * m.d)

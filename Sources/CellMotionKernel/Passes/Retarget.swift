@@ -14,10 +14,13 @@ extension Kernel {
   /// (`stride` floats apart), `block` the scratch row length.
   @inlinable
   static func retargetStage<L: FloatLanes>(
-    _: L.Type, _ k: CompiledRetarget, scratch: UnsafeMutablePointer<Float>, block: Int, rows: UnsafePointer<Float>,
+    _: L.Type, _ k: borrowing CompiledRetarget, scratch: UnsafeMutablePointer<Float>, block: Int, rows: UnsafePointer<Float>,
     stride: Int, at b: Int, t: Float, height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int
   ) {
-    @inline(__always) func input(_ j: Int) -> UnsafePointer<Float> { rows + (k.input + j) * stride + b }
+    // The cell rows from the block's first cell (a pointer, not `k`, captured: a nested
+    // function capturing the retarget copied it, retaining its arrays, per block).
+    let inputs = rows + k.input * stride + b
+    @inline(__always) func input(_ j: Int) -> UnsafePointer<Float> { inputs + j * stride }
     let segmentRows = k.segmentRows
     var staged = k.progressRow
     if case .timed(let part) = k.segment {

@@ -12,15 +12,22 @@ import Foundation
   @usableFromInline let start: UnsafePointer<Float>
   @usableFromInline let count: Int
   @usableFromInline let out: UnsafeMutablePointer<Float>
+  @usableFromInline let parameters: UnsafeMutablePointer<Float>?
   @inlinable init(
     part: CompiledPart, timing: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
-    out: UnsafeMutablePointer<Float>
+    out: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>?
   ) {
     (self.part, self.timing, self.t, self.start, self.count, self.out) = (part, timing, t, start, count, out)
+    self.parameters = parameters
   }
   @inlinable @inline(__always)
   func visit<S: BezierSolve>(_: S.Type) {
-    Kernel.bezierStage(L.self, S.self, part, timing, t: t, start: start, count: count, into: out)
+    if let parameters {
+      Kernel.bezierStage(
+        L.self, S.self, Yes.self, part, timing, t: t, start: start, count: count, into: out, parameters: parameters)
+    } else {
+      Kernel.bezierStage(L.self, S.self, No.self, part, timing, t: t, start: start, count: count, into: out)
+    }
   }
 }
 
@@ -104,15 +111,20 @@ extension Kernel {
   /// once, outside the loop, so each curve runs as its own small loop whose iterations
   /// the processor overlaps (the Bezier solve is a chain of dependent steps).
   @inlinable @inline(__always)
+  ///
+  /// `parameters`: where a Bezier part also stores each lane's solved parameter s (when
+  /// velocities are asked for: their stage then reads it instead of solving again).
   static func progressStage<L: FloatLanes>(
     _: L.Type, _ part: CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
-    into out: UnsafeMutablePointer<Float>
+    into out: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>? = nil
   ) {
     // Bezier solves run as types, so their loops specialise to straight-line code (a
     // literal argument to an inlined function was not enough: the optimiser kept the stage
     // out of line with the step count as a run-time value). `SolvePath.dispatch` switches
     // without a default, so a solve cannot be dropped.
-    if part.solvePath.dispatch(ProgressStage<L>(part: part, timing: r, t: t, start: start, count: count, out: out)) {
+    if part.solvePath.dispatch(
+      ProgressStage<L>(part: part, timing: r, t: t, start: start, count: count, out: out, parameters: parameters))
+    {
       return
     }
     switch part.curve {
@@ -126,15 +138,18 @@ extension Kernel {
         count: count, into: out)
     case .bezier, .fittedBezier, .rootFittedBezier:
       // `SolvePath` maps Beziers to their solves, never to `.spring`.
-      bezierStage(L.self, RuntimeSolve.self, part, r, t: t, start: start, count: count, into: out)
+      ProgressStage<L>(part: part, timing: r, t: t, start: start, count: count, out: out, parameters: parameters)
+        .visit(RuntimeSolve.self)
     }
   }
 
-  /// The Bezier loop of `progressStage`; `S` fixes the solve (`BezierSolve`).
+  /// The Bezier loop of `progressStage`; `S` fixes the solve (`BezierSolve`); with `Keep`
+  /// `Yes`, each lane's parameter s is stored to `parameters` too (`BezierSolve.solve`: the
+  /// same progress bits), a type so the loop without it stays as it was.
   @inlinable
-  static func bezierStage<L: FloatLanes, S: BezierSolve>(
-    _: L.Type, _: S.Type, _ part: CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>,
-    count: Int, into out: UnsafeMutablePointer<Float>
+  static func bezierStage<L: FloatLanes, S: BezierSolve, Keep: StaticFlag>(
+    _: L.Type, _: S.Type, _: Keep.Type, _ part: CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>,
+    count: Int, into out: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>? = nil
   ) {
     guard let c = BezierConstants(part.curve) else { return }
     let dur = part.duration, inv = 1 / dur
@@ -154,7 +169,15 @@ extension Kernel {
         // path below forces 1); a Float clock cannot resolve that instant, and from the
         // next representable time on x clamps to 1.
         let x = L.clamp(L.muladd(st, -inv, t0 * inv), 0, 1)
-        S.progress(x, c)
+        let y: L
+        if Keep.value {
+          let solved: (progress: L, parameter: L) = S.solve(x, c)
+          solved.parameter.store(to: parameters.unsafelyUnwrapped + i)
+          y = solved.progress
+        } else {
+          y = S.progress(x, c)
+        }
+        y
           .replacing(with: L(repeating: 1), where: L.lt(ta, L(repeating: before)))
           .replacing(with: L(repeating: 1), where: L.ge(ta, L(repeating: after)))
           .store(to: out + i)
@@ -168,7 +191,15 @@ extension Kernel {
       // x exactly 1 at the end (local * (1 / dur) can round below it, and keyframes that
       // jump at their end, such as a spring segment cut there, would show it).
       let x = L.clamp(local * inv, 0, 1).replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: dur)))
-      S.progress(x, c).replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
+      let y: L
+      if Keep.value {
+        let solved: (progress: L, parameter: L) = S.solve(x, c)
+        solved.parameter.store(to: parameters.unsafelyUnwrapped + i)
+        y = solved.progress
+      } else {
+        y = S.progress(x, c)
+      }
+      y.replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
       i += L.width
     }
   }

@@ -10,18 +10,26 @@ import CellMotion
 import Foundation
 
 /// A loop over a block's lane groups computing a part's d(progress)/dt: `run` with the
-/// curve's d(progress)/d(local time), or `visit` with its Bezier solve.
+/// curve's d(progress)/d(local time) at a local time and the group's cell, or `visit`
+/// with its Bezier solve.
 @usableFromInline protocol RateLoop: SolveVisitor {
   associatedtype Lanes: FloatLanes
   var part: CompiledPart { get }
-  func run(_ curveRate: (Lanes) -> Lanes)
+  /// Each lane's Bezier parameter as the progress stage solved it (rows of the block,
+  /// from its first cell), or nil: solve again.
+  var parameters: UnsafePointer<Float>? { get }
+  func run(_ curveRate: (_ local: Lanes, _ i: Int) -> Lanes)
 }
 
 extension RateLoop {
   @inlinable @inline(__always)
   func visit<S: BezierSolve>(_: S.Type) {
     let c = BezierConstants(part.curve).unsafelyUnwrapped, inv = 1 / part.duration
-    run { local in Kernel.bezierSlope(local * inv, c, S.self) * inv }
+    if let parameters {
+      run { _, i in Kernel.bezierSlope(atParameter: Lanes.load(parameters + i), c) * inv }
+    } else {
+      run { local, _ in Kernel.bezierSlope(local * inv, c, S.self) * inv }
+    }
   }
 }
 
@@ -35,6 +43,7 @@ extension RateLoop {
   @usableFromInline let to: UnsafePointer<Float>
   @usableFromInline let count: Int
   @usableFromInline let out: UnsafeMutablePointer<Float>
+  @inlinable var parameters: UnsafePointer<Float>? { nil }
   @inlinable init(
     part: CompiledPart, t: Float, begin: UnsafePointer<Float>, from: UnsafePointer<Float>?, to: UnsafePointer<Float>,
     count: Int, out: UnsafeMutablePointer<Float>
@@ -42,13 +51,13 @@ extension RateLoop {
     (self.part, self.t, self.begin, self.from, self.to, self.count, self.out) = (part, t, begin, from, to, count, out)
   }
   @inlinable @inline(__always)
-  func run(_ curveRate: (L) -> L) {
+  func run(_ curveRate: (L, Int) -> L) {
     let dur = L(repeating: part.duration)
     var i = 0
     while i < count {
       let rest = count &- i
       let (local, rate) = Kernel.partRate(part, .retarget, start: Kernel.loadGroup(begin + i, rest) as L, t: t)
-      let v = curveRate(local).replacing(with: L(repeating: 0), where: L.ge(local, dur)) * rate
+      let v = curveRate(local, i).replacing(with: L(repeating: 0), where: L.ge(local, dur)) * rate
       var d: L = Kernel.loadGroup(to + i, rest)
       if let from { d = d - Kernel.loadGroup(from + i, rest) }
       let sum: L = Kernel.loadGroup(UnsafePointer(out + i), rest)
@@ -71,24 +80,26 @@ extension RateLoop {
   @usableFromInline let height, tableWidth: UnsafePointer<Float>
   @usableFromInline let out: UnsafeMutablePointer<Float>
   @usableFromInline let stride: Int
+  @usableFromInline let parameters: UnsafePointer<Float>?
   @inlinable init(
     part: CompiledPart, timing: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
     users: UnsafeBufferPointer<(row: Int, delta: SIMD3<Float>)>, height: UnsafePointer<Float>,
-    tableWidth: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, stride: Int
+    tableWidth: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, stride: Int, parameters: UnsafePointer<Float>?
   ) {
     (self.part, self.timing, self.t, self.start, self.count) = (part, timing, t, start, count)
     (self.users, self.height, self.tableWidth, self.out, self.stride) = (users, height, tableWidth, out, stride)
+    self.parameters = parameters
   }
 
   /// The loop, with `curveRate` giving d(progress)/d(local time) at a local time.
   @inlinable @inline(__always)
-  func run(_ curveRate: (L) -> L) {
+  func run(_ curveRate: (L, Int) -> L) {
     let dur = L(repeating: part.duration)
     var i = 0
     while i < count {
       let rest = count &- i
       let (local, rate) = Kernel.partRate(part, timing, start: Kernel.loadGroup(start + i, rest) as L, t: t)
-      let v = curveRate(local).replacing(with: L(repeating: 0), where: L.ge(local, dur)) * rate
+      let v = curveRate(local, i).replacing(with: L(repeating: 0), where: L.ge(local, dur)) * rate
       let h: L = Kernel.loadGroup(height + i, rest), w: L = Kernel.loadGroup(tableWidth + i, rest)
       for u in users {
         let d = L.muladd(h, u.delta.y, L.muladd(w, u.delta.z, L(repeating: u.delta.x)))
@@ -149,6 +160,21 @@ extension RateLoop {
   }
 }
 
+/// Where the progress stage left each Bezier part's solved parameters for the block
+/// (`Kernel.evaluateRun`): row k of `base` for part k < `count`, nil for the others
+/// (their rate stage solves again).
+@usableFromInline struct ParameterRows {
+  @usableFromInline let base: UnsafePointer<Float>
+  @usableFromInline let block: Int
+  @usableFromInline let count: Int
+  /// Parts whose parameters fit the rows the matrix passes use later: 16.
+  @inlinable static var capacity: Int { 16 }
+  @inlinable init(base: UnsafePointer<Float>, block: Int, count: Int) {
+    (self.base, self.block, self.count) = (base, block, min(count, Self.capacity))
+  }
+  @inlinable subscript(part: Int) -> UnsafePointer<Float>? { part < count ? base + part * block : nil }
+}
+
 extension Kernel {
   /// Local time and d(local time)/dt per lane of `part` at frame time `t` (seconds): the
   /// speed inside the active interval (negated in a reversed iteration), 0 outside it.
@@ -190,7 +216,7 @@ extension Kernel {
   @inlinable
   static func velocityStage<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, at b: Int, count: Int, t: Float, progress: StagedProgress, inputs: KernelInputs,
-    outputs: KernelOutputs, out: UnsafeMutablePointer<Float>, stride: Int
+    outputs: KernelOutputs, out: UnsafeMutablePointer<Float>, stride: Int, parameters: ParameterRows
   ) {
     let plan = r.velocityPlan
     // Rows that may hold something other than 0 (`KernelOutputs.velocityRowsToClear`).
@@ -204,13 +230,13 @@ extension Kernel {
         rateStage(
           part, PartRateStage<L>(
             part: part, timing: r.timing, t: t, start: inputs.start + b, count: count, users: users, height: height,
-            tableWidth: tableWidth, out: out + b, stride: stride))
+            tableWidth: tableWidth, out: out + b, stride: stride, parameters: parameters[k]))
       }
     }
     for (row, index) in plan.keyframes {
       keyframeVelocity(
         L.self, r, r.keyframes[index], at: b, count: count, t: t, progress: progress, inputs: inputs,
-        into: out + row * stride + b)
+        parameters: parameters, into: out + row * stride + b)
     }
     for (row, index) in plan.retargets {
       let k = r.retargets[index]
@@ -224,7 +250,7 @@ extension Kernel {
         // The running base is a keyframe channel.
         keyframeVelocity(
           L.self, r, r.keyframes[k.base.unsafelyUnwrapped.part - r.parts.count], at: b, count: count, t: t,
-          progress: progress, inputs: inputs, into: target)
+          progress: progress, inputs: inputs, parameters: parameters, into: target)
       case nil:
         let ch = k.base.unsafelyUnwrapped
         withUnsafeTemporaryAllocation(of: (row: Int, delta: SIMD3<Float>).self, capacity: 1) { users in
@@ -233,7 +259,8 @@ extension Kernel {
           rateStage(
             part, PartRateStage<L>(
               part: part, timing: r.timing, t: t, start: inputs.start + b, count: count,
-              users: UnsafeBufferPointer(users), height: height, tableWidth: tableWidth, out: target, stride: 0))
+              users: UnsafeBufferPointer(users), height: height, tableWidth: tableWidth, out: target, stride: 0,
+              parameters: parameters[ch.part]))
         }
       case .timed(let part):
         target.update(repeating: 0, count: count)
@@ -262,7 +289,7 @@ extension Kernel {
   @inlinable
   static func keyframeVelocity<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, _ k: CompiledKeyframes, at b: Int, count: Int, t: Float, progress: StagedProgress,
-    inputs: KernelInputs, into out: UnsafeMutablePointer<Float>
+    inputs: KernelInputs, parameters: ParameterRows, into out: UnsafeMutablePointer<Float>
   ) {
     let part = r.parts[k.part]
     withUnsafeTemporaryAllocation(of: (row: Int, delta: SIMD3<Float>).self, capacity: 1) { users in
@@ -270,7 +297,8 @@ extension Kernel {
       rateStage(
         part, PartRateStage<L>(
           part: part, timing: r.timing, t: t, start: inputs.start + b, count: count, users: UnsafeBufferPointer(users),
-          height: inputs.height + b, tableWidth: inputs.tableWidth + b, out: out, stride: 0))
+          height: inputs.height + b, tableWidth: inputs.tableWidth + b, out: out, stride: 0,
+          parameters: parameters[k.part]))
     }
     k.table.withUnsafeBufferPointer { table in
       let segments = table.baseAddress.unsafelyUnwrapped, n = table.count / CompiledKeyframes.tableStride
@@ -294,10 +322,10 @@ extension Kernel {
   static func rateStage<V: RateLoop>(_ part: CompiledPart, _ stage: V) {
     if part.solvePath.dispatch(stage) { return }
     switch part.curve {
-    case .underdamped(let a, let wd, let bb): stage.run { UnderdampedSpring(a: a, wd: wd, b: bb).velocity($0) }
-    case .critical(let w0, let c): stage.run { CriticalSpring(w0: w0, c: c).velocity($0) }
+    case .underdamped(let a, let wd, let bb): stage.run { local, _ in UnderdampedSpring(a: a, wd: wd, b: bb).velocity(local) }
+    case .critical(let w0, let c): stage.run { local, _ in CriticalSpring(w0: w0, c: c).velocity(local) }
     case .overdamped(let a, let beta, let c, let slow, let fast):
-      stage.run { OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast).velocity($0) }
+      stage.run { local, _ in OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast).velocity(local) }
     case .bezier, .fittedBezier, .rootFittedBezier: stage.visit(RuntimeSolve.self)
     }
   }
