@@ -6,6 +6,7 @@
 // | variant          | what runs                                                         |
 // |------------------|-------------------------------------------------------------------|
 // | tipIn            | Kernel.evaluate of tip-in, SIMD8, one thread (ratio reference)    |
+// | tipIn-additive   | tip-in's one channel (opacity) retargeted once, additive           |
 // | tipInChannels    | the channel form, not retargeted                                  |
 // | additive         | + one additive layer (ease-in-ease-out, 0.4 s) on translation.y   |
 // | carry            | translation.y replaced by a velocity-carrying spring (zeta 0.6)   |
@@ -24,6 +25,9 @@ enum RetargetScenarios {
     for n in sizes ?? [KernelScenarios.comparisonSize] {
       result.append(scenario(n, "tipIn", recipe: Recipe.tipIn, policy: nil))
       result.append(scenario(n, "tipIn-velocities", recipe: Recipe.tipIn, policy: nil, velocities: true))
+      // Tip-in itself animates one channel, its opacity (the tilt is its matrix): that one
+      // retargeted additively (to 0.5).
+      result.append(scenario(n, "tipIn-additive", recipe: Recipe.tipIn, policy: policies[0].1, channel: .opacity, to: 0.5))
       for recipe in [Recipe.tipInChannels, Recipe.moveUpFade] {
         result.append(scenario(n, recipe.name, recipe: recipe, policy: nil))
         result.append(scenario(n, "\(recipe.name)-velocities", recipe: recipe, policy: nil, velocities: true))
@@ -44,19 +48,20 @@ enum RetargetScenarios {
   ]
 
   static func scenario(
-    _ n: Int, _ variant: String, recipe: Recipe, policy: RetargetPolicy?, velocities: Bool = false
+    _ n: Int, _ variant: String, recipe: Recipe, policy: RetargetPolicy?, velocities: Bool = false,
+    channel: Channel = .translationY, to target: Double = -30
   ) -> Scenario {
     let (flops, bytes) = KernelScenarios.work(recipe.name)
     return Scenario(
       group: "retarget", variant: variant, cells: n, bytesWrittenPerCell: bytes + (velocities ? 44 : 0),
       flopsPerCell: flops, isRatioReference: variant == "tipIn",
-      note: (policy.map { "\(recipe.name), every cell's translation.y retargeted once: \($0)" }
+      note: (policy.map { "\(recipe.name), every cell's \(channel.rawValue) retargeted once: \($0)" }
         ?? "Kernel.evaluate of \(recipe.name), SIMD8<Float>, 1 thread")
         + (velocities ? "; with every channel's velocity (FrameOutput includeVelocities)" : "")
     ) {
       var (batch, _) = try KernelScenarios.makeInputs(recipe, n)
       if let policy {
-        for i in 0..<n { try batch.retarget(cell: i, channel: .translationY, to: -30, at: retargetTime, policy: policy) }
+        for i in 0..<n { try batch.retarget(cell: i, channel: channel, to: target, at: retargetTime, policy: policy) }
       }
       let box = KernelScenarios.OutputBox(try FrameOutput(capacity: n, includeVelocities: velocities))
       try Kernel.evaluate(batch, at: KernelScenarios.time, into: &box.output)

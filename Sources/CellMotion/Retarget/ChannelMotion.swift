@@ -25,6 +25,19 @@ public struct RecipeChannel: Sendable, Hashable {
     tableWidth = geometry.tableWidth
   }
 
+  /// `recipe`'s last channel animating `channel` under `policy` (the one that shows), as
+  /// it runs for a cell starting at `start` (absolute seconds, stagger applied).
+  /// - Throws: `.invalidCombination` when the recipe does not animate `channel`.
+  package static func of(
+    _ recipe: Recipe, channel: Channel, policy: MotionPolicy, start: Double, geometry: CellGeometry
+  ) throws(CellMotionError) -> RecipeChannel {
+    guard let c = ReferenceEvaluator.channels(recipe, policy).last(where: { $0.channel == channel }) else {
+      throw .invalidCombination(
+        field: "channel", reason: "recipe \(recipe.name) does not animate \(channel.rawValue); only animated channels retarget")
+    }
+    return RecipeChannel(animation: c, timing: recipe.timing, start: start, held: policy.holds(channel), geometry: geometry)
+  }
+
   /// The channel's value at `time` (seconds): its curve's while in effect, else its end
   /// value (as `ReferenceEvaluator.channelValues`).
   public func value(at time: Double) -> Double {
@@ -207,14 +220,10 @@ public struct ChannelMotion: Sendable, Hashable {
     _ recipe: Recipe, channel: Channel, geometry: CellGeometry, row: Int = 0, batchPosition: Int = 0,
     rowCount: Int? = nil, batchCount: Int? = nil, startTime: Double = 0, motion: MotionPolicy? = nil
   ) throws(CellMotionError) {
-    let policy = motion ?? recipe.motion
-    guard let c = ReferenceEvaluator.channels(recipe, policy).last(where: { $0.channel == channel }) else {
-      throw .invalidCombination(
-        field: "channel", reason: "recipe \(recipe.name) does not animate \(channel.rawValue); only animated channels retarget")
-    }
     let start = startTime + ReferenceEvaluator.staggerDelay(
       recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
-    self.init(RecipeChannel(animation: c, timing: recipe.timing, start: start, held: policy.holds(channel), geometry: geometry))
+    self.init(
+      try RecipeChannel.of(recipe, channel: channel, policy: motion ?? recipe.motion, start: start, geometry: geometry))
   }
 
   /// The fold of `recipe` as it runs for one cell, as a motion: its value is the fold's

@@ -71,12 +71,7 @@ extension Quaternion {
   /// regimes (constant speed 2 theta about the relative axis; the normalised lerp's
   /// derivative near equal ends).
   public static func slerpAngularVelocity(_ a: Quaternion, _ b: Quaternion, _ t: Double) -> Vector3 {
-    var b = b
-    var d = a.dot(b)
-    if d < 0 {
-      b = -b
-      d = -d
-    }
+    let (b, d) = shortestPath(a, b)
     let q = slerp(a, b, t)
     let dq: Quaternion
     if d > nlerpThreshold {

@@ -86,12 +86,7 @@ public struct Quaternion: Sendable, Hashable, Codable {
   /// interpolation when |dot| > 0.9999 (where slerp's 1/sin(theta) loses precision).
   /// `t` may leave [0, 1] (overshooting curves and springs extrapolate along the same arc).
   public static func slerp(_ a: Quaternion, _ b: Quaternion, _ t: Double) -> Quaternion {
-    var b = b
-    var d = a.dot(b)
-    if d < 0 {
-      b = -b
-      d = -d
-    }
+    let (b, d) = shortestPath(a, b)
     if d > nlerpThreshold {
       return Quaternion(
         x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t,
@@ -104,6 +99,13 @@ public struct Quaternion: Sendable, Hashable, Codable {
     let wb = sin(t * theta) / s
     return Quaternion(
       x: a.x * wa + b.x * wb, y: a.y * wa + b.y * wb, z: a.z * wa + b.z * wb, w: a.w * wa + b.w * wb)
+  }
+
+  /// `b` or `-b`, whichever is nearer `a` (the same rotation), and its dot product with
+  /// `a` (>= 0): slerp's shortest path, shared with its angular velocity.
+  static func shortestPath(_ a: Quaternion, _ b: Quaternion) -> (b: Quaternion, dot: Double) {
+    let d = a.dot(b)
+    return d < 0 ? (-b, -d) : (b, d)
   }
 
   /// Above this |dot| slerp switches to normalised lerp (Core Animation's threshold).

@@ -177,14 +177,9 @@ extension CellBatch {
   private func recipeMotion(cell i: Int, channel: Channel) throws(CellMotionError) -> ChannelMotion {
     guard i >= 0, i < count else { throw .indexOutOfRange(field: "cell", index: i, count: count) }
     let compiled = recipes[baseRecipe(ofCell: i)]
-    let recipe = compiled.recipe, policy = compiled.motion
-    guard let c = ReferenceEvaluator.channels(recipe, policy).last(where: { $0.channel == channel }) else {
-      throw .invalidCombination(
-        field: "channel", reason: "recipe \(recipe.name) does not animate \(channel.rawValue); only animated channels retarget")
-    }
     return ChannelMotion(
-      RecipeChannel(
-        animation: c, timing: recipe.timing, start: startExact[i], held: policy.holds(channel), geometry: geometry(ofCell: i)))
+      try RecipeChannel.of(
+        compiled.recipe, channel: channel, policy: compiled.motion, start: startExact[i], geometry: geometry(ofCell: i)))
   }
 
   /// Moves cell `i` to the derived recipe of `cellMotions`' shape and writes its rows.

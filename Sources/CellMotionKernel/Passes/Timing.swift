@@ -4,8 +4,10 @@
 import CellMotion
 import Foundation
 
-/// The progress stage's Bezier loop for one solve (`SolvePath.dispatch`).
-@usableFromInline struct ProgressStage<L: FloatLanes>: SolveVisitor {
+/// The progress stage's Bezier loop for one solve (`SolvePath.dispatch`); `Keep` `Yes`
+/// also stores each lane's parameter to `parameters` (a type, so the loop without it has
+/// no trace of it).
+@usableFromInline struct ProgressStage<L: FloatLanes, Keep: StaticFlag>: SolveVisitor {
   @usableFromInline let part: CompiledPart
   @usableFromInline let timing: PartTiming
   @usableFromInline let t: Float
@@ -22,12 +24,8 @@ import Foundation
   }
   @inlinable @inline(__always)
   func visit<S: BezierSolve>(_: S.Type) {
-    if let parameters {
-      Kernel.bezierStage(
-        L.self, S.self, Yes.self, part, timing, t: t, start: start, count: count, into: out, parameters: parameters)
-    } else {
-      Kernel.bezierStage(L.self, S.self, No.self, part, timing, t: t, start: start, count: count, into: out)
-    }
+    Kernel.bezierStage(
+      L.self, S.self, Keep.self, part, timing, t: t, start: start, count: count, into: out, parameters: parameters)
   }
 }
 
@@ -110,10 +108,10 @@ extension Kernel {
   /// input, so `out` needs room for `count` rounded up to `L.width`). The curve is chosen
   /// once, outside the loop, so each curve runs as its own small loop whose iterations
   /// the processor overlaps (the Bezier solve is a chain of dependent steps).
-  @inlinable @inline(__always)
   ///
   /// `parameters`: where a Bezier part also stores each lane's solved parameter s (when
   /// velocities are asked for: their stage then reads it instead of solving again).
+  @inlinable @inline(__always)
   static func progressStage<L: FloatLanes>(
     _: L.Type, _ part: CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
     into out: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>? = nil
@@ -122,10 +120,13 @@ extension Kernel {
     // literal argument to an inlined function was not enough: the optimiser kept the stage
     // out of line with the step count as a run-time value). `SolvePath.dispatch` switches
     // without a default, so a solve cannot be dropped.
-    if part.solvePath.dispatch(
-      ProgressStage<L>(part: part, timing: r, t: t, start: start, count: count, out: out, parameters: parameters))
-    {
-      return
+    if let parameters {
+      let stage = ProgressStage<L, Yes>(
+        part: part, timing: r, t: t, start: start, count: count, out: out, parameters: parameters)
+      if part.solvePath.dispatch(stage) { return }
+    } else {
+      let stage = ProgressStage<L, No>(part: part, timing: r, t: t, start: start, count: count, out: out, parameters: nil)
+      if part.solvePath.dispatch(stage) { return }
     }
     switch part.curve {
     case .underdamped(let a, let wd, let b):
@@ -138,8 +139,13 @@ extension Kernel {
         count: count, into: out)
     case .bezier, .fittedBezier, .rootFittedBezier:
       // `SolvePath` maps Beziers to their solves, never to `.spring`.
-      ProgressStage<L>(part: part, timing: r, t: t, start: start, count: count, out: out, parameters: parameters)
-        .visit(RuntimeSolve.self)
+      if let parameters {
+        ProgressStage<L, Yes>(part: part, timing: r, t: t, start: start, count: count, out: out, parameters: parameters)
+          .visit(RuntimeSolve.self)
+      } else {
+        ProgressStage<L, No>(part: part, timing: r, t: t, start: start, count: count, out: out, parameters: nil)
+          .visit(RuntimeSolve.self)
+      }
     }
   }
 
