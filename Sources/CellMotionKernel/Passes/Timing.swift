@@ -175,15 +175,7 @@ extension Kernel {
         // path below forces 1); a Float clock cannot resolve that instant, and from the
         // next representable time on x clamps to 1.
         let x = L.clamp(L.muladd(st, -inv, t0 * inv), 0, 1)
-        let y: L
-        if Keep.value {
-          let solved: (progress: L, parameter: L) = S.solve(x, c)
-          solved.parameter.store(to: parameters.unsafelyUnwrapped + i)
-          y = solved.progress
-        } else {
-          y = S.progress(x, c)
-        }
-        y
+        progress(x, c, S.self, Keep.self, keepingAt: parameters, i)
           .replacing(with: L(repeating: 1), where: L.lt(ta, L(repeating: before)))
           .replacing(with: L(repeating: 1), where: L.ge(ta, L(repeating: after)))
           .store(to: out + i)
@@ -197,17 +189,22 @@ extension Kernel {
       // x exactly 1 at the end (local * (1 / dur) can round below it, and keyframes that
       // jump at their end, such as a spring segment cut there, would show it).
       let x = L.clamp(local * inv, 0, 1).replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: dur)))
-      let y: L
-      if Keep.value {
-        let solved: (progress: L, parameter: L) = S.solve(x, c)
-        solved.parameter.store(to: parameters.unsafelyUnwrapped + i)
-        y = solved.progress
-      } else {
-        y = S.progress(x, c)
-      }
-      y.replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
+      progress(x, c, S.self, Keep.self, keepingAt: parameters, i)
+        .replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
       i += L.width
     }
+  }
+
+  /// One lane group's progress by solve `S`; with `Keep` `Yes` its parameter is stored at
+  /// `parameters + i` too.
+  @inlinable @inline(__always)
+  static func progress<L: FloatLanes, S: BezierSolve, Keep: StaticFlag>(
+    _ x: L, _ c: BezierConstants, _: S.Type, _: Keep.Type, keepingAt parameters: UnsafeMutablePointer<Float>?, _ i: Int
+  ) -> L {
+    guard Keep.value else { return S.progress(x, c) }
+    let solved: (progress: L, parameter: L) = S.solve(x, c)
+    solved.parameter.store(to: parameters.unsafelyUnwrapped + i)
+    return solved.progress
   }
 
   /// The opacity (or shadow opacity) stage of a block: the winning channel's value clamped
