@@ -210,7 +210,7 @@ import Foundation
     return nil
   }
 
-  var isSpring: Bool {
+  @inlinable var isSpring: Bool {
     switch self {
     case .bezier, .fittedBezier, .rootFittedBezier: return false
     case .underdamped, .critical, .overdamped: return true

@@ -279,6 +279,17 @@ public struct CompiledRecipe: Sendable {
       compiledCurves[curve] = compiled
       return compiled
     }
+    /// Compiles a retarget of `base` (a channel's, or the fold's progress) into the next
+    /// value row; returns that row.
+    func addRetarget(_ shape: RetargetShape, base: CompiledChannel, isFold: Bool = false) -> Int {
+      let row = parts.count + keyframeRows + retargets.count
+      let compiled = CompiledRetarget(
+        shape, base: base, input: retargetInputs, row: row, progressRow: progressRow, isFold: isFold, compile: compile)
+      retargets.append(compiled)
+      retargetInputs += shape.inputRows
+      progressRow += compiled.progressRows
+      return row
+    }
     channels.reserveCapacity(recipeChannels.count)
     for (n, c) in recipeChannels.enumerated() {
       let i = partOfKey[channelKeys[n]]
@@ -302,12 +313,7 @@ public struct CompiledRecipe: Sendable {
       if let shape = shapes.first(where: { $0.channel == c.channel }),
         !recipeChannels[(n + 1)...].contains(where: { $0.channel == c.channel })
       {
-        let row = parts.count + keyframeRows + retargets.count
-        let compiled = CompiledRetarget(
-          shape, base: channel, input: retargetInputs, row: row, progressRow: progressRow, compile: compile)
-        retargets.append(compiled)
-        retargetInputs += shape.inputRows
-        progressRow += compiled.progressRows
+        let row = addRetarget(shape, base: channel)
         channel = CompiledChannel(channel: c.channel, part: row, from: .zero, to: SIMD3(1, 0, 0))
       }
       channels.append(channel)
@@ -323,13 +329,7 @@ public struct CompiledRecipe: Sendable {
       let held = policy.holdsTransforms
       let base = CompiledChannel(
         channel: .rotationX, part: partOfKey[foldKey], from: held ? SIMD3(1, 0, 0) : .zero, to: SIMD3(1, 0, 0))
-      let row = parts.count + keyframeRows + retargets.count
-      let compiled = CompiledRetarget(
-        shape, base: base, input: retargetInputs, row: row, progressRow: progressRow, isFold: true, compile: compile)
-      retargets.append(compiled)
-      retargetInputs += shape.inputRows
-      progressRow += compiled.progressRows
-      foldRow = row
+      foldRow = addRetarget(shape, base: base, isFold: true)
     }
     self.keyframes = keyframes
     self.retargets = retargets

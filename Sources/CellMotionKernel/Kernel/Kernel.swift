@@ -213,14 +213,15 @@ public enum Kernel {
           }
         }
         if hasRetargets {
-          // Borrowed through the buffer: an array element would be copied (retaining its
-          // arrays) per block and retarget.
+          // Borrowed through the buffer rather than indexed in the array: 0.3-0.4 fewer
+          // instructions per cell (callgrind); `retargetStage`'s switch on the segment
+          // still copies the retarget once per block.
           r.retargets.withUnsafeBufferPointer { retargets in
             for k in retargets.indices {
               retargetStage(
-                L.self, (retargets.baseAddress.unsafelyUnwrapped + k).pointee, scratch: base, block: block, rows: inputs.retarget.unsafelyUnwrapped,
-                stride: inputs.retargetStride, at: b, t: t, height: inputs.height + b,
-                tableWidth: inputs.tableWidth + b, count: n)
+                L.self, (retargets.baseAddress.unsafelyUnwrapped + k).pointee, scratch: base, block: block,
+                rows: inputs.retarget.unsafelyUnwrapped, stride: inputs.retargetStride, at: b, t: t,
+                height: inputs.height + b, tableWidth: inputs.tableWidth + b, count: n)
             }
           }
         }

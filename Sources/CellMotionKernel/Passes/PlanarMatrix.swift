@@ -37,14 +37,10 @@ struct PlanarConstants: Sendable {
       let ends = [Double(from) + Double(delta) * b.lo, Double(from) + Double(delta) * b.hi]
       return ends.allSatisfy { abs($0) <= Double.pi / 4 }
     }
-    rotatesZ = r.channelSlots.rz.row >= 0
-    scales = r.channelSlots.s.row >= 0 || r.channelSlots.sx.row >= 0 || r.channelSlots.sy.row >= 0
-    if let rz = r.transformChannels.last(where: { $0.channel == .rotationZ }) {
-      let d = rz.to - rz.from
-      smallRotationZ = rz.from.y == 0 && rz.from.z == 0 && d.y == 0 && d.z == 0 && small(rz.from.x, d.x, rz.part)
-    } else {
-      smallRotationZ = true
-    }
+    let slots = r.channelSlots
+    rotatesZ = slots.rz.row >= 0
+    scales = slots.s.row >= 0 || slots.sx.row >= 0 || slots.sy.row >= 0
+    smallRotationZ = !rotatesZ || (!slots.rz.usesGeometry && small(slots.rz.from.x, slots.rz.delta.x, slots.rz.row))
     part = nil
     if case .twoD(let p, let a, let b) = r.matrix {
       part = p

@@ -119,15 +119,17 @@ extension Kernel {
     // Bezier solves run as types, so their loops specialise to straight-line code (a
     // literal argument to an inlined function was not enough: the optimiser kept the stage
     // out of line with the step count as a run-time value). `SolvePath.dispatch` switches
-    // without a default, so a solve cannot be dropped.
-    if let parameters {
-      let stage = ProgressStage<L, Yes>(
+    // without a default, so a solve cannot be dropped. The run-time solve after it is never
+    // reached (`SolvePath` maps every Bezier to a solve). `Keep`: the parameters are kept.
+    @inline(__always) func bezier<Keep: StaticFlag>(_: Keep.Type) -> Bool {
+      let stage = ProgressStage<L, Keep>(
         part: part, timing: r, t: t, start: start, count: count, out: out, parameters: parameters)
-      if part.solvePath.dispatch(stage) { return }
-    } else {
-      let stage = ProgressStage<L, No>(part: part, timing: r, t: t, start: start, count: count, out: out, parameters: nil)
-      if part.solvePath.dispatch(stage) { return }
+      if part.solvePath.dispatch(stage) { return true }
+      guard !part.curve.isSpring else { return false }
+      stage.visit(RuntimeSolve.self)
+      return true
     }
+    if parameters != nil ? bezier(Yes.self) : bezier(No.self) { return }
     switch part.curve {
     case .underdamped(let a, let wd, let b):
       springStage(L.self, UnderdampedSpring(a: a, wd: wd, b: b), part, r, t: t, start: start, count: count, into: out)
@@ -138,14 +140,7 @@ extension Kernel {
         L.self, OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast), part, r, t: t, start: start,
         count: count, into: out)
     case .bezier, .fittedBezier, .rootFittedBezier:
-      // `SolvePath` maps Beziers to their solves, never to `.spring`.
-      if let parameters {
-        ProgressStage<L, Yes>(part: part, timing: r, t: t, start: start, count: count, out: out, parameters: parameters)
-          .visit(RuntimeSolve.self)
-      } else {
-        ProgressStage<L, No>(part: part, timing: r, t: t, start: start, count: count, out: out, parameters: nil)
-          .visit(RuntimeSolve.self)
-      }
+      break  // `bezier` above
     }
   }
 
