@@ -206,7 +206,6 @@ public struct ExpansionState: Sendable {
     var next = _RowMotion(row: row, expanded: true, toggleTime: t0)
     if let current, let fold = current.fold, var openness = fold.motion, let retarget, t0 < fold.endTime {
       // Retargeting fold, still closing (the height waits at full): send it back open.
-      next.setHeight(from: 1, to: 1, start: t0, duration: 0)
       next.height = ChannelMotion(
         MotionSegment(from: 1, to: 1, curve: .bezier(.linear), duration: InputLimits.duration.lowerBound, begin: t0),
         channel: .scaleY)
@@ -243,30 +242,18 @@ public struct ExpansionState: Sendable {
     // An expanded row always has a plan.
     let current = motions[index.position]
     var next = _RowMotion(row: row, expanded: false, toggleTime: t0)
-    if let fold = current.fold, var openness = fold.motion, let retarget, let curve = heightAnimation,
-      t0 >= fold.startTime
-    {
+    if let fold = current.fold, var openness = fold.motion, let retarget, t0 >= fold.startTime {
       // The retargeting fold has started opening (or is open): send it back closed, then
       // shrink once it has.
       let closing = retargeted(&openness, fold, toward: 0, at: t0, policy: retarget)
       next.fold = closing
-      let start = max(t0, closing.endTime)
-      next.setHeight(from: 1, to: 0, start: start, duration: heightDuration)
-      next.height = ChannelMotion(
-        MotionSegment(
-          from: 1, to: 0, curve: curve, duration: max(heightDuration, InputLimits.duration.lowerBound), begin: start),
-        channel: .scaleY)
+      shrink(&next, from: max(t0, closing.endTime))
     } else if let fold = current.fold, t0 >= fold.startTime {
       // The fold has started opening (or is open): reverse it, then shrink.
       let openingLocal = min(t0 - fold.startTime, foldDuration)
       let closingStart = t0 - (foldDuration - openingLocal)
       next.fold = FoldAnimation(phase: .closing, startTime: closingStart, duration: foldDuration)
-      next.setHeight(from: 1, to: 0, start: closingStart + foldDuration, duration: heightDuration)
-      if let curve = heightAnimation {
-        next.height = ChannelMotion(
-          MotionSegment(from: 1, to: 0, curve: curve, duration: heightDuration, begin: closingStart + foldDuration),
-          channel: .scaleY)
-      }
+      shrink(&next, from: closingStart + foldDuration)
     } else if let motion = heightMotion(current, toward: 0, at: t0) {
       // Still growing and folded, heights as motions: shrink by the policy.
       next.height = motion
@@ -279,16 +266,37 @@ public struct ExpansionState: Sendable {
     expandedRows.remove(row)
   }
 
+  /// The full height's shrink from `start` (after the fold has closed): over
+  /// `heightDuration`, as a motion with `heightAnimation`.
+  private func shrink(_ next: inout _RowMotion, from start: Double) {
+    next.setHeight(from: 1, to: 0, start: start, duration: heightDuration)
+    if let curve = heightAnimation {
+      next.height = ChannelMotion(
+        MotionSegment(from: 1, to: 0, curve: curve, duration: heightDuration, begin: start), channel: .scaleY)
+    }
+  }
+
   /// The fold's opening from `start`: on its timeline, or (retarget mode) as a motion of
   /// the openness from 0 to 1 along `foldAnimation`.
   private func foldOpening(at start: Double) -> FoldAnimation {
-    guard let curve = foldAnimation else {
+    guard foldAnimation != nil else {
       return FoldAnimation(phase: .opening, startTime: start, duration: foldDuration)
     }
-    let duration = max(foldDuration, InputLimits.duration.lowerBound)
-    let motion = ChannelMotion(
-      MotionSegment(from: 0, to: 1, curve: curve, duration: duration, begin: start), channel: .rotationX)
-    return FoldAnimation(phase: .opening, startTime: start, duration: duration, motion: motion)
+    return FoldAnimation(
+      phase: .opening, startTime: start, duration: foldSegmentDuration, motion: foldSegment(from: 0, to: 1, at: start))
+  }
+
+  /// A fold segment's seconds: `foldDuration`, at least `InputLimits.duration`'s lower
+  /// bound (`foldDuration` may be 0).
+  private var foldSegmentDuration: Double { max(foldDuration, InputLimits.duration.lowerBound) }
+
+  /// The openness from `from` to `to` along `foldAnimation` over `foldSegmentDuration`
+  /// from `begin`.
+  private func foldSegment(from: Double, to: Double, at begin: Double) -> ChannelMotion {
+    ChannelMotion(
+      MotionSegment(
+        from: from, to: to, curve: foldAnimation ?? .bezier(.easeInEaseOut), duration: foldSegmentDuration,
+        begin: begin), channel: .rotationX)
   }
 
   /// `fold`'s openness `motion` sent toward `target` (1 open, 0 closed) at `t0` by
@@ -298,11 +306,7 @@ public struct ExpansionState: Sendable {
     _ motion: inout ChannelMotion, _ fold: FoldAnimation, toward target: Double, at t0: Double, policy: RetargetPolicy
   ) -> FoldAnimation {
     if (try? motion.retarget(to: target, at: t0, policy: policy)) == nil {
-      let curve = foldAnimation ?? .bezier(.easeInEaseOut)
-      motion = ChannelMotion(
-        MotionSegment(
-          from: motion.value(at: t0), to: target, curve: curve, duration: max(foldDuration, InputLimits.duration.lowerBound),
-          begin: t0), channel: .rotationX)
+      motion = foldSegment(from: motion.value(at: t0), to: target, at: t0)
     }
     let start = min(fold.startTime, t0)
     return FoldAnimation(
