@@ -26,6 +26,10 @@ public enum CellMotionError: Error, Equatable, Sendable, CustomStringConvertible
   /// A JSON document without the structure its type needs (a missing key, a value of the
   /// wrong type) at `path`, a JSON path such as `channels[0].duration`.
   case invalidStructure(source: String, path: String, reason: String)
+  /// A table batch update that UITableView would refuse (it raises
+  /// NSInternalInconsistencyException): `rule` names the broken rule, `field` the offending
+  /// entry (such as `deletions[2]`), `reason` says it in words.
+  case invalidUpdate(field: String, rule: UpdateRule, reason: String)
 
   public var description: String {
     switch self {
@@ -49,8 +53,36 @@ public enum CellMotionError: Error, Equatable, Sendable, CustomStringConvertible
       return "\(source) is not valid JSON: \(reason) (line \(line), column \(column))"
     case .invalidStructure(let source, let path, let reason):
       return "\(reason) at \(path) in \(source)"
+    case .invalidUpdate(let field, _, let reason):
+      return "invalid batch update: \(field): \(reason)"
     }
   }
+}
+
+/// The rules a table batch update must keep, as UITableView checks them in
+/// `performBatchUpdates` (deletions, reloads and move sources are indexes before the update;
+/// insertions and move destinations are indexes after it).
+public enum UpdateRule: String, Sendable, Equatable, CaseIterable {
+  /// An index outside the rows before the update (deletions, reloads, move sources, height
+  /// changes) or after it (insertions, move destinations).
+  case indexOutOfRange
+  /// The same index twice among the deletions, reloads and move sources, or among the
+  /// insertions and move destinations.
+  case repeatedIndex
+  /// A row both deleted and moved.
+  case deletedAndMoved
+  /// A row both reloaded and moved.
+  case reloadedAndMoved
+  /// A row both deleted and reloaded.
+  case deletedAndReloaded
+  /// A height change for a deleted row, or two heights for one row.
+  case changedDeletedRow
+  /// An inserted row's identifier that a row of the table already has, or that two
+  /// insertions share.
+  case duplicateIdentifier
+  /// The row count after the update is not the one the caller expected (UIKit's "invalid
+  /// number of rows": before, minus deletions, plus insertions).
+  case rowCountMismatch
 }
 
 /// Validation helpers shared by the throwing initialisers. `package` so that the kernel

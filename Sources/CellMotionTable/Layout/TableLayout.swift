@@ -110,6 +110,9 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// Whether the layout uses the O(1) uniform representation.
   public var isUniform: Bool { uniformHeight != nil }
 
+  /// The common height in points of a uniform layout, nil for per-row storage.
+  var uniformRowHeight: Double? { uniformHeight }
+
   /// Total height of all rows, in points.
   ///
   /// - Complexity: O(1).

@@ -1,0 +1,362 @@
+// A table's rows with their identities: the layout (heights, prefix sums) and one stable
+// identifier per row, updated in batches.
+//
+// Goals, in priority order:
+// 1. Exact: after any batch, the layout and the identifiers equal a brute-force rebuild
+//    (delete in descending order, then insert in ascending order, as UIKit describes its
+//    batch semantics); the layout's prefix sums are the sequential sums (bitwise).
+// 2. Cheap at a million rows: a batch of k changes validates in O(k log k); the rebuild is
+//    one sequential pass (O(n)), and a uniform table that stays uniform is O(k).
+// 3. Identifiers cost nothing until the first batch (a table's initial rows are numbered
+//    0, 1, 2, ...), then 8 bytes a row.
+
+import CellMotion
+
+/// The stable identifiers of a table's rows, in row order.
+///
+/// Before any update a table's rows are `RowID(0) ..< RowID(rowCount)` (stored as a range,
+/// O(1) memory); the first batch that deletes, inserts or moves a row stores them (8 bytes
+/// a row).
+public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
+  /// Explicit identifiers, or nil for the sequence `first, first + 1, ...`.
+  private var explicit: [RowID]?
+  private var first: Int
+  public private(set) var count: Int
+  /// One more than the largest identifier any row has had: the table's fresh identifiers
+  /// start here, and an identifier at or above it cannot be in use.
+  public private(set) var nextFresh: Int
+
+  /// The identifiers `RowID(0) ..< RowID(count)`.
+  init(sequentialCount count: Int) {
+    explicit = nil
+    first = 0
+    self.count = count
+    nextFresh = count
+  }
+
+  /// The given identifiers; the caller checked they are distinct.
+  init(explicit ids: [RowID]) {
+    explicit = ids
+    first = 0
+    count = ids.count
+    nextFresh = (ids.map(\.rawValue).max() ?? -1) &+ 1
+  }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { count }
+  /// The identifier of the row at `row` (unchecked beyond the array's own bounds check).
+  public subscript(row: Int) -> RowID {
+    precondition(row >= 0 && row < count, "RowIdentifiers: row \(row) out of range 0..<\(count)")
+    if let explicit { return explicit[row] }
+    return RowID(first + row)
+  }
+
+  /// The row that has identifier `id`, or nil.
+  ///
+  /// - Complexity: O(1) before the first update, O(n) after it.
+  public func index(of id: RowID) -> Int? {
+    guard let explicit else {
+      let i = id.rawValue &- first
+      return i >= 0 && i < count ? i : nil
+    }
+    if id.rawValue >= nextFresh { return nil }
+    return explicit.firstIndex(of: id)
+  }
+
+  /// The identifiers after `map`, with `fixedValue(j)` for the map's j-th fixed row.
+  func rebuilt(_ map: UpdateMap, fixedValue: (Int) -> RowID, nextFresh fresh: Int) -> RowIdentifiers {
+    var out = RowIdentifiers(sequentialCount: 0)
+    out.explicit = map.rebuild(old: { self[$0] }, fixedValue: fixedValue)
+    out.count = map.newRowCount
+    out.nextFresh = Swift.max(nextFresh, fresh)
+    return out
+  }
+
+  public static func == (a: RowIdentifiers, b: RowIdentifiers) -> Bool { a.elementsEqual(b) }
+}
+
+/// What one applied batch did, for the animations that follow it: the layouts before and
+/// after, the index map, and the inserted, deleted, reloaded and moved rows with their
+/// identifiers and row animations.
+public struct AppliedUpdate: Sendable {
+  /// The layout before and after the update.
+  public let before: TableLayout
+  public let after: TableLayout
+  /// Where each row went.
+  public let map: UpdateMap
+  /// Inserted rows: index after the update, identifier, animation; by increasing index.
+  public let inserted: [(index: Int, id: RowID, animation: RowAnimation)]
+  /// Deleted rows: index before the update, identifier, animation; by increasing index.
+  public let deleted: [(index: Int, id: RowID, animation: RowAnimation)]
+  /// Reloaded rows: index before and after, identifier, animation; by increasing index
+  /// before.
+  public let reloaded: [(oldIndex: Int, newIndex: Int, id: RowID, animation: RowAnimation)]
+  /// Moved rows: index before and after, identifier; by increasing index before.
+  public let moved: [(from: Int, to: Int, id: RowID)]
+}
+
+/// A table's rows: their heights (`layout`) and stable identifiers (`ids`), changed in
+/// batches with `apply(_:)`.
+public struct TableRows: Sendable, Equatable {
+  /// Row heights and positions, points.
+  public private(set) var layout: TableLayout
+  /// One identifier per row, in row order.
+  public private(set) var ids: RowIdentifiers
+
+  /// Rows with `layout`'s heights and identifiers `RowID(0) ..< RowID(rowCount)`.
+  public init(layout: TableLayout) {
+    self.layout = layout
+    self.ids = RowIdentifiers(sequentialCount: layout.rowCount)
+  }
+
+  /// Rows with `layout`'s heights and the given identifiers, one per row.
+  ///
+  /// - Throws: `CellMotionError.bufferSize` if `ids.count != layout.rowCount`;
+  ///   `.invalidUpdate(rule: .duplicateIdentifier)` if two rows share an identifier.
+  /// - Complexity: O(n log n).
+  public init(layout: TableLayout, ids: [RowID]) throws(CellMotionError) {
+    guard ids.count == layout.rowCount else {
+      throw .bufferSize(field: "ids", expected: layout.rowCount, actual: ids.count)
+    }
+    let sorted = ids.sorted()
+    for k in sorted.indices.dropFirst() where sorted[k] == sorted[k - 1] {
+      throw .invalidUpdate(field: "ids", rule: .duplicateIdentifier, reason: "identifier \(sorted[k]) is used twice")
+    }
+    self.layout = layout
+    self.ids = RowIdentifiers(explicit: ids)
+  }
+
+  /// Number of rows.
+  public var rowCount: Int { layout.rowCount }
+
+  /// Applies a batch update, as `UITableView.performBatchUpdates` does: deletions, reloads,
+  /// move sources and height changes name rows before it; insertions and move destinations
+  /// rows after it. Rows the batch does not name keep their order.
+  ///
+  /// - Parameters:
+  ///   - update: the batch.
+  ///   - expectedRowCount: the row count the caller's data holds after the update (UIKit
+  ///     checks the data source's count against before - deletions + insertions); nil:
+  ///     not checked.
+  ///   - minimumHeight: the least height in points an inserted or changed row may have
+  ///     (`TableSimulation` passes `InputLimits.length.lowerBound`).
+  /// - Returns: what the batch did, for animating it.
+  /// - Throws: `CellMotionError.invalidUpdate` naming the broken `UpdateRule` and the entry
+  ///   (an index out of range, an index named twice, a row deleted and moved, reloaded and
+  ///   moved, deleted and reloaded, a height for a deleted row, an identifier already in
+  ///   use, a row count other than `expectedRowCount`); `.notFinite` / `.outOfRange` for a
+  ///   bad height or a content height that overflows; `.outOfRange` for more rows than
+  ///   `TableLayout.maxRowCount`. On error the rows are unchanged.
+  /// - Complexity: O(k log k) to validate k entries, O(n) to rebuild a per-row layout
+  ///   (O(k) when a uniform layout stays uniform), O(n) to rebuild the identifiers.
+  @discardableResult
+  public mutating func apply(
+    _ update: RowUpdate, expectedRowCount: Int? = nil, minimumHeight: Double = 0
+  ) throws(CellMotionError) -> AppliedUpdate {
+    let plan = try UpdatePlan(update, rows: self, expectedRowCount: expectedRowCount, minimumHeight: minimumHeight)
+    let map = plan.map
+    let before = layout
+    // Heights after: a row keeps its height unless changed (height changes and reloads name
+    // it before the update); a fixed row is inserted (its height) or moved (its old one).
+    let after: TableLayout
+    if let h = before.uniformRowHeight, plan.keepsUniform(h) {
+      after = try TableLayout(rowCount: map.newRowCount, rowHeight: h)
+    } else {
+      var heights = map.rebuild(
+        old: { before._height($0) },
+        fixedValue: { j in
+          let from = map.fixedFrom[j]
+          return from < 0 ? plan.insertionOfFixed[j]!.height : before._height(from)
+        })
+      for (o, h) in plan.newHeights { heights[map._newIndex(o)!] = h }
+      after = try TableLayout(rowHeights: heights)
+    }
+    // Fresh identifiers start above every identifier the table or the batch has used.
+    var fresh = ids.nextFresh
+    for case let ins? in plan.insertionOfFixed { if let id = ins.id { fresh = max(fresh, id.rawValue &+ 1) } }
+    var insertedIDs = [RowID?](repeating: nil, count: map.fixed.count)
+    for j in map.fixed.indices where map.fixedFrom[j] < 0 {
+      if let id = plan.insertionOfFixed[j]!.id {
+        insertedIDs[j] = id
+      } else {
+        insertedIDs[j] = RowID(fresh)
+        fresh += 1
+      }
+    }
+    let oldIDs = ids
+    let newIDs: RowIdentifiers =
+      map.fixed.isEmpty && map.removed.isEmpty
+      ? ids
+      : ids.rebuilt(map, fixedValue: { j in insertedIDs[j] ?? oldIDs[map.fixedFrom[j]] }, nextFresh: fresh)
+
+    var inserted: [(index: Int, id: RowID, animation: RowAnimation)] = []
+    for j in map.fixed.indices where map.fixedFrom[j] < 0 {
+      inserted.append((map.fixed[j], insertedIDs[j]!, plan.insertionOfFixed[j]!.animation))
+    }
+    var deleted: [(index: Int, id: RowID, animation: RowAnimation)] = []
+    var moved: [(from: Int, to: Int, id: RowID)] = []
+    for q in map.removed.indices {
+      let o = map.removed[q]
+      if map.removedTo[q] < 0 {
+        deleted.append((o, oldIDs[o], plan.deletionAnimation[o]!))
+      } else {
+        moved.append((o, map.removedTo[q], oldIDs[o]))
+      }
+    }
+    let reloaded = plan.reloads.map { r in
+      (oldIndex: r.index, newIndex: map._newIndex(r.index)!, id: oldIDs[r.index], animation: r.animation)
+    }
+    layout = after
+    ids = newIDs
+    return AppliedUpdate(
+      before: before, after: after, map: map, inserted: inserted, deleted: deleted, reloaded: reloaded, moved: moved)
+  }
+
+  /// Rows equal when their identifiers and heights are (and the layouts' representations,
+  /// as `TableLayout`'s equality has it).
+  public static func == (a: TableRows, b: TableRows) -> Bool { a.layout == b.layout && a.ids == b.ids }
+}
+
+/// A validated batch: the index map and what the rebuild needs.
+struct UpdatePlan {
+  let map: UpdateMap
+  /// For each of the map's fixed rows that is inserted: its insertion.
+  let insertionOfFixed: [RowUpdate.Insertion?]
+  /// Deleted rows' animations by index before the update.
+  let deletionAnimation: [Int: RowAnimation]
+  /// Reloads by increasing index before the update.
+  let reloads: [RowUpdate.Reload]
+  /// New heights by index before the update (height changes and reloads with a height).
+  let newHeights: [(Int, Double)]
+
+  /// Whether every height the batch brings is `h` (a uniform layout stays uniform).
+  func keepsUniform(_ h: Double) -> Bool {
+    insertionOfFixed.allSatisfy { $0 == nil || $0!.height == h } && newHeights.allSatisfy { $0.1 == h }
+  }
+
+  init(_ u: RowUpdate, rows: TableRows, expectedRowCount: Int?, minimumHeight: Double) throws(CellMotionError) {
+    let oldCount = rows.rowCount
+    func inRange(_ i: Int, _ count: Int, _ field: String, _ when: String) throws(CellMotionError) {
+      guard i >= 0, i < count else {
+        throw .invalidUpdate(
+          field: field, rule: .indexOutOfRange, reason: "row \(i) is out of range 0..<\(count) \(when) the update")
+      }
+    }
+    func height(_ h: Double, _ field: String) throws(CellMotionError) {
+      try Check.within(h, TableLayout.rowHeightRange, field)
+      if h < minimumHeight {
+        throw .outOfRange(field: field, value: h, expected: ">= \(minimumHeight) (a displayed row)")
+      }
+    }
+    // Rows before the update: each named at most once by a deletion, a reload or a move.
+    // Kinds: 0 deletion, 1 reload, 2 move (the order decides which rule a clash breaks).
+    var oldSide: [(index: Int, kind: Int, entry: Int)] = []
+    oldSide.reserveCapacity(u.deletions.count + u.reloads.count + u.moves.count)
+    for (e, d) in u.deletions.enumerated() {
+      try inRange(d.index, oldCount, "deletions[\(e)]", "before")
+      oldSide.append((d.index, 0, e))
+    }
+    for (e, r) in u.reloads.enumerated() {
+      try inRange(r.index, oldCount, "reloads[\(e)]", "before")
+      if let h = r.height { try height(h, "reloads[\(e)].height") }
+      oldSide.append((r.index, 1, e))
+    }
+    for (e, m) in u.moves.enumerated() {
+      try inRange(m.from, oldCount, "moves[\(e)].from", "before")
+      oldSide.append((m.from, 2, e))
+    }
+    oldSide.sort { ($0.index, $0.kind, $0.entry) < ($1.index, $1.kind, $1.entry) }
+    let names = ["deletions", "reloads", "moves"]
+    for k in oldSide.indices.dropFirst() where oldSide[k].index == oldSide[k - 1].index {
+      let (a, b) = (oldSide[k - 1], oldSide[k])
+      let rule: UpdateRule
+      switch (a.kind, b.kind) {
+      case (0, 1): rule = .deletedAndReloaded
+      case (0, 2): rule = .deletedAndMoved
+      case (1, 2): rule = .reloadedAndMoved
+      default: rule = .repeatedIndex
+      }
+      throw .invalidUpdate(
+        field: "\(names[b.kind])[\(b.entry)]", rule: rule,
+        reason: "row \(b.index) is also named by \(names[a.kind])[\(a.entry)]")
+    }
+    let newCount = oldCount - u.deletions.count + u.insertions.count
+    if let expectedRowCount, expectedRowCount != newCount {
+      throw .invalidUpdate(
+        field: "expectedRowCount", rule: .rowCountMismatch,
+        reason: "the table has \(newCount) rows after the update (\(oldCount) before, \(u.insertions.count) "
+          + "inserted, \(u.deletions.count) deleted), not \(expectedRowCount)")
+    }
+    try Check.count(newCount, max: TableLayout.maxRowCount, "row count after the update")
+    // Rows after the update: each named at most once by an insertion or a move.
+    var newSide: [(index: Int, kind: Int, entry: Int)] = []
+    newSide.reserveCapacity(u.insertions.count + u.moves.count)
+    for (e, ins) in u.insertions.enumerated() {
+      try inRange(ins.index, newCount, "insertions[\(e)]", "after")
+      try height(ins.height, "insertions[\(e)].height")
+      newSide.append((ins.index, 0, e))
+    }
+    for (e, m) in u.moves.enumerated() {
+      try inRange(m.to, newCount, "moves[\(e)].to", "after")
+      newSide.append((m.to, 1, e))
+    }
+    newSide.sort { ($0.index, $0.kind, $0.entry) < ($1.index, $1.kind, $1.entry) }
+    for k in newSide.indices.dropFirst() where newSide[k].index == newSide[k - 1].index {
+      let (a, b) = (newSide[k - 1], newSide[k])
+      let field = b.kind == 0 ? "insertions[\(b.entry)]" : "moves[\(b.entry)].to"
+      let other = a.kind == 0 ? "insertions[\(a.entry)]" : "moves[\(a.entry)].to"
+      throw .invalidUpdate(
+        field: field, rule: .repeatedIndex, reason: "row \(b.index) after the update is also named by \(other)")
+    }
+    // Identifiers: an inserted row's must be new to the table and to the batch.
+    var given: [(id: RowID, entry: Int)] = []
+    for (e, ins) in u.insertions.enumerated() { if let id = ins.id { given.append((id, e)) } }
+    given.sort { ($0.id, $0.entry) < ($1.id, $1.entry) }
+    for k in given.indices.dropFirst() where given[k].id == given[k - 1].id {
+      throw .invalidUpdate(
+        field: "insertions[\(given[k].entry)].id", rule: .duplicateIdentifier,
+        reason: "identifier \(given[k].id) is also given to insertions[\(given[k - 1].entry)]")
+    }
+    for (id, e) in given where rows.ids.index(of: id) != nil {
+      throw .invalidUpdate(
+        field: "insertions[\(e)].id", rule: .duplicateIdentifier,
+        reason: "identifier \(id) belongs to row \(rows.ids.index(of: id)!) of the table")
+    }
+    // Heights: for rows that stay (not deleted), once each.
+    var deletedSet = [Int: RowAnimation]()
+    for d in u.deletions { deletedSet[d.index] = d.animation }
+    var heights: [(Int, Double, String)] = []
+    for (e, c) in u.heightChanges.enumerated() {
+      try inRange(c.index, oldCount, "heightChanges[\(e)]", "before")
+      try height(c.height, "heightChanges[\(e)].height")
+      heights.append((c.index, c.height, "heightChanges[\(e)]"))
+    }
+    for (e, r) in u.reloads.enumerated() { if let h = r.height { heights.append((r.index, h, "reloads[\(e)]")) } }
+    heights.sort { ($0.0, $0.2) < ($1.0, $1.2) }
+    for k in heights.indices {
+      if deletedSet[heights[k].0] != nil {
+        throw .invalidUpdate(
+          field: heights[k].2, rule: .changedDeletedRow, reason: "row \(heights[k].0) is deleted by this batch")
+      }
+      if k > 0, heights[k].0 == heights[k - 1].0 {
+        throw .invalidUpdate(
+          field: heights[k].2, rule: .changedDeletedRow,
+          reason: "row \(heights[k].0) also gets a height from \(heights[k - 1].2)")
+      }
+    }
+    // The map: removed rows (deleted or moved from) and fixed rows (inserted or moved to).
+    var removed: [(Int, Int)] = u.deletions.map { ($0.index, -1) }
+    removed += u.moves.map { ($0.from, $0.to) }
+    removed.sort { $0.0 < $1.0 }
+    var fixed: [(Int, Int, Int)] = u.insertions.enumerated().map { ($1.index, -1, $0) }
+    fixed += u.moves.map { ($0.to, $0.from, -1) }
+    fixed.sort { $0.0 < $1.0 }
+    map = UpdateMap(
+      oldRowCount: oldCount, newRowCount: newCount, removed: removed.map(\.0), removedTo: removed.map(\.1),
+      fixed: fixed.map(\.0), fixedFrom: fixed.map(\.1))
+    insertionOfFixed = fixed.map { $0.1 < 0 ? u.insertions[$0.2] : nil }
+    deletionAnimation = deletedSet
+    reloads = u.reloads.sorted { $0.index < $1.index }
+    newHeights = heights.map { ($0.0, $0.1) }
+  }
+}

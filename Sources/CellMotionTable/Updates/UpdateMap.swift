@@ -1,0 +1,134 @@
+// Where every row goes in a batch update: the index map between the rows before and after,
+// stored sparsely (O(k) for k changed rows, whatever the table's size).
+//
+// Model: the rows before the update that leave their place (deleted or moved) are
+// "removed"; the rows after it whose place the batch names (inserted or moved to) are
+// "fixed". Every other row keeps its order: the r-th row before that is not removed is the
+// r-th row after that is not fixed. Both directions of the map are two binary searches.
+
+import CellMotion
+
+/// The index map of an applied batch update: for each row before it, where it is after it
+/// (or that it was deleted), and back.
+///
+/// - Complexity: memory O(k) for k deleted, inserted and moved rows; each lookup
+///   O(log k).
+public struct UpdateMap: Sendable, Equatable {
+  /// Rows before the update.
+  public let oldRowCount: Int
+  /// Rows after the update.
+  public let newRowCount: Int
+  /// Rows before the update that leave their place (deleted or moved), increasing.
+  let removed: [Int]
+  /// For each of `removed`: its index after the update (moved), or -1 (deleted).
+  let removedTo: [Int]
+  /// Rows after the update whose place the batch names (inserted or moved to), increasing.
+  let fixed: [Int]
+  /// For each of `fixed`: its index before the update (moved), or -1 (inserted).
+  let fixedFrom: [Int]
+
+  init(oldRowCount: Int, newRowCount: Int, removed: [Int], removedTo: [Int], fixed: [Int], fixedFrom: [Int]) {
+    self.oldRowCount = oldRowCount
+    self.newRowCount = newRowCount
+    self.removed = removed
+    self.removedTo = removedTo
+    self.fixed = fixed
+    self.fixedFrom = fixedFrom
+  }
+
+  /// The map of a batch that changes no row's place.
+  static func identity(rowCount: Int) -> UpdateMap {
+    UpdateMap(oldRowCount: rowCount, newRowCount: rowCount, removed: [], removedTo: [], fixed: [], fixedFrom: [])
+  }
+
+  /// Where the row at `oldIndex` (before the update) is after it; nil if it was deleted.
+  ///
+  /// - Throws: `CellMotionError.indexOutOfRange` unless `0 <= oldIndex < oldRowCount`.
+  public func newIndex(ofOldRow oldIndex: Int) throws(CellMotionError) -> Int? {
+    guard oldIndex >= 0, oldIndex < oldRowCount else {
+      throw .indexOutOfRange(field: "oldIndex", index: oldIndex, count: oldRowCount)
+    }
+    return _newIndex(oldIndex)
+  }
+
+  /// Where the row at `newIndex` (after the update) was before it; nil if it was inserted.
+  ///
+  /// - Throws: `CellMotionError.indexOutOfRange` unless `0 <= newIndex < newRowCount`.
+  public func oldIndex(ofNewRow newIndex: Int) throws(CellMotionError) -> Int? {
+    guard newIndex >= 0, newIndex < newRowCount else {
+      throw .indexOutOfRange(field: "newIndex", index: newIndex, count: newRowCount)
+    }
+    return _oldIndex(newIndex)
+  }
+
+  /// The rows after the update that were inserted, increasing.
+  public var insertedRows: [Int] { zip(fixed, fixedFrom).compactMap { $1 < 0 ? $0 : nil } }
+  /// The rows before the update that were deleted, increasing.
+  public var deletedRows: [Int] { zip(removed, removedTo).compactMap { $1 < 0 ? $0 : nil } }
+  /// The moved rows, as (before, after), by increasing index before.
+  public var movedRows: [(from: Int, to: Int)] {
+    zip(removed, removedTo).compactMap { $1 < 0 ? nil : (from: $0, to: $1) }
+  }
+  /// Whether the row at `newIndex` after the update was moved there by the batch
+  /// (unchecked: `0 <= newIndex < newRowCount`).
+  func _isFixed(_ newIndex: Int) -> Bool {
+    let j = _lowerBound(fixed, newIndex)
+    return j < fixed.count && fixed[j] == newIndex
+  }
+
+  /// Unchecked `newIndex(ofOldRow:)`.
+  func _newIndex(_ o: Int) -> Int? {
+    let q = _lowerBound(removed, o)
+    if q < removed.count, removed[q] == o { return removedTo[q] < 0 ? nil : removedTo[q] }
+    // o is the r-th row that stays in order; it becomes the r-th row that is not fixed.
+    let r = o - q
+    return r + Self.countShifted(fixed, atMost: r)
+  }
+
+  /// Unchecked `oldIndex(ofNewRow:)`.
+  func _oldIndex(_ n: Int) -> Int? {
+    let j = _lowerBound(fixed, n)
+    if j < fixed.count, fixed[j] == n { return fixedFrom[j] < 0 ? nil : fixedFrom[j] }
+    let r = n - j
+    return r + Self.countShifted(removed, atMost: r)
+  }
+
+  /// The number of entries `a[q]` (strictly increasing) with `a[q] - q <= r`: how many of
+  /// them come before the r-th index not in `a`.
+  @inline(__always)
+  static func countShifted(_ a: [Int], atMost r: Int) -> Int {
+    a.withUnsafeBufferPointer { p in _partitionPoint(p.count) { p[$0] - $0 > r } }
+  }
+
+  /// Builds the rows after the update from the rows before: `old(i)` for a row that keeps
+  /// its order (i its index before), `fixedValue(j)` for `fixed[j]`.
+  ///
+  /// - Complexity: O(newRowCount).
+  func rebuild<T>(old: (Int) -> T, fixedValue: (Int) -> T) -> [T] {
+    var out = [T]()
+    out.reserveCapacity(newRowCount)
+    var o = 0
+    var q = 0
+    var j = 0
+    for n in 0..<newRowCount {
+      if j < fixed.count, fixed[j] == n {
+        out.append(fixedValue(j))
+        j += 1
+        continue
+      }
+      while q < removed.count, removed[q] == o {
+        q += 1
+        o += 1
+      }
+      out.append(old(o))
+      o += 1
+    }
+    return out
+  }
+}
+
+/// First index of a sorted array whose element is >= `x`.
+@inline(__always)
+func _lowerBound(_ a: [Int], _ x: Int) -> Int {
+  a.withUnsafeBufferPointer { p in _partitionPoint(p.count) { p[$0] >= x } }
+}
