@@ -214,6 +214,13 @@ public struct CellBatch: Sendable {
     compact { _, row, end in end > time && !removeRow(row) }
   }
 
+  /// Relabels every cell's row with `newRow(row)` (a table's rows renumbered by a batch
+  /// update) and removes the cells it maps to nil, keeping order; O(count), no allocation.
+  package mutating func relabelRows(_ newRow: (Int) -> Int?) {
+    compact { _, row, _ in newRow(row) != nil }
+    for i in row.indices { row[i] = newRow(row[i])! }
+  }
+
   /// Keeps the cells for which `keep(index, row, endTime)` holds, in order.
   mutating func compact(_ keep: (_ index: Int, _ row: Int, _ endTime: Double) -> Bool) {
     var w = 0

@@ -89,6 +89,28 @@ public struct DisplayTracker: Sendable {
     seen.removeAll(resizingTo: rowCount)
   }
 
+  /// Follows a batch update: the animate-once bits move with their rows, inserted rows
+  /// count as displayed (their row animation shows them, so they do not also start an
+  /// appearance), and the displayed rows become the span of where they went.
+  ///
+  /// - Complexity: O(n) for n rows after the update.
+  mutating func applyUpdate(_ map: UpdateMap) {
+    var bits = _RowBitset(count: map.newRowCount)
+    map.walk { n, o in
+      if o.map({ seen.contains($0) }) ?? true { bits.insert(n) }
+    }
+    seen = bits
+    func span(_ r: Range<Int>) -> Range<Int> {
+      var lo = Int.max
+      var hi = Int.min
+      for o in r { if let n = map._newIndex(o) { lo = min(lo, n); hi = max(hi, n) } }
+      return lo <= hi ? lo..<(hi + 1) : 0..<0
+    }
+    displayedRange = span(displayedRange)
+    pendingEnd = span(pendingEnd)
+    rowCount = map.newRowCount
+  }
+
   /// Advances to a frame at `time` seconds whose visible range is `visibleRange`, writing
   /// the frame's events into `events` (cleared first, capacity kept).
   ///

@@ -23,6 +23,14 @@ public struct FrameEvents: Sendable, Equatable {
   /// row order. Run the fold recipe at local time `time - fold.startTime`.
   public internal(set) var folds: [(row: Int, fold: FoldAnimation)] = []
 
+  /// Row animations of batch updates drawn this frame (inserted, deleted and reloaded rows),
+  /// in the order they started, with where they are drawn.
+  public internal(set) var updateCells: [UpdateCellFrame] = []
+  /// Rows a batch moved that are drawn this frame outside `visibleRange` (sliding from
+  /// or to a place far from the visible rows): row, viewport y of the top edge and height,
+  /// points.
+  public internal(set) var movingRows: [(row: Int, y: Double, height: Double)] = []
+
   /// Empty events, to pass to `TableSimulation.step(to:into:)`.
   public init() {}
 
@@ -47,5 +55,17 @@ public struct FrameEvents: Sendable, Equatable {
       && lhs.display == rhs.display && lhs.rowPositions == rhs.rowPositions
       && lhs.rowHeights == rhs.rowHeights
       && lhs.folds.elementsEqual(rhs.folds) { $0.row == $1.row && $0.fold == $1.fold }
+      && lhs.updateCells == rhs.updateCells
+      && lhs.movingRows.elementsEqual(rhs.movingRows) { $0.row == $1.row && $0.y == $1.y && $0.height == $1.height }
   }
+}
+
+/// A row animation of a batch update in one frame: the cell and where it is drawn.
+public struct UpdateCellFrame: Sendable, Equatable {
+  public var cell: UpdateCell
+  /// Viewport y of the cell's top edge, points (the row's place with its slides, or where a
+  /// deleted row was).
+  public var y: Double
+  /// The cell's height, points.
+  public var height: Double
 }

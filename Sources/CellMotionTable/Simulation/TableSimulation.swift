@@ -16,8 +16,10 @@ import CellMotion
 /// animation starts under the display rule, the viewport y and height of every visible
 /// row, and the fold animations running on visible rows.
 public struct TableSimulation: Sendable {
+  /// The rows: collapsed heights (points) and identifiers.
+  public private(set) var rows: TableRows
   /// Row layout with collapsed heights, points.
-  public private(set) var layout: TableLayout
+  public var layout: TableLayout { rows.layout }
   /// Viewport height in points, > 0.
   public let viewportHeight: Double
   /// Extra points above and below the viewport that count as visible, >= 0.
@@ -33,6 +35,11 @@ public struct TableSimulation: Sendable {
   public private(set) var lastTime = -Double.infinity
   /// The animated layout of the last step; reused across frames.
   public private(set) var snapshot: LayoutSnapshot
+  /// The batch updates in flight (`performBatchUpdates`): slides and row animations.
+  public private(set) var updates: UpdateAnimations
+  /// Scratch: the visible rows' shifts from the updates in flight, points.
+  var shiftTops: [Double] = []
+  var shiftHeights: [Double] = []
 
   /// A simulation of a table with `layout` in a viewport `viewportHeight` points tall.
   ///
@@ -46,6 +53,8 @@ public struct TableSimulation: Sendable {
   ///     e.g. the recipe's).
   ///   - expansion: expand/collapse state with the same row count, or nil.
   ///   - overscan: points added above and below the viewport, >= 0.
+  ///   - updateRecipes: how batch updates animate (`performBatchUpdates`): their timing
+  ///     and the recipe of each row animation style.
   /// - Throws: `CellMotionError` for a viewport height outside `InputLimits.length`, an
   ///   overscan outside 0 ... 1e6, a layout row shorter than 1e-3 points (zero included),
   ///   a stagger step outside `InputLimits.delay`, or an expansion state whose row count
@@ -53,7 +62,7 @@ public struct TableSimulation: Sendable {
   public init(
     layout: TableLayout, viewportHeight: Double, scroll: ScrollTrajectory,
     rule: DisplayRule, stagger: Stagger = .none, expansion: ExpansionState? = nil,
-    overscan: Double = 0
+    overscan: Double = 0, updateRecipes: RowAnimationRecipes = RowAnimationRecipes()
   ) throws(CellMotionError) {
     try Check.length(viewportHeight, "viewportHeight")
     if let (row, h) = layout.firstRow(shorterThan: InputLimits.length.lowerBound) {
@@ -68,7 +77,8 @@ public struct TableSimulation: Sendable {
         field: "expansion",
         reason: "expansion state has \(expansion.rowCount) rows, layout has \(layout.rowCount)")
     }
-    self.layout = layout
+    self.rows = TableRows(layout: layout)
+    self.updates = UpdateAnimations(recipes: updateRecipes)
     self.viewportHeight = viewportHeight
     self.overscan = overscan
     self.scroll = scroll
@@ -101,7 +111,30 @@ public struct TableSimulation: Sendable {
     } else {
       snapshot._reset(base: layout)
     }
-    let range = snapshot._visibleRows(lower: band.lower, upper: band.upper)
+    updates.removeFinished(at: time)
+    let sliding = updates.isActive
+    var range = snapshot._visibleRows(lower: band.lower, upper: band.upper)
+    // With updates in flight rows are drawn shifted: the candidates lie within the bound of
+    // any shift around the band, and the drawn rows are those whose shifted place meets it.
+    var firstShift = 0
+    if sliding {
+      let b = updates.bound(at: time)
+      let candidates = snapshot._visibleRows(lower: band.lower - b, upper: band.upper + b)
+      updates.shifts(of: candidates, at: time, tops: &shiftTops, heights: &shiftHeights)
+      var first = -1
+      var last = -1
+      for (k, row) in candidates.enumerated() {
+        let top = snapshot._top(row) + shiftTops[k]
+        if Self.meets(top: top, height: snapshot._height(row) + shiftHeights[k], band) {
+          if first < 0 { first = k }
+          last = k
+        }
+      }
+      range = first < 0
+        ? candidates.lowerBound..<candidates.lowerBound
+        : (candidates.lowerBound + first)..<(candidates.lowerBound + last + 1)
+      firstShift = max(first, 0)
+    }
     try display.update(visibleRange: range, at: time, into: &events.display)
     lastTime = time
 
@@ -112,7 +145,12 @@ public struct TableSimulation: Sendable {
     events.rowPositions.removeAll(keepingCapacity: true)
     events.rowHeights.removeAll(keepingCapacity: true)
     events.folds.removeAll(keepingCapacity: true)
-    if !range.isEmpty {
+    if sliding {
+      for (k, row) in range.enumerated() {
+        events.rowPositions.append(snapshot._top(row) + shiftTops[firstShift + k] - offset)
+        events.rowHeights.append(snapshot._height(row) + shiftHeights[firstShift + k])
+      }
+    } else if !range.isEmpty {
       var top = snapshot._top(range.lowerBound)
       for row in range {
         let bottom = snapshot._top(row + 1)
@@ -121,6 +159,9 @@ public struct TableSimulation: Sendable {
         top = bottom
       }
     }
+    events.updateCells.removeAll(keepingCapacity: true)
+    events.movingRows.removeAll(keepingCapacity: true)
+    if sliding { collectUpdateCells(range: range, band: band, offset: offset, time: time, into: &events) }
     if let expansion {
       // Folding rows have fraction 1, so they are among the snapshot's animated rows.
       for row in snapshot.deltaRows where range.contains(row) {
@@ -128,6 +169,50 @@ public struct TableSimulation: Sendable {
           events.folds.append((row: row, fold: fold))
         }
       }
+    }
+  }
+
+  /// Whether a row drawn at `top` with `height` (content points) meets the band, by the
+  /// visible-range rule (`TableLayout.visibleRange`).
+  @inline(__always)
+  static func meets(top: Double, height: Double, _ band: (lower: Double, upper: Double)) -> Bool {
+    top < band.upper && (top + height > band.lower || top >= band.lower)
+  }
+
+  /// The row animations and the moved rows drawn this frame.
+  func collectUpdateCells(
+    range: Range<Int>, band: (lower: Double, upper: Double), offset: Double, time: Double, into events: inout FrameEvents
+  ) {
+    let b = updates.bound(at: time)
+    // Where a row of the table is drawn (content points); nil when it cannot meet the band.
+    func place(_ row: Int, tracked: Bool) -> (top: Double, height: Double)? {
+      if range.contains(row) {
+        let k = row - range.lowerBound
+        return (events.rowPositions[k] + offset, events.rowHeights[k])
+      }
+      let top = snapshot._top(row)
+      let height = snapshot._height(row)
+      // Rows that keep their order are drawn within `b` of their place; moved ones anywhere.
+      if !tracked, top - b >= band.upper || top + height + b <= band.lower { return nil }
+      let s = updates.shift(ofRow: row, at: time)
+      return (top + s.top, height + s.height)
+    }
+    for c in updates.cells {
+      let g: (top: Double, height: Double)
+      if let row = c.row {
+        guard let p = place(row, tracked: false) else { continue }
+        g = p
+      } else {
+        g = UpdateAnimations.frozenGeometry(c, at: time)
+      }
+      guard Self.meets(top: g.top, height: g.height, band) else { continue }
+      events.updateCells.append(UpdateCellFrame(cell: c, y: g.top - offset, height: g.height))
+    }
+    for m in updates.movers where !range.contains(m.row) {
+      guard !events.movingRows.contains(where: { $0.row == m.row }), let g = place(m.row, tracked: true),
+        Self.meets(top: g.top, height: g.height, band)
+      else { continue }
+      events.movingRows.append((row: m.row, y: g.top - offset, height: g.height))
     }
   }
 
@@ -170,6 +255,43 @@ public struct TableSimulation: Sendable {
   /// - Complexity: O(n - row).
   public mutating func setHeight(row: Int, height: Double) throws(CellMotionError) {
     try Check.length(height, "height")
-    try layout.setHeight(row: row, height: height)
+    try rows.setHeight(row: row, height: height)
+  }
+
+  /// Applies a batch update at `time` seconds, as `UITableView.performBatchUpdates` does,
+  /// and starts its animations: every row slides from where it is drawn to its new place
+  /// (rows already sliding from an earlier batch add the new slide to theirs, so position
+  /// stays continuous), inserted, deleted and reloaded rows run their row animation
+  /// (`RowAnimationRecipes`), with the timing of `updates.recipes.timing` (UIKit's at once,
+  /// or RecyclerView's phases).
+  ///
+  /// Rows off screen before the update that it brings into view slide in from where they
+  /// were; rows it takes out of view slide out, and are drawn until they have left.
+  ///
+  /// - Parameters:
+  ///   - update: the batch (indexes as `RowUpdate` says).
+  ///   - time: seconds, not before the last step.
+  ///   - expectedRowCount: the row count the caller's data has after the update, or nil.
+  /// - Returns: what the batch did.
+  /// - Throws: as `TableRows.apply`; `.invalidCombination` for a time before the last
+  ///   step or a simulation with an expansion state (not supported with updates yet). On
+  ///   error the simulation is unchanged.
+  /// - Complexity: O(n + k log k) for n rows and k changes.
+  @discardableResult
+  public mutating func performBatchUpdates(
+    _ update: RowUpdate, at time: Double, expectedRowCount: Int? = nil
+  ) throws(CellMotionError) -> AppliedUpdate {
+    try Check.time(time, "time")
+    guard time >= lastTime else {
+      throw .invalidCombination(field: "time", reason: "updates must be in time order (\(time) after \(lastTime))")
+    }
+    guard expansion == nil else {
+      throw .invalidCombination(field: "update", reason: "batch updates of a table with expanding rows are not supported yet")
+    }
+    let applied = try rows.apply(update, expectedRowCount: expectedRowCount, minimumHeight: InputLimits.length.lowerBound)
+    updates.removeFinished(at: time)
+    updates.record(applied, at: time)
+    display.applyUpdate(applied.map)
+    return applied
   }
 }

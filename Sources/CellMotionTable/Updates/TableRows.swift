@@ -93,6 +93,9 @@ public struct AppliedUpdate: Sendable {
   public let reloaded: [(oldIndex: Int, newIndex: Int, id: RowID, animation: RowAnimation)]
   /// Moved rows: index before and after, identifier; by increasing index before.
   public let moved: [(from: Int, to: Int, id: RowID)]
+  /// Rows given a new height (height changes and reloads with a height): index before and
+  /// after; by increasing index before.
+  public let changedHeights: [(oldIndex: Int, newIndex: Int)]
 }
 
 /// A table's rows: their heights (`layout`) and stable identifiers (`ids`), changed in
@@ -128,6 +131,13 @@ public struct TableRows: Sendable, Equatable {
 
   /// Number of rows.
   public var rowCount: Int { layout.rowCount }
+
+  /// Sets one row's height without animation (`TableLayout.setHeight(row:height:)`).
+  ///
+  /// - Throws: as `TableLayout.setHeight(row:height:)`.
+  public mutating func setHeight(row: Int, height: Double) throws(CellMotionError) {
+    try layout.setHeight(row: row, height: height)
+  }
 
   /// Applies a batch update, as `UITableView.performBatchUpdates` does: deletions, reloads,
   /// move sources and height changes name rows before it; insertions and move destinations
@@ -209,7 +219,8 @@ public struct TableRows: Sendable, Equatable {
     layout = after
     ids = newIDs
     return AppliedUpdate(
-      before: before, after: after, map: map, inserted: inserted, deleted: deleted, reloaded: reloaded, moved: moved)
+      before: before, after: after, map: map, inserted: inserted, deleted: deleted, reloaded: reloaded, moved: moved,
+      changedHeights: plan.newHeights.map { (oldIndex: $0.0, newIndex: map._newIndex($0.0)!) })
   }
 
   /// Rows equal when their identifiers and heights are (and the layouts' representations,

@@ -100,19 +100,17 @@ public struct UpdateMap: Sendable, Equatable {
     a.withUnsafeBufferPointer { p in _partitionPoint(p.count) { p[$0] - $0 > r } }
   }
 
-  /// Builds the rows after the update from the rows before: `old(i)` for a row that keeps
-  /// its order (i its index before), `fixedValue(j)` for `fixed[j]`.
+  /// Calls `body(new, old)` for every row after the update in order, with its index before
+  /// (nil for an inserted row).
   ///
-  /// - Complexity: O(newRowCount).
-  func rebuild<T>(old: (Int) -> T, fixedValue: (Int) -> T) -> [T] {
-    var out = [T]()
-    out.reserveCapacity(newRowCount)
+  /// - Complexity: O(newRowCount + k).
+  func walk(_ body: (_ new: Int, _ old: Int?) -> Void) {
     var o = 0
     var q = 0
     var j = 0
     for n in 0..<newRowCount {
       if j < fixed.count, fixed[j] == n {
-        out.append(fixedValue(j))
+        body(n, fixedFrom[j] < 0 ? nil : fixedFrom[j])
         j += 1
         continue
       }
@@ -120,8 +118,26 @@ public struct UpdateMap: Sendable, Equatable {
         q += 1
         o += 1
       }
-      out.append(old(o))
+      body(n, o)
       o += 1
+    }
+  }
+
+  /// Builds the rows after the update from the rows before: `old(i)` for a row that keeps
+  /// its order (i its index before), `fixedValue(j)` for `fixed[j]`.
+  ///
+  /// - Complexity: O(newRowCount).
+  func rebuild<T>(old: (Int) -> T, fixedValue: (Int) -> T) -> [T] {
+    var out = [T]()
+    out.reserveCapacity(newRowCount)
+    var j = 0
+    walk { n, o in
+      if j < fixed.count, fixed[j] == n {
+        out.append(fixedValue(j))
+        j += 1
+      } else {
+        out.append(old(o!))
+      }
     }
     return out
   }
