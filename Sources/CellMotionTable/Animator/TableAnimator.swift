@@ -52,6 +52,16 @@ public struct AnimatorFrame: Sendable {
   public internal(set) var openDetails: [OpenDetail] = []
   /// The table events of the frame (display events, scroll offset, positions).
   public internal(set) var events = FrameEvents()
+  /// Whether visible row i draws behind the others (an inserted row during its row
+  /// animation, `UpdateCell.isBehind`).
+  public internal(set) var behind: [Bool] = []
+  /// Cells drawn this frame that are not rows in `rows`: deleted rows and reloaded rows'
+  /// old contents running their row animation, and moved rows sliding far from the
+  /// visible rows. Their matrices (in `layout`, as `matrices`) and opacities are
+  /// `extraMatrices` and `extraOpacity`, index for index.
+  public internal(set) var extraCells: [ExtraCell] = []
+  public internal(set) var extraMatrices: [Float] = []
+  public internal(set) var extraOpacity: [Float] = []
 
   public init() {}
 
@@ -68,6 +78,27 @@ public struct AnimatorFrame: Sendable {
     }
     return t
   }
+}
+
+/// A cell drawn in a frame that is not one of its visible rows (`AnimatorFrame.extraCells`).
+public struct ExtraCell: Sendable, Equatable {
+  public enum Kind: String, Sendable, Equatable {
+    /// A deleted row running its row animation where it was.
+    case deleted
+    /// A reloaded row's old contents running their row animation over the row.
+    case reloadedOld
+    /// A moved row sliding far from the visible rows.
+    case moving
+  }
+  public var kind: Kind
+  /// The row's identifier.
+  public var id: RowID
+  /// The row's index now (nil for a deleted row).
+  public var row: Int?
+  /// The cell's height, points.
+  public var height: Double
+  /// Whether it draws behind the visible rows (deleted rows do).
+  public var isBehind: Bool
 }
 
 /// An expanded row's open detail in a frame.
@@ -111,6 +142,12 @@ public struct TableAnimator: Sendable {
   var foldBatch: CellBatch
   var output: FrameOutput
   var foldOutput: FrameOutput
+  /// Row animations of batch updates: rebuilt each frame from the simulation's update
+  /// cells (few: the visible ones), with one recipe per style, change and reload flag.
+  var updateBatch: CellBatch
+  var updateOutput: FrameOutput
+  /// `updateBatch.recipes` index of a `RowAnimationKey`.
+  let updateRecipeIndex: [RowAnimationKey: Int]
   /// The last frame.
   public private(set) var frame = AnimatorFrame()
 
@@ -164,6 +201,27 @@ public struct TableAnimator: Sendable {
     }
     frame.layout = layout
     foldOutput = try FrameOutput(capacity: 64, includeFold: true)
+    var keys: [RowAnimationKey] = []
+    var updateRecipes: [Recipe] = []
+    for style in RowAnimation.allCases where style != .automatic {
+      for change in RowChange.allCases {
+        for reload in [false, true] {
+          keys.append(RowAnimationKey(style: style, change: change, reload: reload))
+          updateRecipes.append(simulation.updates.recipes.recipe(style, change, reload: reload))
+        }
+      }
+    }
+    updateRecipeIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+    updateBatch = try CellBatch(recipes: updateRecipes, capacity: 64, motion: motion)
+    updateOutput = try FrameOutput(capacity: 64, layout: layout, includeFold: false)
+    if layout == .affine2D, let r = updateBatch.recipes.first(where: { !$0.isPlanar }) {
+      throw .invalidCombination(
+        field: "layout", reason: "row animation recipe \(r.recipe.name) is not affine; use the transform3D layout")
+    }
+    frame.behind.reserveCapacity(capacity)
+    frame.extraCells.reserveCapacity(64)
+    frame.extraMatrices.reserveCapacity(16 * 64)
+    frame.extraOpacity.reserveCapacity(64)
     frame.matrices.reserveCapacity(layout.floatsPerCell * capacity)
     // Every per-frame array at its working size up front, so a frame that shows more rows
     // than any before does not grow one (the scroll session counted one such allocation
@@ -263,9 +321,87 @@ public struct TableAnimator: Sendable {
       frame.opacity[slot] = output.opacity[c]
       frame.animating[slot] = true
     }
+    try evaluateUpdates(events, time: time)
     try evaluateFolds(events, time: time)
     try collectOpenDetails(events, time: time)
     frame.events = events
+  }
+
+  /// Batch updates: the row animations drawn this frame through the kernel (inserted rows
+  /// and reloaded rows' new contents in their slots, deleted rows and old contents as
+  /// extra cells), and moved rows far from the visible ones as extra cells.
+  mutating func evaluateUpdates(_ events: FrameEvents, time: Double) throws(CellMotionError) {
+    frame.behind.removeAll(keepingCapacity: true)
+    for _ in frame.rows { frame.behind.append(false) }
+    frame.extraCells.removeAll(keepingCapacity: true)
+    frame.extraMatrices.removeAll(keepingCapacity: true)
+    frame.extraOpacity.removeAll(keepingCapacity: true)
+    guard !events.updateCells.isEmpty || !events.movingRows.isEmpty else { return }
+    updateBatch.removeAll()
+    try updateBatch.rebase(to: time)
+    let rowCount = simulation.layout.rowCount
+    for c in events.updateCells {
+      if updateBatch.count == updateOutput.capacity {
+        let n = min(CellBatch.maxCapacity, updateOutput.capacity * 2)
+        try updateOutput.ensureCapacity(n)
+        try updateBatch.reserveCapacity(n)
+      }
+      try updateBatch.append(
+        recipe: updateRecipeIndex[c.cell.key]!, row: c.cell.row ?? 0, batchPosition: c.cell.batchPosition,
+        rowCount: max(rowCount, (c.cell.row ?? 0) + 1), batchCount: c.cell.batchCount, startTime: c.cell.beginTime,
+        geometry: CellGeometry(width: cellWidth, height: c.height, tableWidth: tableWidth))
+    }
+    try Kernel.evaluate(updateBatch, at: time, into: &updateOutput, options: KernelOptions(lanes: options.lanes))
+    let floats = output.layout.floatsPerCell
+    for (i, c) in events.updateCells.enumerated() {
+      let y = Float(c.y)
+      if let row = c.cell.row, c.cell.kind != .reloadedOld, frame.rows.contains(row) {
+        let slot = row - frame.rows.lowerBound
+        for k in 0..<floats { frame.matrices[floats * slot + k] = Self.translated(updateOutput.matrices, i, k, y, floats) }
+        frame.opacity[slot] = updateOutput.opacity[i]
+        frame.animating[slot] = true
+        frame.behind[slot] = c.cell.isBehind
+        continue
+      }
+      guard c.cell.kind == .deleted || c.cell.kind == .reloadedOld else { continue }
+      frame.extraCells.append(
+        ExtraCell(
+          kind: c.cell.kind == .deleted ? .deleted : .reloadedOld, id: c.cell.id, row: c.cell.row, height: c.height,
+          isBehind: c.cell.isBehind))
+      for k in 0..<floats { frame.extraMatrices.append(Self.translated(updateOutput.matrices, i, k, y, floats)) }
+      frame.extraOpacity.append(updateOutput.opacity[i])
+    }
+    for m in events.movingRows {
+      frame.extraCells.append(
+        ExtraCell(kind: .moving, id: simulation.rows.ids[m.row], row: m.row, height: m.height, isBehind: false))
+      let y = Float(m.y)
+      if floats == 6 {
+        for k in 0..<6 { frame.extraMatrices.append(k == 0 || k == 3 ? 1 : (k == 5 ? y : 0)) }
+      } else {
+        for k in 0..<16 { frame.extraMatrices.append(k % 5 == 0 ? 1 : (k == 13 ? y : 0)) }
+      }
+      frame.extraOpacity.append(1)
+    }
+  }
+
+  /// Entry `k` of cell `i`'s matrix in `m` composed with a translation by `y` points down:
+  /// `M * Translate(0, y, 0)` (4x4: column 2 += column 4 * y; affine: ty += y).
+  @inline(__always)
+  static func translated(_ m: [Float], _ i: Int, _ k: Int, _ y: Float, _ floats: Int) -> Float {
+    if floats == 6 { return m[6 * i + k] + (k == 5 ? y : 0) }
+    let v = m[16 * i + k]
+    return k % 4 == 1 ? v + m[16 * i + k + 2] * y : v
+  }
+
+  /// Applies a batch update at `time` (see `TableSimulation.performBatchUpdates`): the
+  /// appearance animations in flight follow their rows (those of deleted rows end).
+  @discardableResult
+  public mutating func performBatchUpdates(
+    _ update: RowUpdate, at time: Double, expectedRowCount: Int? = nil
+  ) throws(CellMotionError) -> AppliedUpdate {
+    let applied = try simulation.performBatchUpdates(update, at: time, expectedRowCount: expectedRowCount)
+    batch.relabelRows { applied.map._newIndex($0) }
+    return applied
   }
 
   /// Visible expanded rows whose detail has fully grown and is not folding.
@@ -287,7 +423,7 @@ public struct TableAnimator: Sendable {
   public var isSettled: Bool {
     let t = frame.time
     return t >= simulation.scroll.endTime && batch.count == 0 && frame.folds.isEmpty
-      && (simulation.expansion?.isSettled(at: t) ?? true)
+      && (simulation.expansion?.isSettled(at: t) ?? true) && !simulation.updates.isAnimating(at: t)
   }
 
   /// Folds: a fresh small batch each frame (capacity kept), closing mapped onto the

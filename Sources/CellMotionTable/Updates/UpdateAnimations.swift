@@ -185,6 +185,12 @@ public struct UpdateAnimations: Sendable {
     movers = movers.compactMap { m in applied.map._newIndex(m.row).map { (row: $0, until: m.until) } }
     batches.append(batch)
     for m in applied.moved { movers.append((m.to, batch.clock.end)) }
+    // A reloaded row's new contents replace the row animation its slot was running (an
+    // insertion or an earlier reload still in flight): one animation per slot.
+    if !applied.reloaded.isEmpty {
+      let reloadedRows = Set(applied.reloaded.map(\.newIndex))
+      cells.removeAll { ($0.kind == .inserted || $0.kind == .reloadedNew) && reloadedRows.contains($0.row ?? -1) }
+    }
     for (k, r) in applied.reloaded.enumerated() {
       let style = RowAnimationRecipes.resolve(r.animation, row: r.newIndex, rowCount: applied.map.newRowCount, reload: true)
       let begin = time + delays.change
