@@ -69,9 +69,12 @@ struct CellMotionBench: ParsableCommand {
     if let filter { scenarios = scenarios.filter { $0.name.contains(filter) } }
     // The scroll session runs with the default set, or alone with --filter scroll.
     let runScroll = runs == nil && (filter == nil || "scroll-session".contains(filter!))
+    // Likewise the update session (batch updates on a million rows), alone with --filter update.
+    let runUpdates = runs == nil && (filter == nil || "update-session".contains(filter!))
     if list {
       for s in scenarios { print("\(s.name) N=\(s.cells)") }
       if runScroll { print("scroll-session rows=1000000 rate=120 Hz") }
+      if runUpdates { print("update-session rows=1000000 visible=10000 batches=4x(1000+1000)") }
       return
     }
 
@@ -102,13 +105,19 @@ struct CellMotionBench: ParsableCommand {
       scroll = try ScrollSession.run()
       if !json { print(scroll!.summary) }
     }
+    var updates: UpdateSessionResult? = nil
+    if runUpdates {
+      updates = try UpdateSession.run()
+      if !json { print(updates!.summary) }
+    }
 
     var references: [String: String] = [:]
     for s in scenarios where s.isRatioReference { references[s.group] = s.variant }
     for s in scenarios where references[s.group] == nil { references[s.group] = s.variant }
     let document = BenchDocument(
       machine: machine, samplesPerScenario: policy.samples, results: results,
-      ratios: Report.ratios(results, references: references), scrollSession: scroll)
+      ratios: Report.ratios(results, references: references), scrollSession: scroll,
+      updateSession: updates)
     if json {
       print(try Report.json(document))
     } else {

@@ -20,6 +20,9 @@ struct BenchDocument: Codable {
   var ratios: [Ratio]
   /// The table scenario: a fling through 1,000,000 rows at 120 Hz with the tip-in recipe.
   var scrollSession: ScrollSessionResult?
+  /// The table-updates scenario: batches of 1,000 insertions and 1,000 deletions on a
+  /// 1,000,000-row table showing about 10,000 rows.
+  var updateSession: UpdateSessionResult? = nil
 }
 
 enum Report {

@@ -96,9 +96,17 @@ public struct DisplayTracker: Sendable {
   /// - Complexity: O(n) for n rows after the update.
   mutating func applyUpdate(_ map: UpdateMap) {
     var bits = _RowBitset(count: map.newRowCount)
-    map.walk { n, o in
-      if o.map({ seen.contains($0) }) ?? true { bits.insert(n) }
-    }
+    var n = 0
+    map.walkRuns(
+      run: { o, count in
+        for i in 0..<count where seen.contains(o + i) { bits.insert(n + i) }
+        n += count
+      },
+      fixed: { j in
+        let from = map.fixedFrom[j]
+        if from < 0 || seen.contains(from) { bits.insert(n) }
+        n += 1
+      })
     seen = bits
     func span(_ r: Range<Int>) -> Range<Int> {
       var lo = Int.max

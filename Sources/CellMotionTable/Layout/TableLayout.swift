@@ -107,6 +107,38 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     self.prefix = prefix
   }
 
+  /// A per-row layout from heights each already checked against `rowHeightRange` (the
+  /// content height still is): the prefix sums as `init(rowHeights:)` computes them.
+  init(checkedHeights rowHeights: [Double]) throws(CellMotionError) {
+    try Check.count(rowHeights.count, max: Self.maxRowCount, "rowHeights.count")
+    var prefix = [Double](repeating: 0, count: rowHeights.count + 1)
+    var sum = 0.0
+    rowHeights.withUnsafeBufferPointer { h in
+      prefix.withUnsafeMutableBufferPointer { p in
+        for i in 0..<h.count {
+          sum += h[i]
+          p[i + 1] = sum
+        }
+      }
+    }
+    guard sum.isFinite else {
+      throw .outOfRange(field: "rowHeights", value: sum, expected: "a finite total height")
+    }
+    self.rowCount = rowHeights.count
+    self.uniformHeight = nil
+    self.heights = rowHeights
+    self.prefix = prefix
+  }
+
+  /// Appends the heights of `rows` (points) to `out`.
+  func appendHeights(_ rows: Range<Int>, to out: inout [Double]) {
+    if let h = uniformHeight {
+      out.append(contentsOf: repeatElement(h, count: rows.count))
+    } else {
+      out.append(contentsOf: heights[rows])
+    }
+  }
+
   /// Whether the layout uses the O(1) uniform representation.
   public var isUniform: Bool { uniformHeight != nil }
 

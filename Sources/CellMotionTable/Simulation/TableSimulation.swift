@@ -118,6 +118,7 @@ public struct TableSimulation: Sendable {
     // any shift around the band, and the drawn rows are those whose shifted place meets it.
     var firstShift = 0
     if sliding {
+      updates.prepareFrame(at: time)
       let b = updates.bound(at: time)
       let candidates = snapshot._visibleRows(lower: band.lower - b, upper: band.upper + b)
       updates.shifts(of: candidates, at: time, tops: &shiftTops, heights: &shiftHeights)
@@ -203,7 +204,7 @@ public struct TableSimulation: Sendable {
         guard let p = place(row, tracked: false) else { continue }
         g = p
       } else {
-        g = UpdateAnimations.frozenGeometry(c, at: time)
+        g = updates.frozenGeometry(c)
       }
       guard Self.meets(top: g.top, height: g.height, band) else { continue }
       events.updateCells.append(UpdateCellFrame(cell: c, y: g.top - offset, height: g.height))

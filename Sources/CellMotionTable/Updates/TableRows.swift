@@ -65,8 +65,19 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
 
   /// The identifiers after `map`, with `fixedValue(j)` for the map's j-th fixed row.
   func rebuilt(_ map: UpdateMap, fixedValue: (Int) -> RowID, nextFresh fresh: Int) -> RowIdentifiers {
-    var out = RowIdentifiers(sequentialCount: 0)
-    out.explicit = map.rebuild(old: { self[$0] }, fixedValue: fixedValue)
+    var ids = [RowID]()
+    ids.reserveCapacity(map.newRowCount)
+    map.walkRuns(
+      run: { o, count in
+        if let explicit {
+          ids.append(contentsOf: explicit[o..<(o + count)])
+        } else {
+          for i in o..<(o + count) { ids.append(RowID(first + i)) }
+        }
+      },
+      fixed: { ids.append(fixedValue($0)) })
+    var out = RowIdentifiers(explicit: [])
+    out.explicit = ids
     out.count = map.newRowCount
     out.nextFresh = Swift.max(nextFresh, fresh)
     return out
@@ -172,14 +183,17 @@ public struct TableRows: Sendable, Equatable {
     if let h = before.uniformRowHeight, plan.keepsUniform(h) {
       after = try TableLayout(rowCount: map.newRowCount, rowHeight: h)
     } else {
-      var heights = map.rebuild(
-        old: { before._height($0) },
-        fixedValue: { j in
+      var heights = [Double]()
+      heights.reserveCapacity(map.newRowCount)
+      map.walkRuns(
+        run: { o, count in before.appendHeights(o..<(o + count), to: &heights) },
+        fixed: { j in
           let from = map.fixedFrom[j]
-          return from < 0 ? plan.insertionOfFixed[j]!.height : before._height(from)
+          heights.append(from < 0 ? plan.insertionOfFixed[j]!.height : before._height(from))
         })
       for (o, h) in plan.newHeights { heights[map._newIndex(o)!] = h }
-      after = try TableLayout(rowHeights: heights)
+      // Every height is one the layout held or one the plan checked.
+      after = try TableLayout(checkedHeights: heights)
     }
     // Fresh identifiers start above every identifier the table or the batch has used.
     var fresh = ids.nextFresh

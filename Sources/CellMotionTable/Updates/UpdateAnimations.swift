@@ -131,8 +131,11 @@ public struct UpdateAnimations: Sendable {
   /// Rows a batch moved (explicitly) whose slide runs until `until` seconds: drawn wherever
   /// they are, even far from the visible rows.
   var movers: [(row: Int, until: Double)] = []
-  /// Scratch for the per-frame cursors (one per batch), reused.
-  var cursors: [MapCursor] = []
+  /// Scratch for `shifts`: the rows' indexes walked back through the batches.
+  var indexes: [Int] = []
+  /// `prepareFrame`: each batch's remaining slide at `frameTime`.
+  var remainingNow: [Double] = []
+  var frameTime = -Double.infinity
 
   public init(recipes: RowAnimationRecipes = RowAnimationRecipes()) { self.recipes = recipes }
 
@@ -255,41 +258,70 @@ public struct UpdateAnimations: Sendable {
     return s
   }
 
-  /// The top shifts (points) of the consecutive rows `rows` at `time`, written to `tops`
-  /// and `heights` (cleared first): the same values as `shift(ofRow:at:)`, in O(rows + k)
-  /// by walking each batch's map with a cursor.
+  /// The top and height shifts (points) of the consecutive rows `rows` at `time`, written to
+  /// `tops` and `heights` (cleared first): the same values as `shift(ofRow:at:)`, in
+  /// O(rows x batches + k). Batch by batch, newest first, every row's index is walked back
+  /// with a cursor (`indexes` is scratch: -1 once a batch inserted the row).
   mutating func shifts(of rows: Range<Int>, at time: Double, tops: inout [Double], heights: inout [Double]) {
     tops.removeAll(keepingCapacity: true)
     heights.removeAll(keepingCapacity: true)
-    cursors.removeAll(keepingCapacity: true)
-    for _ in batches { cursors.append(MapCursor()) }
+    indexes.removeAll(keepingCapacity: true)
     for row in rows {
-      var index = row
-      var top = 0.0
-      var height = 0.0
-      var k = batches.count - 1
-      while k >= 0 {
-        let b = batches[k]
-        guard let o = cursors[k].oldIndex(index, in: b.map) else { break }
-        let w = b.clock.remaining(at: time)
-        if w != 0 {
-          top += (b.before._top(o) - b.after._top(index)) * w
-          height += (b.before._height(o) - b.after._height(index)) * w
+      tops.append(0)
+      heights.append(0)
+      indexes.append(row)
+    }
+    var k = batches.count - 1
+    while k >= 0 {
+      let b = batches[k]
+      let w = b.clock.remaining(at: time)
+      var cursor = MapCursor()
+      tops.withUnsafeMutableBufferPointer { tops in
+        heights.withUnsafeMutableBufferPointer { heights in
+          indexes.withUnsafeMutableBufferPointer { indexes in
+            for r in 0..<indexes.count {
+              let index = indexes[r]
+              guard index >= 0 else { continue }
+              guard let o = cursor.oldIndex(index, in: b.map) else {
+                indexes[r] = -1
+                continue
+              }
+              if w != 0 {
+                tops[r] += (b.before._top(o) - b.after._top(index)) * w
+                heights[r] += (b.before._height(o) - b.after._height(index)) * w
+              }
+              indexes[r] = o
+            }
+          }
         }
-        index = o
-        k -= 1
       }
-      tops.append(top)
-      heights.append(height)
+      k -= 1
     }
   }
 
-  /// A deleted cell's top and height (content points) at `time`.
-  static func frozenGeometry(_ c: UpdateCell, at time: Double) -> (top: Double, height: Double) {
+  /// Each batch's slide remaining (1 - progress) at `time`, once per frame: a deleted
+  /// row's slides are its batches' clocks, so `frozenGeometry` reads them here instead of
+  /// solving the curve once per deleted row.
+  mutating func prepareFrame(at time: Double) {
+    remainingNow.removeAll(keepingCapacity: true)
+    for b in batches { remainingNow.append(b.clock.remaining(at: time)) }
+    frameTime = time
+  }
+
+  /// A deleted cell's top and height (content points) at the time of the last
+  /// `prepareFrame`.
+  func frozenGeometry(_ c: UpdateCell) -> (top: Double, height: Double) {
     var top = c.frozenTop
     var height = c.frozenHeight
     for s in c.frozenSlides {
-      let w = s.clock.remaining(at: time)
+      let w: Double
+      if frameTime >= s.clock.end {
+        w = 0
+      } else if let k = batches.firstIndex(where: { $0.clock == s.clock }) {
+        w = remainingNow[k]
+      } else {
+        w = s.clock.remaining(at: frameTime)
+      }
       top += s.top * w
       height += s.height * w
     }

@@ -123,23 +123,32 @@ public struct UpdateMap: Sendable, Equatable {
     }
   }
 
-  /// Builds the rows after the update from the rows before: `old(i)` for a row that keeps
-  /// its order (i its index before), `fixedValue(j)` for `fixed[j]`.
+  /// Calls `run(oldStart, count)` for each maximal run of rows that keep their order and
+  /// `fixedRow(j)` for the map's j-th fixed row, in order of the rows after the update.
   ///
-  /// - Complexity: O(newRowCount).
-  func rebuild<T>(old: (Int) -> T, fixedValue: (Int) -> T) -> [T] {
-    var out = [T]()
-    out.reserveCapacity(newRowCount)
+  /// - Complexity: O(k) calls for k changed rows.
+  func walkRuns(run: (_ oldStart: Int, _ count: Int) -> Void, fixed fixedRow: (Int) -> Void) {
+    var o = 0
+    var q = 0
     var j = 0
-    walk { n, o in
+    var n = 0
+    while n < newRowCount {
       if j < fixed.count, fixed[j] == n {
-        out.append(fixedValue(j))
+        fixedRow(j)
         j += 1
-      } else {
-        out.append(old(o!))
+        n += 1
+        continue
       }
+      while q < removed.count, removed[q] == o {
+        q += 1
+        o += 1
+      }
+      // Both bounds are >= 1: the next fixed row is after n, the next removed row after o.
+      let count = min(j < fixed.count ? fixed[j] - n : newRowCount - n, q < removed.count ? removed[q] - o : oldRowCount - o)
+      run(o, count)
+      n += count
+      o += count
     }
-    return out
   }
 }
 
