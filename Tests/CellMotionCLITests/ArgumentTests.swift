@@ -7,9 +7,9 @@ import Testing
 struct ArgumentTests {
   /// Numeric options per subcommand (the table options are shared by render and simulate).
   static let table = ["--rows", "--row-height", "--width", "--viewport-height", "--velocity", "--scroll-start", "--fps",
-                      "--duration", "--expand", "--detail-height", "--toggle"]
+                      "--duration", "--expand", "--detail-height", "--toggle", "--insert", "--delete", "--move", "--reload"]
   static let numeric: [String: [String]] = [
-    "render": table + ["--thumbnails", "--columns", "--scale"],
+    "render": table + ["--thumbnails", "--columns", "--scale", "--sheet-from"],
     "simulate": table,
     "curve": [
       "--damping-ratio", "--duration", "--initial-velocity", "--mass", "--stiffness", "--damping", "--samples", "--retarget",
@@ -19,8 +19,14 @@ struct ArgumentTests {
   ]
   /// Options whose values are not numbers.
   static let other: [String: [String]] = [
-    "render": ["--scroll", "--rule", "--motion", "--output", "--basename", "--format", "--height-retarget"],
-    "simulate": ["--scroll", "--rule", "--motion", "--format", "--layout", "--output", "--height-retarget"],
+    "render": [
+      "--scroll", "--rule", "--motion", "--output", "--basename", "--format", "--height-retarget", "--row-animation",
+      "--update-timing",
+    ],
+    "simulate": [
+      "--scroll", "--rule", "--motion", "--format", "--layout", "--output", "--height-retarget", "--row-animation",
+      "--update-timing",
+    ],
     "curve": ["--format", "--output"],
     "inspect": ["--output"],
     "recipe-template": ["--output"],

@@ -54,7 +54,7 @@ func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.
 /// The `const DATA = {...};` object of the HTML player.
 func playerData(_ html: String) throws -> [String: Any] {
   let start = try #require(html.range(of: "const DATA = "))
-  let end = try #require(html.range(of: ";\nconst COLORS", range: start.upperBound..<html.endIndex))
+  let end = try #require(html.range(of: ";\n// Palette.fill", range: start.upperBound..<html.endIndex))
   let json = Data(html[start.upperBound..<end.lowerBound].utf8)
   return try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
 }

@@ -8,11 +8,13 @@ import CellMotionTable
 import Foundation
 
 enum ContactSheet {
-  /// The SVG text for `run`, with up to `count` thumbnails (evenly spaced frames, first
-  /// and last included) in `columns` columns, each the viewport scaled by `scale`.
-  static func svg(_ run: TableRun, count: Int, columns: Int, scale: Double) -> String {
+  /// The SVG text for `run`, with up to `count` thumbnails (evenly spaced frames from the
+  /// first at or after `from` seconds, the last included) in `columns` columns, each the
+  /// viewport scaled by `scale`.
+  static func svg(_ run: TableRun, count: Int, columns: Int, scale: Double, from: Double = 0) -> String {
     let o = run.options
-    let picks = pick(run.frames.count, count)
+    let first = min(run.frames.firstIndex { $0.time >= from } ?? run.frames.count - 1, max(0, run.frames.count - 1))
+    let picks = pick(run.frames.count - first, count).map { $0 + first }
     let cols = max(1, min(columns, picks.count))
     let gap = 16.0, label = 22.0, header = 34.0
     let thumbW = o.width * scale, thumbH = o.viewportHeight * scale
@@ -44,15 +46,30 @@ enum ContactSheet {
   }
 
   /// The polygons of one frame, in viewport points.
+  ///
+  /// Rows are coloured by identifier, so a row keeps its colour when a batch update
+  /// renumbers the rows. Drawing order: inserted and deleted rows behind, then the rows,
+  /// then moved rows far from the others and reloaded rows' old contents; deleted rows
+  /// have a dashed outline.
   static func cells(_ frame: TableFrame, width: Double, halfHeight: Double) -> String {
-    var s = ""
+    var behind = "", front = "", above = ""
+    func polygon(_ cls: String, row: Int, id: Int, _ points: String, _ opacity: Float, dashed: Bool = false) -> String {
+      var p = "<polygon class=\"\(cls)\" data-row=\"\(row)\" points=\"\(points)\" fill=\"\(Palette.fill(row: id))\" "
+      p += "stroke=\"\(Palette.stroke(row: id))\" stroke-width=\"1.5\"\(dashed ? " stroke-dasharray=\"4 3\"" : "") "
+      return p + "opacity=\"\(num(opacity, 4))\"/>\n"
+    }
     for (i, row) in frame.rows.enumerated() {
       let m = frame.matrices[(16 * i)..<(16 * i + 16)]
       guard let points = quad(m, width, frame.cellHeights[i]) else { continue }
-      let color = Palette.fill(row: row), line = Palette.stroke(row: row)
-      s += "<polygon class=\"cell\" data-row=\"\(row)\" points=\"\(points)\" fill=\"\(color)\" stroke=\"\(line)\" "
-      s += "stroke-width=\"1.5\" opacity=\"\(num(frame.opacity[i], 4))\"/>\n"
+      let p = polygon("cell", row: row, id: i < frame.ids.count ? frame.ids[i] : row, points, frame.opacity[i])
+      if i < frame.behind.count, frame.behind[i] { behind += p } else { front += p }
     }
+    for x in frame.extras {
+      guard let points = quad(x.matrix[...], width, x.height) else { continue }
+      let p = polygon(x.kind, row: x.row, id: x.id, points, x.opacity, dashed: x.kind == "deleted")
+      if x.isBehind { behind += p } else { above += p }
+    }
+    var s = behind + front + above
     for d in frame.openDetails {
       s += "<rect class=\"detail\" data-row=\"\(d.row)\" x=\"0\" y=\"\(num(d.top))\" width=\"\(num(width))\" height=\"\(num(2 * halfHeight))\" "
       s += "fill=\"\(Palette.detail)\" stroke=\"#555\" stroke-width=\"1\"/>\n"

@@ -23,6 +23,12 @@ enum HTMLPlayer {
       data += "\"h\":[" + f.cellHeights.map { jsonNum($0) }.joined(separator: ",") + "],"
       data += "\"o\":[" + f.opacity.map { jsonNum($0, 4) }.joined(separator: ",") + "],"
       data += "\"m\":[" + f.matrices.map { jsonNum($0) }.joined(separator: ",") + "],"
+      data += "\"i\":[" + (f.ids.isEmpty ? Array(f.rows) : f.ids).map(String.init).joined(separator: ",") + "],"
+      data += "\"b\":[" + f.behind.enumerated().compactMap { $1 ? String($0) : nil }.joined(separator: ",") + "],"
+      data += "\"x\":[" + f.extras.map { x in
+        "{\"k\":\"\(x.kind)\",\"id\":\(x.id),\"row\":\(x.row),\"h\":\(jsonNum(x.height)),\"o\":\(jsonNum(x.opacity, 4)),"
+          + "\"z\":\(x.isBehind ? 0 : 2),\"m\":[" + x.matrix.map { jsonNum($0) }.joined(separator: ",") + "]}"
+      }.joined(separator: ",") + "],"
       data += "\"d\":[" + f.openDetails.map { "{\"row\":\($0.row),\"top\":\(jsonNum($0.top))}" }.joined(separator: ",") + "],"
       data += "\"f\":[" + f.folds.map { fold in
         "{\"row\":\(fold.row),\"s\":\(jsonNum(fold.shadowOpacity, 4)),\"top\":["
@@ -31,7 +37,6 @@ enum HTMLPlayer {
       }.joined(separator: ",") + "]}"
     }
     data += "]}"
-    let colors = (0..<o.rows).map { "\"\(Palette.fill(row: $0))\"" }.joined(separator: ",")
     return """
       <!DOCTYPE html>
       <html lang="en">
@@ -60,7 +65,9 @@ enum HTMLPlayer {
       <p>\(xmlEscape(ContactSheet.title(run))). Open with <code>#t=0.25</code> to start paused at 0.25 s.</p>
       <script>
       const DATA = \(data);
-      const COLORS = [\(colors)];
+      // Palette.fill: a hue per row identifier (HSL 55 %, 72 %), so a row keeps its colour
+      // when a batch update renumbers the rows.
+      function color(id) { return "hsl(" + ((id * 47) % 360) + ", 55%, 72%)"; }
       const viewport = document.getElementById("viewport");
       const scrub = document.getElementById("scrub");
       const button = document.getElementById("play");
@@ -80,20 +87,38 @@ enum HTMLPlayer {
         const f = DATA.frames[k];
         for (const e of shown) e.style.display = "none";
         shown = [];
-        for (let i = 0; i < f.o.length; i++) {
-          const row = f.r + i;
-          const e = element("row" + row, () => {
+        const behind = new Set(f.b);
+        function cell(key, id, label) {
+          return element(key, () => {
             const d = document.createElement("div");
             d.className = "cell";
-            d.dataset.row = row;
-            d.style.background = COLORS[row % COLORS.length];
-            d.innerHTML = "<b>Row " + row + "</b><i></i>";
+            d.style.background = color(id);
+            d.innerHTML = "<b>" + label + "</b><i></i>";
             return d;
           });
+        }
+        for (let i = 0; i < f.o.length; i++) {
+          const row = f.r + i, id = f.i[i];
+          const e = cell("row" + id, id, "Row " + id);
+          e.dataset.row = row;
           e.style.width = DATA.width + "px";
           e.style.height = f.h[i] + "px";
           e.style.transform = matrix(f.m, 16 * i);
           e.style.opacity = f.o[i];
+          e.style.zIndex = behind.has(i) ? 0 : 1;
+          e.style.display = "block";
+          shown.push(e);
+        }
+        // Deleted rows and reloaded rows' old contents animating out, moved rows far away.
+        for (const x of f.x) {
+          const e = cell(x.k + x.id, x.id, "Row " + x.id + (x.k === "deleted" ? " (deleted)" : ""));
+          e.dataset.row = x.row;
+          e.style.borderStyle = x.k === "deleted" ? "dashed" : "solid";
+          e.style.width = DATA.width + "px";
+          e.style.height = x.h + "px";
+          e.style.transform = matrix(x.m, 0);
+          e.style.opacity = x.o;
+          e.style.zIndex = x.z;
           e.style.display = "block";
           shown.push(e);
         }

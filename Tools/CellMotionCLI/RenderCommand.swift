@@ -38,6 +38,9 @@ struct RenderCommand: ParsableCommand {
   @Option(parsing: .unconditional, help: "Thumbnail scale (1 = one pixel per point).")
   var scale: Double = 0.4
 
+  @Option(parsing: .unconditional, help: "Time of the contact sheet's first thumbnail, seconds (the HTML player keeps every frame).")
+  var sheetFrom: Double = 0
+
   @Flag(help: "Show the progress bar even when stderr is not a terminal.")
   var progress = false
 
@@ -45,6 +48,9 @@ struct RenderCommand: ParsableCommand {
     guard thumbnails >= 1, thumbnails <= 400 else { throw ValidationError("--thumbnails must be in 1...400, got \(thumbnails)") }
     guard columns >= 1 else { throw ValidationError("--columns must be >= 1, got \(columns)") }
     guard scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--scale must be in (0, 4], got \(scale)") }
+    guard sheetFrom.isFinite, sheetFrom >= 0, sheetFrom <= 600 else {
+      throw ValidationError("--sheet-from must be in 0...600 seconds, got \(sheetFrom)")
+    }
     try Self.checkBasename(basename)
   }
 
@@ -81,7 +87,7 @@ struct RenderCommand: ParsableCommand {
     var sizes: [Int] = []
     try outputs.perform {
       for (i, kind) in kinds.enumerated() {
-        let text = kind == .svg ? ContactSheet.svg(run, count: thumbnails, columns: columns, scale: scale) : HTMLPlayer.html(run)
+        let text = kind == .svg ? ContactSheet.svg(run, count: thumbnails, columns: columns, scale: scale, from: sheetFrom) : HTMLPlayer.html(run)
         try outputs.writer(i).write(text)
         sizes.append(text.utf8.count)
       }

@@ -83,6 +83,11 @@ struct SimulateCommand: ParsableCommand {
     for (i, row) in f.rows.enumerated() {
       try record(row, "cell", f.matrices[(k * i)..<(k * i + k)].map { number($0) }, f.opacity[i])
     }
+    // Cells that are not visible rows: part `deleted` (row: its index before the batch),
+    // `reloadedOld` or `moving` (row: its index now).
+    for x in f.extras {
+      try record(x.row, x.kind, x.matrix.map { number($0) }, x.opacity)
+    }
     for fold in f.folds {
       try record(fold.row, "foldTop", fold.top.fieldOrder.map { number($0) }, fold.shadowOpacity)
       try record(fold.row, "foldBottom", fold.bottom.fieldOrder.map { number($0) }, fold.shadowOpacity)

@@ -36,6 +36,14 @@ enum RuleKind: String, CaseIterable, ExpressibleByArgument {
 }
 
 extension MotionPolicy: ExpressibleByArgument {}
+extension RowAnimation: ExpressibleByArgument {}
+
+/// `--update-timing`: how a batch update's parts are ordered (`UpdateTiming`).
+enum UpdateTimingKind: String, CaseIterable, ExpressibleByArgument {
+  case uikit, recyclerview
+
+  var timing: UpdateTiming { self == .uikit ? .uiKit : .recyclerView }
+}
 
 /// Table, scroll and clock options (points, seconds).
 struct TableOptions: ParsableArguments {
@@ -77,6 +85,24 @@ struct TableOptions: ParsableArguments {
       Fold recipes: how a toggle mid-way moves the row's height and its fold: reverse (back along       their timelines, the default), carry (a critically damped spring keeping the velocity),       additive (UIKit's), from-current (from where they are, at rest).
       """)
   var heightRetarget: HeightRetarget = .reverse
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: ArgumentHelp(
+      "Batch update: insert rows ROWS at TIME seconds (ROWS@TIME; ROWS is 3 or 3-5, indexes after the batch), repeatable.",
+      discussion: "Every --insert, --delete, --move and --reload at one time is one batch, as in performBatchUpdates."))
+  var insert: [String] = []
+  @Option(parsing: .unconditionalSingleValue, help: "Batch update: delete rows ROWS@TIME (indexes before the batch), repeatable.")
+  var delete: [String] = []
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: "Batch update: move a row FROM:TO@TIME (or FROM->TO@TIME; FROM before the batch, TO after it), repeatable.")
+  var move: [String] = []
+  @Option(parsing: .unconditionalSingleValue, help: "Batch update: reload rows ROWS@TIME (indexes before the batch), repeatable.")
+  var reload: [String] = []
+  @Option(help: "Batch updates: how inserted, deleted and reloaded rows animate: \(RowAnimation.allCases.map(\.rawValue).joined(separator: ", ")).")
+  var rowAnimation: RowAnimation = .automatic
+  @Option(help: "Batch updates: uikit (every part at once, 0.3 s) or recyclerview (removals, then moves and changes, then additions).")
+  var updateTiming: UpdateTimingKind = .uikit
 
   mutating func validate() throws {
     guard rows > 0, rows <= 1_000_000 else { throw ValidationError("--rows must be in 1...1000000, got \(rows)") }
@@ -94,6 +120,49 @@ struct TableOptions: ParsableArguments {
     for t in try toggles() where t.row >= rows {
       throw ValidationError("--toggle row \(t.row) is out of range 0..<\(rows)")
     }
+    _ = try updates()
+  }
+
+  /// The batch updates of `--insert`, `--delete`, `--move` and `--reload`, one per distinct
+  /// time, in time order. Indexes are checked when a batch is applied (a typed error).
+  func updates() throws -> [(time: Double, update: RowUpdate)] {
+    func parse(_ text: String, _ flag: String, _ form: String) throws -> (String, Double) {
+      let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+      guard parts.count == 2, let time = Double(parts[1]), time.isFinite, time >= 0, time <= 600 else {
+        throw ValidationError("\(flag) expects \(form) (seconds in 0...600), got \"\(text)\"")
+      }
+      return (String(parts[0]), time)
+    }
+    func rows(_ text: String, _ flag: String) throws -> (ClosedRange<Int>, Double) {
+      let (spec, time) = try parse(text, flag, "ROWS@TIME, ROWS a row or FIRST-LAST")
+      let ends = spec.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+      guard (1...2).contains(ends.count), let first = ends[0], let last = ends[ends.count - 1], first >= 0, first <= last,
+        last - first < 100_000
+      else { throw ValidationError("\(flag) expects ROWS@TIME with ROWS a row or FIRST-LAST (at most 100000 rows), got \"\(text)\"") }
+      return (first...last, time)
+    }
+    var batches: [Double: RowUpdate] = [:]
+    for text in insert {
+      let (r, t) = try rows(text, "--insert")
+      batches[t, default: RowUpdate()].insertRows(at: r, height: rowHeight, with: rowAnimation)
+    }
+    for text in delete {
+      let (r, t) = try rows(text, "--delete")
+      batches[t, default: RowUpdate()].deleteRows(at: r, with: rowAnimation)
+    }
+    for text in reload {
+      let (r, t) = try rows(text, "--reload")
+      batches[t, default: RowUpdate()].reloadRows(at: r, with: rowAnimation)
+    }
+    for text in move {
+      let (spec, t) = try parse(text, "--move", "FROM:TO@TIME")
+      let ends = spec.replacingOccurrences(of: "->", with: ":").split(separator: ":", omittingEmptySubsequences: false)
+      guard ends.count == 2, let from = Int(ends[0]), let to = Int(ends[1]), from >= 0, to >= 0 else {
+        throw ValidationError("--move expects FROM:TO@TIME (rows >= 0), got \"\(text)\"")
+      }
+      batches[t, default: RowUpdate()].moveRow(at: from, to: to)
+    }
+    return batches.sorted { $0.key < $1.key }.map { (time: $0.key, update: $0.value) }
   }
 
   /// `--toggle ROW@TIME` events, in time order.
@@ -140,6 +209,28 @@ struct TableFrame {
   /// Expanded rows whose fold has finished: the flat, open detail's viewport y (points);
   /// it is `TableRun.options.detailHeight` tall.
   var openDetails: [(row: Int, top: Double)] = []
+  /// Each visible row's identifier (its index until a batch update renumbers the rows).
+  var ids: [Int] = []
+  /// Whether each visible row draws behind the others (an inserted row animating in).
+  var behind: [Bool] = []
+  /// Cells that are not visible rows: deleted rows and reloaded rows' old contents
+  /// animating out, moved rows far from the visible ones.
+  var extras: [FrameExtra] = []
+}
+
+/// A drawn cell that is not one of a frame's visible rows (`ExtraCell`).
+struct FrameExtra {
+  /// `deleted`, `reloadedOld` or `moving`.
+  var kind: String
+  var id: Int
+  /// The row's index now, or for a deleted row its index before the batch.
+  var row: Int
+  /// In the run's matrix layout (16 or 6 Floats).
+  var matrix: [Float]
+  var opacity: Float
+  /// Points.
+  var height: Double
+  var isBehind: Bool
 }
 
 /// A finished run of the table script, every frame kept (render).
@@ -161,6 +252,8 @@ struct TablePlan {
   var scroll: ScrollTrajectory
   /// Rows toggled (expanded, then for closing recipes collapsed) and when, seconds.
   var toggles: [(time: Double, row: Int)]
+  /// Batch updates and when, seconds.
+  var updates: [(time: Double, update: RowUpdate)] = []
   var expansion: ExpansionState?
   /// Frames at most: `--duration`, or the automatic end's estimate (at most 10 s), times
   /// `--fps`, plus the frame at 0. An automatic run may stop earlier, once settled.
@@ -211,15 +304,20 @@ enum TableScript {
     } else if !o.toggle.isEmpty {
       throw CLIError("--toggle needs a fold recipe (foldOpen, foldClosed or a file with a fold); \(recipe.name) does not fold")
     }
+    let updates = try o.updates()
+    if !updates.isEmpty, recipe.fold != nil {
+      throw CLIError("--insert, --delete, --move and --reload need a recipe that does not fold; \(recipe.name) folds")
+    }
     // Automatic end: scrolling over, no animation or fold running, no toggle pending.
     let staggerRows = recipe.stagger.base == .row ? Double(o.rows) : o.viewportHeight / o.rowHeight + 1
     let estimate = (scroll.endTime.isFinite ? scroll.endTime : 0) + recipe.stagger.step * staggerRows
       + recipe.activeDuration + (toggles.last?.time ?? 0) + 0.5
+      + (updates.last.map { $0.time + 1 } ?? 0)
     let end = o.duration ?? (estimate.isFinite ? min(automaticLimit, estimate) : automaticLimit)
     // end <= 600 s and fps <= 1000 (TableOptions.validate), so this fits any Int.
     return TablePlan(
-      recipe: recipe, options: o, layout: layout, scroll: scroll, toggles: toggles, expansion: expansion,
-      frameCount: RunSize.frameCount(o, end: end), visibleCells: RunSize.visibleCells(o))
+      recipe: recipe, options: o, layout: layout, scroll: scroll, toggles: toggles, updates: updates,
+      expansion: expansion, frameCount: RunSize.frameCount(o, end: end), visibleCells: RunSize.visibleCells(o))
   }
 
   /// Runs `plan` through `TableAnimator` (the kernel), handing each frame to `visit` as
@@ -234,28 +332,47 @@ enum TableScript {
     let o = plan.options, recipe = plan.recipe
     let simulation = try TableSimulation(
       layout: plan.layout, viewportHeight: o.viewportHeight, scroll: plan.scroll, rule: o.rule.rule,
-      expansion: plan.expansion)
+      expansion: plan.expansion, updateRecipes: RowAnimationRecipes(timing: o.updateTiming.timing))
     let recipes = recipe.fold != nil ? TableRecipes(first: Recipe(name: "none"), fold: recipe) : TableRecipes(first: recipe)
     var animator = try TableAnimator(
       simulation: simulation, recipes: recipes, cellWidth: o.width, tableWidth: o.width, layout: matrixLayout,
       motion: o.motion)
     var progress = ProgressBar("simulating", total: plan.frameCount, force: forceProgress)
     var pending = plan.toggles[...]
+    var pendingUpdates = plan.updates[...]
+    let floats = matrixLayout.floatsPerCell
     for n in 0..<plan.frameCount {
       let t = Double(n) / o.fps
       while let next = pending.first, next.time <= t {
         try animator.toggle(row: next.row, at: t)
         pending.removeFirst()
       }
+      while let next = pendingUpdates.first, next.time <= t {
+        try animator.performBatchUpdates(next.update, at: t)
+        pendingUpdates.removeFirst()
+      }
       try animator.step(to: t)
       let f = animator.frame
-      let heights = try f.rows.map { row throws(CellMotionError) in try animator.simulation.layout.rowHeight(row) }
+      // Collapsed heights (a detail is drawn by its halves); with updates, the rows' drawn
+      // heights (a changing height slides).
+      let heights =
+        plan.updates.isEmpty
+        ? try f.rows.map { row throws(CellMotionError) in try animator.simulation.layout.rowHeight(row) }
+        : f.heights.map(Double.init)
+      let ids = animator.simulation.rows.ids
+      let extras = f.extraCells.enumerated().map { k, c in
+        FrameExtra(
+          kind: c.kind.rawValue, id: c.id.rawValue, row: c.row ?? c.deletedFrom ?? -1,
+          matrix: Array(f.extraMatrices[(floats * k)..<(floats * k + floats)]), opacity: f.extraOpacity[k],
+          height: c.height, isBehind: c.isBehind)
+      }
       try visit(
         TableFrame(
           time: t, rows: f.rows, matrices: f.matrices, opacity: f.opacity, cellHeights: heights, folds: f.folds,
-          openDetails: f.openDetails.map { ($0.row, $0.detailTop) }))
+          openDetails: f.openDetails.map { ($0.row, $0.detailTop) }, ids: f.rows.map { ids[$0].rawValue },
+          behind: f.behind, extras: extras))
       progress.update(n + 1)
-      if o.duration == nil, animator.isSettled, pending.isEmpty, t > 0, n > 0 { break }
+      if o.duration == nil, animator.isSettled, pending.isEmpty, pendingUpdates.isEmpty, t > 0, n > 0 { break }
     }
     progress.finish()
   }

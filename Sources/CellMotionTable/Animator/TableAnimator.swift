@@ -95,6 +95,8 @@ public struct ExtraCell: Sendable, Equatable {
   public var id: RowID
   /// The row's index now (nil for a deleted row).
   public var row: Int?
+  /// A deleted row's index before the batch that deleted it.
+  public var deletedFrom: Int? = nil
   /// The cell's height, points.
   public var height: Double
   /// Whether it draws behind the visible rows (deleted rows do).
@@ -366,8 +368,8 @@ public struct TableAnimator: Sendable {
       guard c.cell.kind == .deleted || c.cell.kind == .reloadedOld else { continue }
       frame.extraCells.append(
         ExtraCell(
-          kind: c.cell.kind == .deleted ? .deleted : .reloadedOld, id: c.cell.id, row: c.cell.row, height: c.height,
-          isBehind: c.cell.isBehind))
+          kind: c.cell.kind == .deleted ? .deleted : .reloadedOld, id: c.cell.id, row: c.cell.row,
+          deletedFrom: c.cell.deletedFrom, height: c.height, isBehind: c.cell.isBehind))
       for k in 0..<floats { frame.extraMatrices.append(Self.translated(updateOutput.matrices, i, k, y, floats)) }
       frame.extraOpacity.append(updateOutput.opacity[i])
     }

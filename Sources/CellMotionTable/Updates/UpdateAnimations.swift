@@ -93,6 +93,8 @@ public struct UpdateCell: Sendable, Equatable {
   public var id: RowID
   /// The row's index in the table now; nil for a deleted row.
   public var row: Int?
+  /// A deleted row's index before the batch that deleted it (nil for the other kinds).
+  public var deletedFrom: Int? = nil
   /// Which recipe runs (`RowAnimationRecipes.recipe`): the resolved style, never `.automatic`.
   public var key: RowAnimationKey
   /// Seconds: when the recipe's local time is 0 (after the phase's delay and the stagger).
@@ -164,6 +166,7 @@ public struct UpdateAnimations: Sendable {
     for (k, d) in applied.deleted.enumerated() {
       let style = RowAnimationRecipes.resolve(d.animation, row: d.index, rowCount: applied.map.oldRowCount)
       var cell = makeCell(.deleted, d.id, nil, RowAnimationKey(style: style, change: .deletion), time + delays.remove, k, applied.deleted.count)
+      cell.deletedFrom = d.index
       cell.frozenTop = applied.before._top(d.index)
       cell.frozenHeight = applied.before._height(d.index)
       var index = d.index
