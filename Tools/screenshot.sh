@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the cellmotion CLI, renders the tip-in card, the bounce spring, the shake and its
-# keyframes, a retargeted spring, and writes six PNGs into Tools/images/:
+# keyframes, a retargeted spring, a batch update, and writes eight PNGs into Tools/images/:
 #   tipin-contact-sheet.png  the SVG contact sheet of `cellmotion render` (rsvg-convert,
 #                            or headless Chromium when rsvg-convert is missing)
 #   bounce-spring-curve.png  `cellmotion curve` (the moveUpBounce spring)
@@ -9,6 +9,8 @@
 #   shake-keyframes-curve.png  `cellmotion curve shake` (the keyframe track, keys marked)
 #   retarget-spring-curve.png  `cellmotion curve spring --retarget` (a spring retargeted
 #                            mid-flight, its velocity carried)
+#   update-contact-sheet.png a batch update (insert, delete, move, reload) in `render`
+#   html-player-update.png   its HTML player paused mid-update
 # Needs Debian's `chromium` (and optionally `librsvg2-bin`); installs them with apt-get
 # when missing and running as root.
 #
@@ -70,5 +72,13 @@ shot_svg "$work/shake-curve.svg" "$images/shake-keyframes-curve.png" "${w%.*}" "
 "$cli" curve spring --damping-ratio 0.5 --duration 0.9 --retarget 0.12:-0.4 --output "$work/retarget.svg"
 read -r w h < <(size "$work/retarget.svg")
 shot_svg "$work/retarget.svg" "$images/retarget-spring-curve.png" "${w%.*}" "${h%.*}"
+
+# 6. A batch update (insert, delete, move and reload at once) and the player mid-update.
+"$cli" render fadeIn --rule screenful --insert 2-3@0.6 --delete 6@0.6 --move 0:7@0.6 --reload 4@0.6 \
+  --row-animation right --sheet-from 0.6 --thumbnails 8 --output "$work" --basename update
+read -r w h < <(size "$work/update.svg")
+shot_svg "$work/update.svg" "$images/update-contact-sheet.png" "${w%.*}" "${h%.*}"
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=2000 \
+  --screenshot="$images/html-player-update.png" --window-size=420,760 "file://$work/update.html#t=0.72" 2>/dev/null
 
 ls -l "$images"/*.png
