@@ -77,6 +77,15 @@ struct UpdateAnimatorTests {
         transform.record(viewportError(g, want, scale: 640), 0, "seed \(seed) t \(t) \(c.cell.kind) \(recipe.name)")
         opacity.record(Double(gotOpacity), state.opacity, "seed \(seed) t \(t) \(c.cell.kind) \(recipe.name)")
       }
+      // Rows not animating (sliding rows included): a translation to where the table
+      // draws them, identity otherwise.
+      for (k, _) in f.rows.enumerated() where !f.animating[k] {
+        let m = Array(f.matrices[(floats * k)..<(floats * k + floats)])
+        let want: [Float] =
+          floats == 6 ? [1, 0, 0, 1, 0, Float(f.events.rowPositions[k])]
+          : (0..<16).map { $0 % 5 == 0 ? 1 : ($0 == 13 ? Float(f.events.rowPositions[k]) : 0) }
+        #expect(m == want, "t \(t) slot \(k)")
+      }
       // Moved rows far from the visible ones: a translation to where they are drawn.
       for (k, m) in f.events.movingRows.enumerated() {
         let i = extra + k

@@ -102,6 +102,8 @@ public struct RowUpdate: Sendable, Equatable {
   /// Inserts rows at `indices` (indexes after the update), each `height` points tall.
   ///
   /// - Parameters:
+  ///   - indices: where the new rows are after the update.
+  ///   - height: each new row's height, points.
   ///   - ids: the new rows' identifiers, one per index, or nil to let the table issue fresh
   ///     ones.
   ///   - animation: how they animate in.
