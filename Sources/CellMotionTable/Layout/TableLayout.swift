@@ -89,22 +89,8 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// - Complexity: O(n) time, 2n + 1 Doubles of memory.
   public init(rowHeights: [Double]) throws(CellMotionError) {
     try Check.count(rowHeights.count, max: Self.maxRowCount, "rowHeights.count")
-    var prefix = [Double]()
-    prefix.reserveCapacity(rowHeights.count + 1)
-    prefix.append(0)
-    var sum = 0.0
-    for (i, h) in rowHeights.enumerated() {
-      try Check.within(h, Self.rowHeightRange, "rowHeights[\(i)]")
-      sum += h
-      prefix.append(sum)
-    }
-    guard sum.isFinite else {
-      throw .outOfRange(field: "rowHeights", value: sum, expected: "a finite total height")
-    }
-    self.rowCount = rowHeights.count
-    self.uniformHeight = nil
-    self.heights = rowHeights
-    self.prefix = prefix
+    for (i, h) in rowHeights.enumerated() { try Check.within(h, Self.rowHeightRange, "rowHeights[\(i)]") }
+    try self.init(checkedHeights: rowHeights)
   }
 
   /// A per-row layout from heights each already checked against `rowHeightRange` (the
