@@ -66,6 +66,15 @@ struct UpdateCLITests {
   func invalidBatch() throws {
     let r = try CLI.run(["simulate", "--rows", "30", "--delete", "40@0.1", "--duration", "0.3"])
     #expect(r.status != 0 && r.errorLines.count == 1 && r.errorLines[0].contains("invalid batch update"), "\(r.stderr)")
+    #expect(r.stdout.isEmpty, "refused before any frame is written")
+    // A batch after the run's end is refused, not skipped.
+    let late = try CLI.run(["simulate", "--rows", "30", "--delete", "4@5", "--duration", "1"])
+    #expect(late.status != 0 && late.errorLines.count == 1 && late.stdout.isEmpty, "\(late.stderr)")
+    let lateAuto = try CLI.run(["simulate", "--rows", "30", "--delete", "4@20"])
+    #expect(lateAuto.status != 0 && lateAuto.errorLines.count == 1, "\(lateAuto.stderr)")
+    // Too many rows named in all.
+    let many = try CLI.run(["simulate", "--rows", "30"] + Array(repeating: ["--insert", "0-99999@0.1"], count: 11).flatMap { $0 })
+    #expect(many.status == 64 && many.errorLines.count == 1, "\(many.stderr)")
     let m = try CLI.run(["simulate", "--rows", "30", "--delete", "3@0.1", "--move", "3:5@0.1", "--duration", "0.3"])
     #expect(m.status != 0 && m.errorLines.count == 1 && m.errorLines[0].contains("deletions[0]"), "\(m.stderr)")
     let f = try CLI.run(["simulate", "foldOpen", "--insert", "1@0.1", "--duration", "0.3"])

@@ -196,6 +196,34 @@ struct RowUpdateTests {
     #expect(
       CellMotionError.invalidUpdate(field: "moves[0]", rule: .deletedAndMoved, reason: "row 2 is also named by deletions[0]")
         .description == "invalid batch update: moves[0]: row 2 is also named by deletions[0]")
+    // Identifiers stay in 0 ..< 2^62, so fresh ones never overflow.
+    for id in [Int.max, -1, 1 << 62] {
+      var rows = start
+      var u = RowUpdate()
+      u.insertRow(at: 0, height: 10, id: RowID(id))
+      u.insertRow(at: 1, height: 10)
+      #expect(throws: CellMotionError.self) { try rows.apply(u) }
+      #expect(rows == start)
+      #expect(throws: CellMotionError.self) { try TableRows(layout: try TableLayout(rowCount: 1, rowHeight: 10), ids: [RowID(id)]) }
+    }
+    var big = start
+    var top = RowUpdate()
+    top.insertRow(at: 0, height: 10, id: RowID((1 << 62) - 1))
+    top.insertRow(at: 1, height: 10)
+    try big.apply(top)
+    #expect(big.ids[1] == RowID(1 << 62) && big.ids.nextFresh == (1 << 62) + 1)
+    // A deleted row's identifier given again to an insertion: the table no longer has it.
+    var reuse = start
+    var d = RowUpdate()
+    d.deleteRows(at: [2])
+    try reuse.apply(d)
+    var again = RowUpdate()
+    again.insertRow(at: 0, height: 10, id: RowID(2))
+    try reuse.apply(again)
+    #expect(reuse.ids.first == RowID(2))
+    var twice = RowUpdate()
+    twice.insertRow(at: 0, height: 10, id: RowID(3))
+    #expect(throws: CellMotionError.self) { try reuse.apply(twice) }
     // Identifiers given at creation must be distinct and one per row.
     #expect(throws: CellMotionError.self) { try TableRows(layout: start.layout, ids: [1, 2, 3, 4, 1].map(RowID.init)) }
     #expect(throws: CellMotionError.self) { try TableRows(layout: start.layout, ids: [1, 2].map(RowID.init)) }

@@ -283,4 +283,45 @@ struct UpdateAnimationTests {
     let e5 = try sim.step(to: 3.05)
     #expect(e5.movingRows.map(\.row) == [80])
   }
+
+  @Test("display events through a batch: a far move does not stretch the displayed rows; inserted rows off screen appear later")
+  func displayEvents() throws {
+    var sim = try TableSimulation(
+      layout: try TableLayout(rowCount: 1_000_000, rowHeight: 50), viewportHeight: 500, scroll: try .stationary(at: 0),
+      rule: .firstAppearanceOnly)
+    let first = try sim.step(to: 0)
+    #expect(first.visibleRange == 0..<10 && first.animationStarts.count == 10)
+    var u = RowUpdate()
+    u.moveRow(at: 5, to: 999_999)
+    u.insertRow(at: 0, height: 50)      // at the edge of the displayed rows
+    u.insertRow(at: 500, height: 50)    // far below
+    try sim.performBatchUpdates(u, at: 0.1)
+    let e = try sim.step(to: 0.1)
+    // No million didEndDisplaying events, and the row inserted at the edge starts no
+    // appearance (its insertion animates it).
+    #expect(e.didEndDisplaying.count < 20, "\(e.didEndDisplaying.count)")
+    #expect(!e.animationStarts.contains { $0.row == 0 })
+    // Scrolled to later, the row inserted far below appears for the first time.
+    sim.scroll = try .stationary(at: 499 * 50)
+    let later = try sim.step(to: 1)
+    #expect(later.visibleRange.contains(500) && later.animationStarts.contains { $0.row == 500 })
+    // A batch cannot go back in time, and steps cannot go back before a batch.
+    #expect(throws: CellMotionError.self) { try sim.performBatchUpdates(RowUpdate(), at: 0.5) }
+    try sim.performBatchUpdates(RowUpdate(), at: 2)
+    #expect(throws: CellMotionError.self) { try sim.step(to: 1.5) }
+  }
+
+  @Test("a timing changed after it was made is checked again by the simulation")
+  func timingChecked() throws {
+    var timing = UpdateTiming.uiKit
+    timing.moveDuration = .nan
+    #expect(throws: CellMotionError.self) {
+      try TableSimulation(
+        layout: try TableLayout(rowCount: 10, rowHeight: 44), viewportHeight: 400, scroll: try .stationary(at: 0),
+        rule: .always, updateRecipes: RowAnimationRecipes(timing: timing))
+    }
+    #expect(throws: CellMotionError.self) {
+      try UpdateTiming(order: .simultaneous, removeDuration: -1, moveDuration: 0.3, changeDuration: 0.3, addDuration: 0.3, curve: .bezier(.linear))
+    }
+  }
 }

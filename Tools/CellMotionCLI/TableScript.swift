@@ -141,6 +141,14 @@ struct TableOptions: ParsableArguments {
       else { throw ValidationError("\(flag) expects ROWS@TIME with ROWS a row or FIRST-LAST (at most 100000 rows), got \"\(text)\"") }
       return (first...last, time)
     }
+    // Every row named, over all the flags: bounded before anything is built.
+    var named = 0
+    for (flag, texts) in [("--insert", insert), ("--delete", delete), ("--reload", reload)] {
+      for text in texts { named += try rows(text, flag).0.count }
+    }
+    guard named + move.count <= 1_000_000 else {
+      throw ValidationError("--insert, --delete, --reload and --move name \(named + move.count) rows in all, more than 1000000")
+    }
     var batches: [Double: RowUpdate] = [:]
     for text in insert {
       let (r, t) = try rows(text, "--insert")
@@ -308,12 +316,21 @@ enum TableScript {
     if !updates.isEmpty, recipe.fold != nil {
       throw CLIError("--insert, --delete, --move and --reload need a recipe that does not fold; \(recipe.name) folds")
     }
+    // Every batch applied once here, so an invalid one is refused before any frame is
+    // written (a uniform table stays O(1) under batches of its own row height).
+    var rows = TableRows(layout: layout)
+    for u in updates { try rows.apply(u.update, minimumHeight: InputLimits.length.lowerBound) }
     // Automatic end: scrolling over, no animation or fold running, no toggle pending.
     let staggerRows = recipe.stagger.base == .row ? Double(o.rows) : o.viewportHeight / o.rowHeight + 1
     let estimate = (scroll.endTime.isFinite ? scroll.endTime : 0) + recipe.stagger.step * staggerRows
       + recipe.activeDuration + (toggles.last?.time ?? 0) + 0.5
       + (updates.last.map { $0.time + 1 } ?? 0)
     let end = o.duration ?? (estimate.isFinite ? min(automaticLimit, estimate) : automaticLimit)
+    if let last = updates.last, last.time > end {
+      throw CLIError(
+        "a batch update at \(num(last.time)) s comes after the run's end at \(num(end)) s; "
+          + (o.duration == nil ? "the automatic end is at most \(num(automaticLimit)) s" : "raise --duration"))
+    }
     // end <= 600 s and fps <= 1000 (TableOptions.validate), so this fits any Int.
     return TablePlan(
       recipe: recipe, options: o, layout: layout, scroll: scroll, toggles: toggles, updates: updates,

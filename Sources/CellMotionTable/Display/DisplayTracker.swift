@@ -89,12 +89,29 @@ public struct DisplayTracker: Sendable {
     seen.removeAll(resizingTo: rowCount)
   }
 
-  /// Follows a batch update: the animate-once bits move with their rows, inserted rows
-  /// count as displayed (their row animation shows them, so they do not also start an
-  /// appearance), and the displayed rows become the span of where they went.
+  /// Follows a batch update: the animate-once bits move with their rows; the displayed
+  /// rows become the span of where the displayed rows that keep their order went (a row
+  /// moved far away does not stretch it), widened over rows inserted right at its edges;
+  /// inserted rows inside that span count as displayed (their row animation shows them, so
+  /// they do not also start an appearance), those elsewhere appear when they are scrolled to.
   ///
   /// - Complexity: O(n) for n rows after the update.
   mutating func applyUpdate(_ map: UpdateMap) {
+    func span(_ r: Range<Int>) -> Range<Int> {
+      var lo = Int.max
+      var hi = Int.min
+      for o in r {
+        if let n = map._newIndex(o), !map._isFixed(n) {
+          lo = min(lo, n)
+          hi = max(hi, n)
+        }
+      }
+      guard lo <= hi else { return 0..<0 }
+      while lo > 0, map._isInserted(lo - 1) { lo -= 1 }
+      while hi + 1 < map.newRowCount, map._isInserted(hi + 1) { hi += 1 }
+      return lo..<(hi + 1)
+    }
+    let displayed = span(displayedRange)
     var bits = _RowBitset(count: map.newRowCount)
     var n = 0
     map.walkRuns(
@@ -104,17 +121,11 @@ public struct DisplayTracker: Sendable {
       },
       fixed: { j in
         let from = map.fixedFrom[j]
-        if from < 0 || seen.contains(from) { bits.insert(n) }
+        if from < 0 ? displayed.contains(n) : seen.contains(from) { bits.insert(n) }
         n += 1
       })
     seen = bits
-    func span(_ r: Range<Int>) -> Range<Int> {
-      var lo = Int.max
-      var hi = Int.min
-      for o in r { if let n = map._newIndex(o) { lo = min(lo, n); hi = max(hi, n) } }
-      return lo <= hi ? lo..<(hi + 1) : 0..<0
-    }
-    displayedRange = span(displayedRange)
+    displayedRange = displayed
     pendingEnd = span(pendingEnd)
     rowCount = map.newRowCount
   }

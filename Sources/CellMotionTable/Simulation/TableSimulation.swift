@@ -77,6 +77,12 @@ public struct TableSimulation: Sendable {
         field: "expansion",
         reason: "expansion state has \(expansion.rowCount) rows, layout has \(layout.rowCount)")
     }
+    try updateRecipes.timing.validate()
+    for (key, recipe) in updateRecipes.custom {
+      do { try recipe.validate() } catch {
+        throw .invalidCombination(field: "updateRecipes.custom[\(key.style.rawValue), \(key.change.rawValue)]", reason: "\(error)")
+      }
+    }
     self.rows = TableRows(layout: layout)
     self.updates = UpdateAnimations(recipes: updateRecipes)
     self.viewportHeight = viewportHeight
@@ -275,8 +281,9 @@ public struct TableSimulation: Sendable {
   ///   - expectedRowCount: the row count the caller's data has after the update, or nil.
   /// - Returns: what the batch did.
   /// - Throws: as `TableRows.apply`; `.invalidCombination` for a time before the last
-  ///   step or a simulation with an expansion state (not supported with updates yet). On
-  ///   error the simulation is unchanged.
+  ///   step or batch, or a simulation with an expansion state (not supported with updates
+  ///   yet). On error the simulation is unchanged. Steps after it must not go back before
+  ///   `time`.
   /// - Complexity: O(n + k log k) for n rows and k changes.
   @discardableResult
   public mutating func performBatchUpdates(
@@ -293,6 +300,7 @@ public struct TableSimulation: Sendable {
     updates.removeFinished(at: time)
     updates.record(applied, at: time)
     display.applyUpdate(applied.map)
+    lastTime = time
     return applied
   }
 }

@@ -18,6 +18,10 @@ import CellMotion
 /// O(1) memory); the first batch that deletes, inserts or moves a row stores them (8 bytes
 /// a row).
 public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
+  /// Identifiers a row may have: 0 ..< 2^62 (the table issues fresh ones above the largest
+  /// in use, so this leaves room for any number of them).
+  public static let valueRange: Range<Int> = 0..<(1 << 62)
+
   /// Explicit identifiers, or nil for the sequence `first, first + 1, ...`.
   private var explicit: [RowID]?
   private var first: Int
@@ -131,6 +135,9 @@ public struct TableRows: Sendable, Equatable {
   public init(layout: TableLayout, ids: [RowID]) throws(CellMotionError) {
     guard ids.count == layout.rowCount else {
       throw .bufferSize(field: "ids", expected: layout.rowCount, actual: ids.count)
+    }
+    for (i, id) in ids.enumerated() where !RowIdentifiers.valueRange.contains(id.rawValue) {
+      throw .outOfRange(field: "ids[\(i)]", value: Double(id.rawValue), expected: "in 0 ..< 2^62")
     }
     let sorted = ids.sorted()
     for k in sorted.indices.dropFirst() where sorted[k] == sorted[k - 1] {
@@ -342,10 +349,19 @@ struct UpdatePlan {
         field: "insertions[\(given[k].entry)].id", rule: .duplicateIdentifier,
         reason: "identifier \(given[k].id) is also given to insertions[\(given[k - 1].entry)]")
     }
-    for (id, e) in given where rows.ids.index(of: id) != nil {
-      throw .invalidUpdate(
-        field: "insertions[\(e)].id", rule: .duplicateIdentifier,
-        reason: "identifier \(id) belongs to row \(rows.ids.index(of: id)!) of the table")
+    for (id, e) in given where !RowIdentifiers.valueRange.contains(id.rawValue) {
+      throw .outOfRange(field: "insertions[\(e)].id", value: Double(id.rawValue), expected: "in 0 ..< 2^62")
+    }
+    // Identifiers at or above `nextFresh` are new; the others are looked up in one pass.
+    let older = given.filter { $0.id.rawValue < rows.ids.nextFresh }
+    if !older.isEmpty {
+      let wanted = Dictionary(older.map { ($0.id, $0.entry) }, uniquingKeysWith: min)
+      for (row, id) in rows.ids.enumerated() {
+        if let e = wanted[id] {
+          throw .invalidUpdate(
+            field: "insertions[\(e)].id", rule: .duplicateIdentifier, reason: "identifier \(id) belongs to row \(row) of the table")
+        }
+      }
     }
     // Heights: for rows that stay (not deleted), once each.
     var deletedSet = [Int: RowAnimation]()

@@ -76,6 +76,12 @@ public struct UpdateMap: Sendable, Equatable {
     return j < fixed.count && fixed[j] == newIndex
   }
 
+  /// Whether the row at `newIndex` after the update was inserted by the batch (unchecked).
+  func _isInserted(_ newIndex: Int) -> Bool {
+    let j = _lowerBound(fixed, newIndex)
+    return j < fixed.count && fixed[j] == newIndex && fixedFrom[j] < 0
+  }
+
   /// Unchecked `newIndex(ofOldRow:)`.
   func _newIndex(_ o: Int) -> Int? {
     let q = _lowerBound(removed, o)

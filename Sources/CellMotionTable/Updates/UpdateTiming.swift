@@ -50,10 +50,6 @@ public struct UpdateTiming: Sendable, Equatable {
     order: Order, removeDuration: Double, moveDuration: Double, changeDuration: Double, addDuration: Double,
     curve: AnimationCurve, insertionStagger: Stagger = .none
   ) throws(CellMotionError) {
-    for (d, f) in [(removeDuration, "removeDuration"), (moveDuration, "moveDuration"), (changeDuration, "changeDuration"), (addDuration, "addDuration")] {
-      try Check.within(d, InputLimits.duration, f)
-    }
-    try insertionStagger.validate("insertionStagger")
     self.order = order
     self.removeDuration = removeDuration
     self.moveDuration = moveDuration
@@ -61,6 +57,19 @@ public struct UpdateTiming: Sendable, Equatable {
     self.addDuration = addDuration
     self.curve = curve
     self.insertionStagger = insertionStagger
+    try validate()
+  }
+
+  /// Checks every number (the properties are `var`, so a changed timing is checked again
+  /// where it is used: `TableSimulation.init`).
+  ///
+  /// - Throws: `CellMotionError` for a duration outside `InputLimits.duration` or a stagger
+  ///   `Stagger.validate` refuses.
+  public func validate() throws(CellMotionError) {
+    for (d, f) in [(removeDuration, "removeDuration"), (moveDuration, "moveDuration"), (changeDuration, "changeDuration"), (addDuration, "addDuration")] {
+      try Check.within(d, InputLimits.duration, f)
+    }
+    try insertionStagger.validate("insertionStagger")
   }
 
   /// UIKit: everything at once, 0.3 s, ease-in-ease-out.
