@@ -126,60 +126,53 @@ struct TableOptions: ParsableArguments {
   /// The batch updates of `--insert`, `--delete`, `--move` and `--reload`, one per distinct
   /// time, in time order. Indexes are checked when a batch is applied (a typed error).
   func updates() throws -> [(time: Double, update: RowUpdate)] {
-    func parse(_ text: String, _ flag: String, _ form: String) throws -> (String, Double) {
-      let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-      guard parts.count == 2, let time = Double(parts[1]), time.isFinite, time >= 0, time <= 600 else {
-        throw ValidationError("\(flag) expects \(form) (seconds in 0...600), got \"\(text)\"")
-      }
-      return (String(parts[0]), time)
-    }
     func rows(_ text: String, _ flag: String) throws -> (ClosedRange<Int>, Double) {
-      let (spec, time) = try parse(text, flag, "ROWS@TIME, ROWS a row or FIRST-LAST")
+      let form = "ROWS@TIME with ROWS a row or FIRST-LAST (at most 100000 rows, seconds in 0...600)"
+      guard let (spec, time) = Self.splitAtTime(text) else { throw ValidationError("\(flag) expects \(form), got \"\(text)\"") }
       let ends = spec.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
       guard (1...2).contains(ends.count), let first = ends[0], let last = ends[ends.count - 1], first >= 0, first <= last,
         last - first < 100_000
-      else { throw ValidationError("\(flag) expects ROWS@TIME with ROWS a row or FIRST-LAST (at most 100000 rows), got \"\(text)\"") }
+      else { throw ValidationError("\(flag) expects \(form), got \"\(text)\"") }
       return (first...last, time)
     }
-    // Every row named, over all the flags: bounded before anything is built.
-    var named = 0
-    for (flag, texts) in [("--insert", insert), ("--delete", delete), ("--reload", reload)] {
-      for text in texts { named += try rows(text, flag).0.count }
-    }
-    guard named + move.count <= 1_000_000 else {
-      throw ValidationError("--insert, --delete, --reload and --move name \(named + move.count) rows in all, more than 1000000")
+    // Every flag parsed once; the rows named over all of them are bounded before any batch
+    // is built.
+    let inserts = try insert.map { try rows($0, "--insert") }
+    let deletes = try delete.map { try rows($0, "--delete") }
+    let reloads = try reload.map { try rows($0, "--reload") }
+    let named = (inserts + deletes + reloads).reduce(move.count) { $0 + $1.0.count }
+    guard named <= 1_000_000 else {
+      throw ValidationError("--insert, --delete, --reload and --move name \(named) rows in all, more than 1000000")
     }
     var batches: [Double: RowUpdate] = [:]
-    for text in insert {
-      let (r, t) = try rows(text, "--insert")
-      batches[t, default: RowUpdate()].insertRows(at: r, height: rowHeight, with: rowAnimation)
-    }
-    for text in delete {
-      let (r, t) = try rows(text, "--delete")
-      batches[t, default: RowUpdate()].deleteRows(at: r, with: rowAnimation)
-    }
-    for text in reload {
-      let (r, t) = try rows(text, "--reload")
-      batches[t, default: RowUpdate()].reloadRows(at: r, with: rowAnimation)
-    }
+    for (r, t) in inserts { batches[t, default: RowUpdate()].insertRows(at: r, height: rowHeight, with: rowAnimation) }
+    for (r, t) in deletes { batches[t, default: RowUpdate()].deleteRows(at: r, with: rowAnimation) }
+    for (r, t) in reloads { batches[t, default: RowUpdate()].reloadRows(at: r, with: rowAnimation) }
     for text in move {
-      let (spec, t) = try parse(text, "--move", "FROM:TO@TIME")
-      let ends = spec.replacingOccurrences(of: "->", with: ":").split(separator: ":", omittingEmptySubsequences: false)
-      guard ends.count == 2, let from = Int(ends[0]), let to = Int(ends[1]), from >= 0, to >= 0 else {
-        throw ValidationError("--move expects FROM:TO@TIME (rows >= 0), got \"\(text)\"")
+      let ends = Self.splitAtTime(text).map {
+        ($0.0.replacingOccurrences(of: "->", with: ":").split(separator: ":", omittingEmptySubsequences: false), $0.1)
+      }
+      guard let (ends, t) = ends, ends.count == 2, let from = Int(ends[0]), let to = Int(ends[1]), from >= 0, to >= 0 else {
+        throw ValidationError("--move expects FROM:TO@TIME (rows >= 0, seconds in 0...600), got \"\(text)\"")
       }
       batches[t, default: RowUpdate()].moveRow(at: from, to: to)
     }
     return batches.sorted { $0.key < $1.key }.map { (time: $0.key, update: $0.value) }
   }
 
+  /// `WHAT@TIME` split at its `@`, with TIME seconds in 0...600; nil when it is not that.
+  static func splitAtTime(_ text: String) -> (String, Double)? {
+    let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+    guard parts.count == 2, let time = Double(parts[1]), time.isFinite, time >= 0, time <= 600 else { return nil }
+    return (String(parts[0]), time)
+  }
+
   /// `--toggle ROW@TIME` events, in time order.
   func toggles() throws -> [(time: Double, row: Int)] {
     try toggle.map { text in
-      let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-      guard parts.count == 2, let row = Int(parts[0]), row >= 0, let time = Double(parts[1]), time.isFinite, time >= 0,
-        time <= 600
-      else { throw ValidationError("--toggle expects ROW@TIME (a row >= 0, seconds in 0...600), got \"\(text)\"") }
+      guard let (spec, time) = Self.splitAtTime(text), let row = Int(spec), row >= 0 else {
+        throw ValidationError("--toggle expects ROW@TIME (a row >= 0, seconds in 0...600), got \"\(text)\"")
+      }
       return (time, row)
     }.sorted { $0.time < $1.time }
   }

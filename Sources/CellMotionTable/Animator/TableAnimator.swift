@@ -272,7 +272,7 @@ public struct TableAnimator: Sendable {
       if resumesInterruptedAppearances, batch.row.contains(s.row) { continue }
       let slot = s.row - visible.lowerBound
       let height = slot >= 0 && slot < events.rowHeights.count ? events.rowHeights[slot] : 44
-      if batch.count == output.capacity { try grow() }
+      if batch.count == output.capacity { try Self.grow(&batch, &output) }
       try batch.append(
         recipe: s.appearance == .first ? 0 : 1, row: s.row, batchPosition: s.batchPosition,
         rowCount: simulation.layout.rowCount, batchCount: s.batchCount,
@@ -290,13 +290,9 @@ public struct TableAnimator: Sendable {
     frame.opacity.removeAll(keepingCapacity: true)
     frame.heights.removeAll(keepingCapacity: true)
     frame.animating.removeAll(keepingCapacity: true)
+    let floats = affine ? 6 : 16
     for i in 0..<n {
-      let y = Float(events.rowPositions[i])
-      if affine {
-        for k in 0..<6 { frame.matrices.append(k == 0 || k == 3 ? 1 : (k == 5 ? y : 0)) }
-      } else {
-        for k in 0..<16 { frame.matrices.append(k % 5 == 0 ? 1 : (k == 13 ? y : 0)) }
-      }
+      Self.appendTranslation(Float(events.rowPositions[i]), floats, to: &frame.matrices)
       frame.opacity.append(1)
       frame.heights.append(Float(events.rowHeights[i]))
       frame.animating.append(false)
@@ -305,21 +301,7 @@ public struct TableAnimator: Sendable {
       let slot = batch.row[c] - visible.lowerBound
       guard slot >= 0 && slot < n else { continue }
       let y = Float(events.rowPositions[slot])
-      if affine {
-        // (a b c d tx ty) * Translate(0, y): ty += y.
-        for k in 0..<6 { frame.matrices[6 * slot + k] = output.matrices[6 * c + k] + (k == 5 ? y : 0) }
-        frame.opacity[slot] = output.opacity[c]
-        frame.animating[slot] = true
-        continue
-      }
-      // M * Translate(0, y, 0): column 2 += column 4 * y.
-      for r in 0..<4 {
-        for k in 0..<4 {
-          var v = output.matrices[16 * c + 4 * r + k]
-          if k == 1 { v += output.matrices[16 * c + 4 * r + 3] * y }
-          frame.matrices[16 * slot + 4 * r + k] = v
-        }
-      }
+      for k in 0..<floats { frame.matrices[floats * slot + k] = Self.translated(output.matrices, c, k, y, floats) }
       frame.opacity[slot] = output.opacity[c]
       frame.animating[slot] = true
     }
@@ -343,11 +325,7 @@ public struct TableAnimator: Sendable {
     try updateBatch.rebase(to: time)
     let rowCount = simulation.layout.rowCount
     for c in events.updateCells {
-      if updateBatch.count == updateOutput.capacity {
-        let n = min(CellBatch.maxCapacity, updateOutput.capacity * 2)
-        try updateOutput.ensureCapacity(n)
-        try updateBatch.reserveCapacity(n)
-      }
+      if updateBatch.count == updateOutput.capacity { try Self.grow(&updateBatch, &updateOutput) }
       try updateBatch.append(
         recipe: updateRecipeIndex[c.cell.key]!, row: c.cell.row ?? 0, batchPosition: c.cell.batchPosition,
         rowCount: max(rowCount, (c.cell.row ?? 0) + 1), batchCount: c.cell.batchCount, startTime: c.cell.beginTime,
@@ -376,13 +354,19 @@ public struct TableAnimator: Sendable {
     for m in events.movingRows {
       frame.extraCells.append(
         ExtraCell(kind: .moving, id: simulation.rows.ids[m.row], row: m.row, height: m.height, isBehind: false))
-      let y = Float(m.y)
-      if floats == 6 {
-        for k in 0..<6 { frame.extraMatrices.append(k == 0 || k == 3 ? 1 : (k == 5 ? y : 0)) }
-      } else {
-        for k in 0..<16 { frame.extraMatrices.append(k % 5 == 0 ? 1 : (k == 13 ? y : 0)) }
-      }
+      Self.appendTranslation(Float(m.y), floats, to: &frame.extraMatrices)
       frame.extraOpacity.append(1)
+    }
+  }
+
+  /// Appends a translation by `y` points down to `m`: 16 Floats (CATransform3D field order)
+  /// or, with `floats` 6, the affine (a b c d tx ty).
+  @inline(__always)
+  static func appendTranslation(_ y: Float, _ floats: Int, to m: inout [Float]) {
+    if floats == 6 {
+      for k in 0..<6 { m.append(k == 0 || k == 3 ? 1 : (k == 5 ? y : 0)) }
+    } else {
+      for k in 0..<16 { m.append(k % 5 == 0 ? 1 : (k == 13 ? y : 0)) }
     }
   }
 
@@ -488,9 +472,10 @@ public struct TableAnimator: Sendable {
   /// Float times keep the quantum they have near zero (2.4e-7 s).
   public static let rebaseInterval: Double = 2
 
-  /// Doubles the room for cells in flight, up to `CellBatch.maxCapacity` (then throws
-  /// `.outOfRange` rather than overflow or allocate without bound).
-  mutating func grow() throws(CellMotionError) {
+  /// Doubles the room of a batch and its output for cells in flight, up to
+  /// `CellBatch.maxCapacity` (then throws `.outOfRange` rather than overflow or allocate
+  /// without bound).
+  static func grow(_ batch: inout CellBatch, _ output: inout FrameOutput) throws(CellMotionError) {
     guard output.capacity < CellBatch.maxCapacity else {
       throw .outOfRange(
         field: "cells in flight", value: Double(output.capacity) + 1, expected: "<= \(CellBatch.maxCapacity)")

@@ -102,11 +102,7 @@ public struct TableSimulation: Sendable {
   ///   v visible rows and c rows entering or leaving.
   public mutating func step(to time: Double, into events: inout FrameEvents) throws(CellMotionError)
   {
-    try Check.time(time, "time")
-    guard time >= lastTime else {
-      throw .invalidCombination(
-        field: "time", reason: "steps must be in time order (\(time) after \(lastTime))")
-    }
+    try checkTimeOrder(time)
     let offset = scroll.offset(at: time)
     let band = try _visibleBand(
       scrollOffset: offset, viewportHeight: viewportHeight, overscan: overscan)
@@ -125,9 +121,9 @@ public struct TableSimulation: Sendable {
     var firstShift = 0
     if sliding {
       updates.prepareFrame(at: time)
-      let b = updates.bound(at: time)
+      let b = updates.bound
       let candidates = snapshot._visibleRows(lower: band.lower - b, upper: band.upper + b)
-      updates.shifts(of: candidates, at: time, tops: &shiftTops, heights: &shiftHeights)
+      updates.shifts(of: candidates, tops: &shiftTops, heights: &shiftHeights)
       var first = -1
       var last = -1
       for (k, row) in candidates.enumerated() {
@@ -179,6 +175,15 @@ public struct TableSimulation: Sendable {
     }
   }
 
+  /// Throws unless `time` is a valid time no earlier than the last step or batch.
+  func checkTimeOrder(_ time: Double) throws(CellMotionError) {
+    try Check.time(time, "time")
+    guard time >= lastTime else {
+      throw .invalidCombination(
+        field: "time", reason: "steps and batch updates must be in time order (\(time) after \(lastTime))")
+    }
+  }
+
   /// Whether a row drawn at `top` with `height` (content points) meets the band, by the
   /// visible-range rule (`TableLayout.visibleRange`).
   @inline(__always)
@@ -190,7 +195,7 @@ public struct TableSimulation: Sendable {
   func collectUpdateCells(
     range: Range<Int>, band: (lower: Double, upper: Double), offset: Double, time: Double, into events: inout FrameEvents
   ) {
-    let b = updates.bound(at: time)
+    let b = updates.bound
     // Where a row of the table is drawn (content points); nil when it cannot meet the band.
     func place(_ row: Int, tracked: Bool) -> (top: Double, height: Double)? {
       if range.contains(row) {
@@ -289,10 +294,7 @@ public struct TableSimulation: Sendable {
   public mutating func performBatchUpdates(
     _ update: RowUpdate, at time: Double, expectedRowCount: Int? = nil
   ) throws(CellMotionError) -> AppliedUpdate {
-    try Check.time(time, "time")
-    guard time >= lastTime else {
-      throw .invalidCombination(field: "time", reason: "updates must be in time order (\(time) after \(lastTime))")
-    }
+    try checkTimeOrder(time)
     guard expansion == nil else {
       throw .invalidCombination(field: "update", reason: "batch updates of a table with expanding rows are not supported yet")
     }

@@ -22,9 +22,8 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
   /// in use, so this leaves room for any number of them).
   public static let valueRange: Range<Int> = 0..<(1 << 62)
 
-  /// Explicit identifiers, or nil for the sequence `first, first + 1, ...`.
+  /// Explicit identifiers, or nil for the sequence `0, 1, 2, ...`.
   private var explicit: [RowID]?
-  private var first: Int
   public private(set) var count: Int
   /// One more than the largest identifier any row has had: the table's fresh identifiers
   /// start here, and an identifier at or above it cannot be in use.
@@ -33,17 +32,23 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
   /// The identifiers `RowID(0) ..< RowID(count)`.
   init(sequentialCount count: Int) {
     explicit = nil
-    first = 0
     self.count = count
     nextFresh = count
   }
 
-  /// The given identifiers; the caller checked they are distinct.
-  init(explicit ids: [RowID]) {
+  /// The given identifiers (checked distinct and in `valueRange` by the caller), with the
+  /// fresh identifiers starting at `nextFresh` (default: above the largest given).
+  init(explicit ids: [RowID], nextFresh: Int? = nil) {
     explicit = ids
-    first = 0
     count = ids.count
-    nextFresh = (ids.map(\.rawValue).max() ?? -1) &+ 1
+    self.nextFresh = nextFresh ?? (ids.map(\.rawValue).max() ?? -1) + 1
+  }
+
+  /// Throws unless `id` is in `valueRange`; `field` names it.
+  static func check(_ id: RowID, _ field: String) throws(CellMotionError) {
+    guard valueRange.contains(id.rawValue) else {
+      throw .outOfRange(field: field, value: Double(id.rawValue), expected: "in 0 ..< 2^62")
+    }
   }
 
   public var startIndex: Int { 0 }
@@ -52,17 +57,14 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
   public subscript(row: Int) -> RowID {
     precondition(row >= 0 && row < count, "RowIdentifiers: row \(row) out of range 0..<\(count)")
     if let explicit { return explicit[row] }
-    return RowID(first + row)
+    return RowID(row)
   }
 
   /// The row that has identifier `id`, or nil.
   ///
   /// - Complexity: O(1) before the first update, O(n) after it.
   public func index(of id: RowID) -> Int? {
-    guard let explicit else {
-      let i = id.rawValue &- first
-      return i >= 0 && i < count ? i : nil
-    }
+    guard let explicit else { return id.rawValue >= 0 && id.rawValue < count ? id.rawValue : nil }
     if id.rawValue >= nextFresh { return nil }
     return explicit.firstIndex(of: id)
   }
@@ -76,15 +78,11 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
         if let explicit {
           ids.append(contentsOf: explicit[o..<(o + count)])
         } else {
-          for i in o..<(o + count) { ids.append(RowID(first + i)) }
+          for i in o..<(o + count) { ids.append(RowID(i)) }
         }
       },
       fixed: { ids.append(fixedValue($0)) })
-    var out = RowIdentifiers(explicit: [])
-    out.explicit = ids
-    out.count = map.newRowCount
-    out.nextFresh = Swift.max(nextFresh, fresh)
-    return out
+    return RowIdentifiers(explicit: ids, nextFresh: Swift.max(nextFresh, fresh))
   }
 
   public static func == (a: RowIdentifiers, b: RowIdentifiers) -> Bool { a.elementsEqual(b) }
@@ -136,9 +134,7 @@ public struct TableRows: Sendable, Equatable {
     guard ids.count == layout.rowCount else {
       throw .bufferSize(field: "ids", expected: layout.rowCount, actual: ids.count)
     }
-    for (i, id) in ids.enumerated() where !RowIdentifiers.valueRange.contains(id.rawValue) {
-      throw .outOfRange(field: "ids[\(i)]", value: Double(id.rawValue), expected: "in 0 ..< 2^62")
-    }
+    for (i, id) in ids.enumerated() { try RowIdentifiers.check(id, "ids[\(i)]") }
     let sorted = ids.sorted()
     for k in sorted.indices.dropFirst() where sorted[k] == sorted[k - 1] {
       throw .invalidUpdate(field: "ids", rule: .duplicateIdentifier, reason: "identifier \(sorted[k]) is used twice")
@@ -206,24 +202,19 @@ public struct TableRows: Sendable, Equatable {
     var fresh = ids.nextFresh
     for case let ins? in plan.insertionOfFixed { if let id = ins.id { fresh = max(fresh, id.rawValue &+ 1) } }
     var insertedIDs = [RowID?](repeating: nil, count: map.fixed.count)
-    for j in map.fixed.indices where map.fixedFrom[j] < 0 {
-      if let id = plan.insertionOfFixed[j]!.id {
-        insertedIDs[j] = id
-      } else {
-        insertedIDs[j] = RowID(fresh)
-        fresh += 1
-      }
+    var inserted: [(index: Int, id: RowID, animation: RowAnimation)] = []
+    for j in map.fixed.indices {
+      guard let insertion = plan.insertionOfFixed[j] else { continue }
+      let id = insertion.id ?? RowID(fresh)
+      if insertion.id == nil { fresh += 1 }
+      insertedIDs[j] = id
+      inserted.append((map.fixed[j], id, insertion.animation))
     }
     let oldIDs = ids
     let newIDs: RowIdentifiers =
       map.fixed.isEmpty && map.removed.isEmpty
       ? ids
       : ids.rebuilt(map, fixedValue: { j in insertedIDs[j] ?? oldIDs[map.fixedFrom[j]] }, nextFresh: fresh)
-
-    var inserted: [(index: Int, id: RowID, animation: RowAnimation)] = []
-    for j in map.fixed.indices where map.fixedFrom[j] < 0 {
-      inserted.append((map.fixed[j], insertedIDs[j]!, plan.insertionOfFixed[j]!.animation))
-    }
     var deleted: [(index: Int, id: RowID, animation: RowAnimation)] = []
     var moved: [(from: Int, to: Int, id: RowID)] = []
     for q in map.removed.indices {
@@ -349,9 +340,7 @@ struct UpdatePlan {
         field: "insertions[\(given[k].entry)].id", rule: .duplicateIdentifier,
         reason: "identifier \(given[k].id) is also given to insertions[\(given[k - 1].entry)]")
     }
-    for (id, e) in given where !RowIdentifiers.valueRange.contains(id.rawValue) {
-      throw .outOfRange(field: "insertions[\(e)].id", value: Double(id.rawValue), expected: "in 0 ..< 2^62")
-    }
+    for (id, e) in given { try RowIdentifiers.check(id, "insertions[\(e)].id") }
     // Identifiers at or above `nextFresh` are new; the others are looked up in one pass.
     let older = given.filter { $0.id.rawValue < rows.ids.nextFresh }
     if !older.isEmpty {

@@ -59,19 +59,26 @@ struct ActiveBatch: Sendable {
     var candidates = [0, map.newRowCount - 1]
     for n in map.fixed { candidates += [n - 1, n + 1] }
     for o in map.removed { if let n = map._newIndex(o + 1 < map.oldRowCount ? o + 1 : o) { candidates.append(n) } }
+    for r in applied.changedHeights { candidates.append(r.newIndex + 1) }
     var shift = 0.0
     var heightShift = 0.0
     for n in candidates where n >= 0 && n < map.newRowCount && !map._isFixed(n) {
-      let o = map._oldIndex(n)!
-      shift = max(shift, abs(before._top(o) - after._top(n)))
+      shift = max(shift, abs(Self.change(applied.before, applied.after, from: map._oldIndex(n)!, to: n).top))
     }
     for r in applied.changedHeights {
-      heightShift = max(heightShift, abs(before._height(r.oldIndex) - after._height(r.newIndex)))
-      if r.newIndex + 1 < map.newRowCount, !map._isFixed(r.newIndex + 1), let o = map._oldIndex(r.newIndex + 1) {
-        shift = max(shift, abs(before._top(o) - after._top(r.newIndex + 1)))
-      }
+      heightShift = max(heightShift, abs(Self.change(applied.before, applied.after, from: r.oldIndex, to: r.newIndex).height))
     }
     maxShift = shift + heightShift
+  }
+
+  /// How much the row at `o` before this batch and `n` after it moved and grew: its top
+  /// and height before minus after, points.
+  @inline(__always)
+  func change(from o: Int, to n: Int) -> (top: Double, height: Double) { Self.change(before, after, from: o, to: n) }
+
+  @inline(__always)
+  static func change(_ before: TableLayout, _ after: TableLayout, from o: Int, to n: Int) -> (top: Double, height: Double) {
+    (before._top(o) - after._top(n), before._height(o) - after._height(n))
   }
 }
 
@@ -138,6 +145,9 @@ public struct UpdateAnimations: Sendable {
   /// `prepareFrame`: each batch's remaining slide at `frameTime`.
   var remainingNow: [Double] = []
   var frameTime = -Double.infinity
+  /// `prepareFrame`: how far (points) any row that keeps its order may be drawn from its
+  /// place in the layout at `frameTime`, a bound on |top shift| + |height change|.
+  private(set) var bound = 0.0
 
   public init(recipes: RowAnimationRecipes = RowAnimationRecipes()) { self.recipes = recipes }
 
@@ -172,8 +182,8 @@ public struct UpdateAnimations: Sendable {
       var index = d.index
       for b in batches.reversed() {
         guard let o = b.map._oldIndex(index) else { break }
-        cell.frozenSlides.append(
-          FrozenSlide(clock: b.clock, top: b.before._top(o) - b.after._top(index), height: b.before._height(o) - b.after._height(index)))
+        let change = b.change(from: o, to: index)
+        cell.frozenSlides.append(FrozenSlide(clock: b.clock, top: change.top, height: change.height))
         index = o
       }
       newCells.append(cell)
@@ -233,13 +243,6 @@ public struct UpdateAnimations: Sendable {
     }
   }
 
-  /// How far (points) any row that keeps its order may be drawn from its place in the
-  /// layout at `time`: a bound on |top shift| + |height change|.
-  func bound(at time: Double) -> Double {
-    var b = 0.0
-    for batch in batches { b += batch.maxShift * abs(batch.clock.remaining(at: time)) }
-    return b
-  }
 
   /// The shift of row `row`'s top and height (points) at `time`, and their rates (points
   /// per second). Unchecked: `0 <= row < rowCount`.
@@ -250,22 +253,22 @@ public struct UpdateAnimations: Sendable {
       guard let o = b.map._oldIndex(index) else { break }
       let w = b.clock.remaining(at: time)
       let dw = b.clock.remainingRate(at: time)
-      let dt = b.before._top(o) - b.after._top(index)
-      let dh = b.before._height(o) - b.after._height(index)
-      s.top += dt * w
-      s.height += dh * w
-      s.topRate += dt * dw
-      s.heightRate += dh * dw
+      let change = b.change(from: o, to: index)
+      s.top += change.top * w
+      s.height += change.height * w
+      s.topRate += change.top * dw
+      s.heightRate += change.height * dw
       index = o
     }
     return s
   }
 
-  /// The top and height shifts (points) of the consecutive rows `rows` at `time`, written to
-  /// `tops` and `heights` (cleared first): the same values as `shift(ofRow:at:)`, in
-  /// O(rows x batches + k). Batch by batch, newest first, every row's index is walked back
-  /// with a cursor (`indexes` is scratch: -1 once a batch inserted the row).
-  mutating func shifts(of rows: Range<Int>, at time: Double, tops: inout [Double], heights: inout [Double]) {
+  /// The top and height shifts (points) of the consecutive rows `rows` at the time of the
+  /// last `prepareFrame`, written to `tops` and `heights` (cleared first): the same values
+  /// as `shift(ofRow:at:)`, in O(rows x batches + k). Batch by batch, newest first, every
+  /// row's index is walked back with a cursor (`indexes` is scratch: -1 once a batch
+  /// inserted the row).
+  mutating func shifts(of rows: Range<Int>, tops: inout [Double], heights: inout [Double]) {
     tops.removeAll(keepingCapacity: true)
     heights.removeAll(keepingCapacity: true)
     indexes.removeAll(keepingCapacity: true)
@@ -277,7 +280,7 @@ public struct UpdateAnimations: Sendable {
     var k = batches.count - 1
     while k >= 0 {
       let b = batches[k]
-      let w = b.clock.remaining(at: time)
+      let w = remainingNow[k]
       var cursor = MapCursor()
       tops.withUnsafeMutableBufferPointer { tops in
         heights.withUnsafeMutableBufferPointer { heights in
@@ -290,8 +293,9 @@ public struct UpdateAnimations: Sendable {
                 continue
               }
               if w != 0 {
-                tops[r] += (b.before._top(o) - b.after._top(index)) * w
-                heights[r] += (b.before._height(o) - b.after._height(index)) * w
+                let change = b.change(from: o, to: index)
+                tops[r] += change.top * w
+                heights[r] += change.height * w
               }
               indexes[r] = o
             }
@@ -302,12 +306,17 @@ public struct UpdateAnimations: Sendable {
     }
   }
 
-  /// Each batch's slide remaining (1 - progress) at `time`, once per frame: a deleted
-  /// row's slides are its batches' clocks, so `frozenGeometry` reads them here instead of
-  /// solving the curve once per deleted row.
+  /// Each batch's slide remaining (1 - progress) at `time`, once per frame, for `shifts`,
+  /// `frozenGeometry` (a deleted row's slides are its batches' clocks) and `bound`, so the
+  /// curves are solved once per batch and frame.
   mutating func prepareFrame(at time: Double) {
     remainingNow.removeAll(keepingCapacity: true)
-    for b in batches { remainingNow.append(b.clock.remaining(at: time)) }
+    bound = 0
+    for b in batches {
+      let w = b.clock.remaining(at: time)
+      remainingNow.append(w)
+      bound += b.maxShift * abs(w)
+    }
     frameTime = time
   }
 

@@ -61,26 +61,18 @@ public struct UpdateMap: Sendable, Equatable {
     return _oldIndex(newIndex)
   }
 
-  /// The rows after the update that were inserted, increasing.
-  public var insertedRows: [Int] { zip(fixed, fixedFrom).compactMap { $1 < 0 ? $0 : nil } }
-  /// The rows before the update that were deleted, increasing.
-  public var deletedRows: [Int] { zip(removed, removedTo).compactMap { $1 < 0 ? $0 : nil } }
-  /// The moved rows, as (before, after), by increasing index before.
-  public var movedRows: [(from: Int, to: Int)] {
-    zip(removed, removedTo).compactMap { $1 < 0 ? nil : (from: $0, to: $1) }
-  }
-  /// Whether the row at `newIndex` after the update was moved there by the batch
-  /// (unchecked: `0 <= newIndex < newRowCount`).
-  func _isFixed(_ newIndex: Int) -> Bool {
+  /// The position in `fixed` of the row at `newIndex` after the update, or nil when the
+  /// batch did not name that place (unchecked: `0 <= newIndex < newRowCount`).
+  func _fixedSlot(_ newIndex: Int) -> Int? {
     let j = _lowerBound(fixed, newIndex)
-    return j < fixed.count && fixed[j] == newIndex
+    return j < fixed.count && fixed[j] == newIndex ? j : nil
   }
 
+  /// Whether the row at `newIndex` after the update was moved or inserted there (unchecked).
+  func _isFixed(_ newIndex: Int) -> Bool { _fixedSlot(newIndex) != nil }
+
   /// Whether the row at `newIndex` after the update was inserted by the batch (unchecked).
-  func _isInserted(_ newIndex: Int) -> Bool {
-    let j = _lowerBound(fixed, newIndex)
-    return j < fixed.count && fixed[j] == newIndex && fixedFrom[j] < 0
-  }
+  func _isInserted(_ newIndex: Int) -> Bool { _fixedSlot(newIndex).map { fixedFrom[$0] < 0 } ?? false }
 
   /// Unchecked `newIndex(ofOldRow:)`.
   func _newIndex(_ o: Int) -> Int? {
@@ -95,6 +87,7 @@ public struct UpdateMap: Sendable, Equatable {
   func _oldIndex(_ n: Int) -> Int? {
     let j = _lowerBound(fixed, n)
     if j < fixed.count, fixed[j] == n { return fixedFrom[j] < 0 ? nil : fixedFrom[j] }
+    // n is the r-th row that is not fixed; it was the r-th row that stays in order.
     let r = n - j
     return r + Self.countShifted(removed, atMost: r)
   }
@@ -104,29 +97,6 @@ public struct UpdateMap: Sendable, Equatable {
   @inline(__always)
   static func countShifted(_ a: [Int], atMost r: Int) -> Int {
     a.withUnsafeBufferPointer { p in _partitionPoint(p.count) { p[$0] - $0 > r } }
-  }
-
-  /// Calls `body(new, old)` for every row after the update in order, with its index before
-  /// (nil for an inserted row).
-  ///
-  /// - Complexity: O(newRowCount + k).
-  func walk(_ body: (_ new: Int, _ old: Int?) -> Void) {
-    var o = 0
-    var q = 0
-    var j = 0
-    for n in 0..<newRowCount {
-      if j < fixed.count, fixed[j] == n {
-        body(n, fixedFrom[j] < 0 ? nil : fixedFrom[j])
-        j += 1
-        continue
-      }
-      while q < removed.count, removed[q] == o {
-        q += 1
-        o += 1
-      }
-      body(n, o)
-      o += 1
-    }
   }
 
   /// Calls `run(oldStart, count)` for each maximal run of rows that keep their order and
