@@ -158,17 +158,17 @@ public struct CompiledRecipe: Sendable {
   @usableFromInline private(set) var foldAngleCentre: SIMD3<Float>? = nil
   /// Seconds from a cell's staggered start until nothing changes (`Recipe.activeDuration`).
   public let activeDuration: Double
-  /// Cells per block of the kernel's staged evaluation: every part's progress, the 16
-  /// matrix entries and (fold recipes) the 32 entries of the two halves of a block fit the
-  /// kernel's stack scratch (`Kernel.scratchFloats`); at most 128, a multiple of 8.
+  /// Cells per block of the kernel's staged evaluation: every part's progress and the 16
+  /// matrix entries of a block fit the kernel's stack scratch (`Kernel.scratchFloats`); at
+  /// most 128, a multiple of 8.
   @usableFromInline package let blockCells: Int
   /// The planar path's start values, deltas and flags, computed once here so that a frame
   /// does no work (and no allocation) to derive them; nil when not `isPlanar`.
   @usableFromInline var planarConstants: PlanarConstants? = nil
   /// Most distinct timed parts (curve, duration, delay) one recipe may have: enough for a
-  /// block of 8 cells in the kernel's scratch (32 fewer for a recipe with a fold, whose
-  /// halves take 32 rows of it). Counted on the recipe's own values (curve,
-  /// and duration, delay and end time as Floats) before any curve is compiled.
+  /// block of 8 cells in the kernel's scratch (a fold's halves take none of it). Counted on
+  /// the recipe's own values (curve, duration, delay and end time as Floats) before any
+  /// curve is compiled.
   public static var maxParts: Int { Kernel.scratchFloats / 8 - 16 }
   /// Most channels one recipe may have: 1,024. There are 11 channel kinds and where two
   /// channels animate the same one the later wins, so real recipes have a handful; the
@@ -243,9 +243,8 @@ public struct CompiledRecipe: Sendable {
     let channelKeys = recipeChannels.map { key($0.curve, $0.duration, $0.delay) }
     let matrixKey = recipe.matrix.map { key($0.curve, $0.duration, $0.delay) }
     let foldKey = recipe.fold.map { key($0.curve, $0.duration, 0) }
-    // A fold's halves take 32 rows of the scratch that parts would otherwise use.
     // Keyframe channels take one more row each.
-    let partLimit = Self.maxParts - (recipe.fold != nil ? 32 : 0)
+    let partLimit = Self.maxParts
     let keyframeRows = recipeChannels.filter { $0.keyframes != nil && !policy.holds($0.channel) }.count
     // Retargets: one value row each plus staged progress (a timed segment, each layer).
     let foldShapes = recipe.fold != nil ? foldRetarget.map { [$0] } ?? [] : []
@@ -379,9 +378,9 @@ public struct CompiledRecipe: Sendable {
     } else {
       fold = nil
     }
-    // Rows per cell: each part's progress, 16 matrix entries, and 32 fold entries.
-    blockCells = min(
-      128, Kernel.scratchFloats / (timedRows + 16 + (recipe.fold != nil ? 32 : 0)) / 8 * 8)
+    // Rows per cell: each part's progress and 16 matrix entries (fold halves go straight
+    // to the output).
+    blockCells = min(128, Kernel.scratchFloats / (timedRows + 16) / 8 * 8)
     self.parts = parts
     self.channels = channels
     var planar = !hasRotationXY && !hasTranslationZ && m34 == 0

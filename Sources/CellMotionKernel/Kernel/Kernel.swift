@@ -166,12 +166,14 @@ public enum Kernel {
   /// 2. opacity and shadow opacity (`opacityStage`) straight to the outputs;
   /// 3. the matrices, in groups of `L.width` lanes, into the scratch: (a, b), (c, d),
   ///    (tx, ty) pair rows on the planar path (`evaluatePlanarRun`), 16 SoA rows on the
-  ///    general one (`evaluateGeneralBlock`; single-axis rotations by
-  ///    `axisRotationBlock`), projected corners when asked for;
+  ///    general one (`evaluateGeneralBlock`), projected corners when asked for; a
+  ///    single-axis rotation (`axisRotationBlock`) goes straight to `matrices`, its
+  ///    varying rows transposed in registers (`FloatLanes.storeMatrices`);
   /// 4. one out-of-line pass per block from the scratch into `matrices`
-  ///    (`storePlanarBlock`, `storeAffineBlock`, `storeMatrixBlock`);
-  /// 5. fold recipes: the two halves as 32 more SoA rows and the fold shadow
-  ///    (`foldStage`), stored as in 4.
+  ///    (`storePlanarBlock`, `storeAffineBlock`, `storeMatrixBlock`); a recipe that moves
+  ///    nothing skips stage 3 and stores the identity (`storeIdentityBlock`);
+  /// 5. fold recipes: the two halves straight to `foldTop` / `foldBottom` as in 3's
+  ///    single-axis rotations, and the fold shadow (`foldStage`).
   /// Short loops with few live vectors keep everything in registers and let the processor
   /// overlap iterations (the Bezier solve is a chain of dependent steps; fused into one big
   /// group it left most of each group's latency exposed). A last partial group reads only
@@ -237,7 +239,10 @@ public enum Kernel {
             stride: outputs.velocityStride,
             parameters: ParameterRows(base: UnsafePointer(soa), block: block, count: r.parts.count))
         }
-        if let planar {
+        if let planar, planar.isIdentity, outputs.corners == nil {
+          storeIdentityBlock(
+            count: n, affine: outputs.affine, to: outputs.matrices + (outputs.affine ? 6 : 16) * b)
+        } else if let planar {
           evaluatePlanarRun(
             L.self, r, planar, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
           if outputs.affine {
@@ -246,16 +251,16 @@ public enum Kernel {
             storePlanarBlock(
               soa, stride: 2 * block, count: n, unpacked: L.pairsUnpacked, to: outputs.matrices + 16 * b)
           }
+        } else if let ar = r.axisRotation {
+          axisRotationBlock(L.self, r, ar, at: b, count: n, progress: progress, inputs: inputs, outputs: outputs)
         } else {
           evaluateGeneralBlock(L.self, r, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
           storeMatrixBlock(soa, stride: block, count: n, to: outputs.matrices + 16 * b)
         }
-        if let fold = r.fold, let ft = outputs.foldTop, let fb = outputs.foldBottom {
-          let rows = soa + 16 * block
+        if let fold = r.fold {
           foldStage(
-            L.self, fold, centre: r.foldAngleCentre, at: b, count: n, progress: progress, soa: rows, stride: block,
-            inputs: inputs, outputs: outputs)
-          storeFoldBlock(rows, stride: block, count: n, top: ft + 16 * b, bottom: fb + 16 * b)
+            L.self, fold, centre: r.foldAngleCentre, at: b, count: n, progress: progress, inputs: inputs,
+            outputs: outputs)
         }
         b += n
       }

@@ -63,6 +63,12 @@ import _CellMotionShims
   static func storePairs(_ a: Self, _ b: Self, to p: UnsafeMutablePointer<Float>)
   /// Whether `storePairs` writes lanes 0 1 4 5 2 3 6 7 (`cm_pair_slot8`) rather than in order.
   static var pairsUnpacked: Bool { get }
+  /// Stores the first `cells` lanes' matrices `m` as consecutive 16-Float matrices at `p`
+  /// (CATransform3D order), the rows `constant` names from its constants (which must equal
+  /// `m`'s there). A whole SIMD8 or SIMD4 group transposes only the varying rows, in
+  /// registers (`cm_store_rows8`, `cm_store_rows4`); a partial group and one lane store
+  /// entry by entry (`LaneMatrix.storeLanes`).
+  static func storeMatrices(_ m: LaneMatrix<Self>, constant: ConstantRows, cells: Int, to p: UnsafeMutablePointer<Float>)
 }
 
 extension FloatLanes {
@@ -132,6 +138,16 @@ extension SIMD8: FloatLanes where Scalar == Float {
   @inlinable @inline(__always)
   package static func storePairs(_ a: Self, _ b: Self, to p: UnsafeMutablePointer<Float>) { cm_store_pairs8(a, b, p) }
   @inlinable package static var pairsUnpacked: Bool { true }
+  @inlinable @inline(__always)
+  package static func storeMatrices(
+    _ m: LaneMatrix<Self>, constant k: ConstantRows, cells: Int, to p: UnsafeMutablePointer<Float>
+  ) {
+    guard cells == 8 else { return m.storeLanes(cells, to: p) }
+    let a = k.firstVarying
+    cm_store_rows8(
+      m[a, 0], m[a, 1], m[a, 2], m[a, 3], m[2, 0], m[2, 1], m[2, 2], m[2, 3], m[3, 0], m[3, 1], m[3, 2], m[3, 3],
+      k.shape, k.k0, k.k1, p)
+  }
 }
 
 extension SIMD4: FloatLanes where Scalar == Float {
@@ -181,6 +197,16 @@ extension SIMD4: FloatLanes where Scalar == Float {
   @inlinable @inline(__always)
   package static func storePairs(_ a: Self, _ b: Self, to p: UnsafeMutablePointer<Float>) { cm_store_pairs4(a, b, p) }
   @inlinable package static var pairsUnpacked: Bool { false }
+  @inlinable @inline(__always)
+  package static func storeMatrices(
+    _ m: LaneMatrix<Self>, constant k: ConstantRows, cells: Int, to p: UnsafeMutablePointer<Float>
+  ) {
+    guard cells == 4 else { return m.storeLanes(cells, to: p) }
+    let a = k.firstVarying
+    cm_store_rows4(
+      m[a, 0], m[a, 1], m[a, 2], m[a, 3], m[2, 0], m[2, 1], m[2, 2], m[2, 3], m[3, 0], m[3, 1], m[3, 2], m[3, 3],
+      k.shape, k.k0, k.k1, p)
+  }
 }
 
 /// One lane: the kernel's arithmetic on plain Float (the scalar-Float baseline; libm's
@@ -231,4 +257,10 @@ extension Float: FloatLanes {
     p[1] = b
   }
   @inlinable package static var pairsUnpacked: Bool { false }
+  @inlinable @inline(__always)
+  package static func storeMatrices(
+    _ m: LaneMatrix<Float>, constant: ConstantRows, cells: Int, to p: UnsafeMutablePointer<Float>
+  ) {
+    m.storeLanes(cells, to: p)
+  }
 }

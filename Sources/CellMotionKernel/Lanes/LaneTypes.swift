@@ -81,7 +81,7 @@ struct KernelOutputs: @unchecked Sendable {
 /// fold pass, the array's storage was rebuilt on the stack in every iteration of a store
 /// loop (16 vector stores to read one entry back), 4x the instructions of the whole pass.
 @usableFromInline
-struct LaneMatrix<L: FloatLanes> {
+package struct LaneMatrix<L: FloatLanes> {
   @usableFromInline var m11, m12, m13, m14, m21, m22, m23, m24: L
   @usableFromInline var m31, m32, m33, m34, m41, m42, m43, m44: L
 
@@ -221,6 +221,16 @@ struct LaneMatrix<L: FloatLanes> {
     }
   }
 
+  /// The first `cells` lanes as consecutive 16-Float matrices at `p` (CATransform3D order),
+  /// entry by entry: a block's last partial group, and one-lane kernels.
+  @inlinable @inline(__always)
+  func storeLanes(_ cells: Int, to p: UnsafeMutablePointer<Float>) {
+    for k in 0..<cells {
+      let q = p + 16 &* k
+      Self.unrolled16 { e in q[e] = self[e][lane: k] }
+    }
+  }
+
   /// self * Perspective(m34 = k): column 4 += column 3 * k.
   @inlinable @inline(__always)
   mutating func applyPerspective(_ k: Float) {
@@ -237,6 +247,30 @@ struct LaneMatrix<L: FloatLanes> {
       self[i, 0] = self[i, 0] + self[i, 3] * ax
       self[i, 1] = self[i, 1] + self[i, 3] * ay
     }
+  }
+}
+
+/// Rows of a lane matrix that hold the same constant in every lane, which
+/// `FloatLanes.storeMatrices` writes from constants (transposing only the other rows).
+@usableFromInline
+package struct ConstantRows: Sendable {
+  /// `cm_store_rows8`'s shape: 0 (row 0 constant), 1 (row 1), 3 (rows 0 and 3).
+  @usableFromInline let shape: Int32
+  /// The constant rows' values: the first (`k0`) and, for shape 3, the last (`k1`).
+  @usableFromInline let k0: SIMD4<Float>, k1: SIMD4<Float>
+  @inlinable init(shape: Int32, k0: SIMD4<Float>, k1: SIMD4<Float> = .zero) {
+    (self.shape, self.k0, self.k1) = (shape, k0, k1)
+  }
+  /// The first row that varies (then rows 2 and 3, or row 2 alone for shape 3).
+  @inlinable var firstVarying: Int { shape == 1 ? 0 : 1 }
+  /// Row 0 is (1 0 0 0): a rotation about x with perspective about an anchor, a fold's
+  /// bottom half.
+  @inlinable static var unitRow0: ConstantRows { ConstantRows(shape: 0, k0: SIMD4(1, 0, 0, 0)) }
+  /// Row 1 is (0 1 0 0): a rotation about y with perspective about an anchor.
+  @inlinable static var unitRow1: ConstantRows { ConstantRows(shape: 1, k0: SIMD4(0, 1, 0, 0)) }
+  /// Rows 0 and 3 are (1 0 0 0) and (0 0 0 1): a fold's top half.
+  @inlinable static var unitRows0And3: ConstantRows {
+    ConstantRows(shape: 3, k0: SIMD4(1, 0, 0, 0), k1: SIMD4(0, 0, 0, 1))
   }
 }
 

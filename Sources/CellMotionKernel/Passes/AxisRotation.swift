@@ -70,23 +70,31 @@ extension Kernel {
     return (L.muladd(r.cos, c.y, r.sin * c.z), L.muladd(r.cos, c.z, r.sin * -c.y))
   }
 
-  /// The general pass for an `AxisRotation` recipe: cells `b ..< b + n`, 16 entries as SoA
-  /// rows of `soa` (as `evaluateGeneralBlock`), and the projected corners when asked for.
+  /// The general pass for an `AxisRotation` recipe: cells `b ..< b + n` straight to
+  /// `outputs.matrices` (`FloatLanes.storeMatrices`, the constant row (1 0 0 0) or
+  /// (0 1 0 0) from constants, the other rows transposed in registers: no pass through the
+  /// scratch), and the projected corners when asked for.
   @inlinable
   static func axisRotationBlock<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, _ ar: AxisRotation, at b: Int, count n: Int, progress: StagedProgress,
-    soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
+    inputs: KernelInputs, outputs: KernelOutputs
   ) {
-    var i = 0
-    while i < n {
-      let c = b &+ i, lanes = min(L.width, n &- i)
+    let constant: ConstantRows = ar.aboutX ? .unitRow0 : .unitRow1
+    // Whole groups, then the partial group (no tail code in the loop).
+    @inline(__always) func group(_ i: Int, lanes: Int) {
+      let c = b &+ i
       let wi: L = loadGroup(inputs.width + c, lanes), he: L = loadGroup(inputs.height + c, lanes)
       let m = axisRotationGroup(
         r, ar, progress: progress, at: i, width: wi, height: he, tableWidth: loadGroup(inputs.tableWidth + c, lanes))
-      m.storeRows(to: soa + i, stride: progress.stride)
+      L.storeMatrices(m, constant: constant, cells: lanes, to: outputs.matrices + 16 &* c)
       if let co = outputs.corners { storeCorners(m, at: c, lanes: lanes, to: co, width: wi, height: he) }
+    }
+    var i = 0
+    while i &+ L.width <= n {
+      group(i, lanes: L.width)
       i &+= L.width
     }
+    if i < n { group(i, lanes: n &- i) }
   }
 
   /// One group of an `AxisRotation` recipe: T(-a) * R * P(m34) * T(a) with the anchor

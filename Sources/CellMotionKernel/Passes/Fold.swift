@@ -41,34 +41,38 @@ extension Kernel {
     return LaneFold(top: top, bottom: bottom, shadow: L.clamp(1 - openness, 0, 1))
   }
 
-  /// The fold pass of a block (recipes with a fold): for cells `b ..< b + n`, the two
-  /// halves' varying entries as SoA rows of `soa` (top: rows 4-11, bottom: rows 20-31 of
-  /// rows 0-31, `stride` Floats apart; `storeFoldBlock` writes them out per block with the
-  /// constant rows) and the shadow opacity straight to `outputs.foldShadow`. A pass of its own, after the matrices, so
-  /// each group is a short loop with nothing else live (computed inside the matrix loop,
-  /// and stored per group, every vector was spilled around the store calls).
+  /// The fold pass of a block (recipes with a fold): for cells `b ..< b + n`, both halves
+  /// straight to `outputs.foldTop` / `foldBottom` (`FloatLanes.storeMatrices`: the constant
+  /// rows (1 0 0 0) of both and (0 0 0 1) of the top from constants, the varying rows
+  /// transposed in registers) and the shadow opacity to `outputs.foldShadow`. A pass of its
+  /// own, after the cell matrices, so each group is a short loop with little else live.
   @inlinable
   static func foldStage<L: FloatLanes>(
     _: L.Type, _ fold: (part: Int, opening: Bool, m34: Float, held: Bool), centre: SIMD3<Float>?, at b: Int, count n: Int,
-    progress: StagedProgress, soa: UnsafeMutablePointer<Float>, stride s: Int, inputs: KernelInputs,
-    outputs: KernelOutputs
+    progress: StagedProgress, inputs: KernelInputs, outputs: KernelOutputs
   ) {
-    guard let fs = outputs.foldShadow else { return }
-    var i = 0
-    while i < n {
-      let c = b &+ i, lanes = min(L.width, n &- i)
+    guard let fs = outputs.foldShadow, let ft = outputs.foldTop, let fb = outputs.foldBottom else { return }
+    // Whole groups in one loop and the block's last partial group after it, so the loop
+    // body has no per-lane tail code (mixed in, it pulled the shadow's clamp apart into
+    // scalar pieces: 221 instructions per group, callgrind).
+    @inline(__always) func group(_ i: Int, lanes: Int) {
+      let c = b &+ i
       let f = evaluateFold(
         fold, centre: centre, progress: progress, at: i, width: loadGroup(inputs.width + c, lanes) as L,
         detailHeight: loadGroup(inputs.detailHeight + c, lanes))
-      // Row 1 of both halves and row 4 of the top are constant (`storeFoldBlock`).
-      f.top.storeRows(to: soa + i, stride: s, entries: 4, 12)
-      f.bottom.storeRows(to: soa + 16 * s + i, stride: s, entries: 4, 16)
+      L.storeMatrices(f.top, constant: .unitRows0And3, cells: lanes, to: ft + 16 &* c)
+      L.storeMatrices(f.bottom, constant: .unitRow0, cells: lanes, to: fb + 16 &* c)
       if lanes == L.width {
         f.shadow.store(to: fs + c)
       } else {
         for k in 0..<lanes { fs[c + k] = f.shadow[lane: k] }
       }
+    }
+    var i = 0
+    while i &+ L.width <= n {
+      group(i, lanes: L.width)
       i &+= L.width
     }
+    if i < n { group(i, lanes: n &- i) }
   }
 }

@@ -7,17 +7,13 @@ import Foundation
 
 extension Kernel {
   /// Stage 3 of a block on the general 4x4 path: cells `b ..< b + n`, the 16 entries as
-  /// SoA rows of `soa`.
+  /// SoA rows of `soa` (`storeMatrixBlock` writes them out). `AxisRotation` recipes take
+  /// `axisRotationBlock` instead.
   @inlinable
   static func evaluateGeneralBlock<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, at b: Int, count n: Int, progress: StagedProgress,
     soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
   ) {
-    if let ar = r.axisRotation {
-      axisRotationBlock(
-        L.self, r, ar, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
-      return
-    }
     var i = 0
     while i + L.width <= n {
       generalGroup(L.self, r, at: b, i, lanes: L.width, progress: progress, soa: soa, inputs: inputs, outputs: outputs)

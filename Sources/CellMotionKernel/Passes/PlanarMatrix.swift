@@ -31,6 +31,10 @@ struct PlanarConstants: Sendable {
   /// Whether the matrix path's scale is 1 on both axes at every time (fsx = fsy = 1,
   /// dsx = dsy = 0): S * R is R (tip-in).
   @usableFromInline var unitScale = false
+  /// Whether nothing moves the cell (no transform channel, no matrix path: the fade and
+  /// fold recipes): its matrix is the identity at every time, stored as a constant
+  /// (`Kernel.storeIdentityBlock`) with no entries computed.
+  @usableFromInline var isIdentity = false
   init(_ r: CompiledRecipe) {
     func small(_ from: Float, _ delta: Float, _ part: Int) -> Bool {
       let b = r.progressBounds(row: part)
@@ -52,6 +56,7 @@ struct PlanarConstants: Sendable {
       smallAngle = small(fan, dan, p)
       unitScale = (fsx, fsy, dsx, dsy) == (1, 1, 0, 0)
     }
+    isIdentity = !r.hasChannelTransform && part == nil
   }
 }
 
@@ -82,9 +87,6 @@ extension PlanarShape {
 }
 
 
-
-
-
 @usableFromInline protocol StaticFlag { static var value: Bool { get } }
 @usableFromInline enum Yes: StaticFlag { @inlinable static var value: Bool { true } }
 @usableFromInline enum No: StaticFlag { @inlinable static var value: Bool { false } }
@@ -94,18 +96,6 @@ extension PlanarShape {
   @inlinable static var channels: Bool? { nil }
   @inlinable static var matrix: Bool? { nil }
   @inlinable static var extras: Bool? { nil }
-  @inlinable static var smallAngle: Bool? { nil }
-  @inlinable static var remainder: Bool? { nil }
-  @inlinable static var unitScale: Bool? { nil }
-  @inlinable static var smallRotationZ: Bool? { nil }
-  @inlinable static var translateFirst: Bool? { nil }
-}
-
-/// Neither channels nor a matrix move the cell (the fold recipes), no extras: the identity.
-@usableFromInline enum IdentityPlanar: PlanarShape {
-  @inlinable static var channels: Bool? { false }
-  @inlinable static var matrix: Bool? { false }
-  @inlinable static var extras: Bool? { false }
   @inlinable static var smallAngle: Bool? { nil }
   @inlinable static var remainder: Bool? { nil }
   @inlinable static var unitScale: Bool? { nil }
@@ -155,11 +145,9 @@ extension Kernel {
       evaluatePlanarBlock(
         L.self, S.self, r, k, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
     }
+    // A recipe that moves nothing never gets here without corners (`storeIdentityBlock`).
     let extras = outputs.corners != nil
-    if !extras && !r.hasChannelTransform && k.part == nil {
-      // Nothing moves the cell (the fold recipes: their halves have a pass of their own).
-      run(IdentityPlanar.self)
-    } else if !extras && !r.hasChannelTransform && k.part != nil {
+    if !extras && !r.hasChannelTransform && k.part != nil {
       switch (k.smallAngle, k.hasRemainder, k.unitScale) {
       case (true, false, true): run(MatrixPlanar<Yes, No, Yes>.self)
       case (true, false, false): run(MatrixPlanar<Yes, No, No>.self)

@@ -59,6 +59,19 @@ extension Kernel {
     }
   }
 
+  /// Stage 4 for a recipe whose matrix is the identity at every time
+  /// (`PlanarConstants.isIdentity`, no corners asked for): `n` identity matrices at `p`,
+  /// 16 Floats each, or 6 with the affine layout, stored from constants
+  /// (`cm_store_identity_matrices`, `cm_store_affine_identity`); stage 3 does not run.
+  @usableFromInline @inline(never)
+  static func storeIdentityBlock(count n: Int, affine: Bool, to p: UnsafeMutablePointer<Float>) {
+    if affine {
+      cm_store_affine_identity(p, n)
+    } else {
+      cm_store_identity_matrices(p, n)
+    }
+  }
+
   /// Stage 4 of a planar block with the affine layout: the three pair rows of `n` cells
   /// become `n` consecutive (a b c d tx ty) records of 6 Floats at `p`, 8 cells at a time by
   /// `cm_store_affine_pairs8` (pairs moved as doubles, shuffled into three 32-byte stores
@@ -111,33 +124,6 @@ extension Kernel {
     while i < n {
       let q = p + 16 * i
       for e in 0..<16 { q[e] = soa[e * stride + i] }
-      i += 1
-    }
-  }
-
-  /// Stage 5's store: the fold halves of `n` cells from their SoA rows (`foldStage`: top
-  /// entries 4-11 in rows 4-11, bottom entries 4-15 in rows 20-31) to consecutive 64-byte
-  /// matrices at `top` and `bottom`, with the constant rows (1 0 0 0) of both and (0 0 0 1)
-  /// of the top: 8 cells at a time by `cm_store_fold8` (one 8 x 8 transpose per half, a
-  /// 4 x 8 for the bottom's last row), the rest one by one. Out of line for the reason
-  /// given at `storePlanarBlock`.
-  @usableFromInline @inline(never)
-  static func storeFoldBlock(
-    _ rows: UnsafePointer<Float>, stride: Int, count n: Int, top: UnsafeMutablePointer<Float>,
-    bottom: UnsafeMutablePointer<Float>
-  ) {
-    var i = 0
-    while i + 8 <= n {
-      cm_store_fold8(rows + i, stride, top + 16 * i, bottom + 16 * i)
-      i += 8
-    }
-    while i < n {
-      let t = top + 16 * i, b = bottom + 16 * i
-      (t[0], t[1], t[2], t[3]) = (1, 0, 0, 0)
-      (b[0], b[1], b[2], b[3]) = (1, 0, 0, 0)
-      for e in 4..<12 { t[e] = rows[e * stride + i] }
-      (t[12], t[13], t[14], t[15]) = (0, 0, 0, 1)
-      for e in 4..<16 { b[e] = rows[(16 + e) * stride + i] }
       i += 1
     }
   }

@@ -226,24 +226,28 @@ extension Kernel {
     }
     let f = ch.from, d = ch.to - ch.from
     let usesGeometry = f.y != 0 || f.z != 0 || d.y != 0 || d.z != 0
-    var i = 0
-    while i < count {
+    // Whole groups in one loop, the partial group after it (no tail code in the loop).
+    @inline(__always) func group(_ i: Int, lanes: Int) {
       let p: L = progress(ch.part, i)
       var v: L
       if usesGeometry {
-        let rest = count - i
-        let he: L = loadGroup(height + i, rest), tw: L = loadGroup(tableWidth + i, rest)
+        let he: L = loadGroup(height + i, lanes), tw: L = loadGroup(tableWidth + i, lanes)
         v = channelValue(from: f, delta: d, progress: p, height: he, tableWidth: tw)
       } else {
         v = L.muladd(p, d.x, f.x)
       }
       v = L.clamp(v, 0, 1)
-      if i + w <= count {
+      if lanes == w {
         v.store(to: out + i)
       } else {
-        for k in 0..<(count - i) { out[i + k] = v[lane: k] }
+        for k in 0..<lanes { out[i + k] = v[lane: k] }
       }
+    }
+    var i = 0
+    while i + w <= count {
+      group(i, lanes: w)
       i += w
     }
+    if i < count { group(i, lanes: count - i) }
   }
 }

@@ -1,5 +1,5 @@
-// CellMotionShims: a multiply-add the compiler may fuse, and the kernel's SoA -> AoS
-// matrix stores.
+// CellMotionShims: a multiply-add the compiler may fuse, a vector square root, and the
+// kernel's SoA -> AoS matrix stores.
 //
 // Both are C because Swift cannot say them: Swift has no contractible multiply-add, and
 // for the stores LLVM turned Swift's lane-by-lane shuffles of loaded vectors into scalar
@@ -38,6 +38,12 @@ static inline __attribute__((always_inline)) cm_float4 cm_muladd4(cm_float4 a, c
 /// a * b + c, fused where the target has FMA.
 static inline __attribute__((always_inline)) float cm_muladd1(float a, float b, float c) {
   return a * b + c;
+}
+
+/// The correctly rounded square root per lane (LLVM's `llvm.sqrt`: one `vsqrtps` with AVX,
+/// two `sqrtps` with SSE; never a libm call, no errno).
+static inline __attribute__((always_inline)) cm_float8 cm_sqrt8(cm_float8 x) {
+  return __builtin_elementwise_sqrt(x);
 }
 
 /// An 8-Float vector at any 4-byte-aligned address (unaligned loads and stores).
@@ -169,13 +175,64 @@ static inline __attribute__((always_inline)) void cm_store_affine_pairs8(
   }
 }
 
-/// Transposes rows r[0..7] (8 lanes each, `stride` Floats apart): cells[k] holds entries
-/// first ..< first + 8 of cell k (8 x 8 transpose in unpacks, shuffles and blends).
-static inline __attribute__((always_inline)) void cm_transpose8x8(const float *rows, long stride, cm_float8 cells[8]) {
-  const cm_float8 r0 = *(const cm_float8_u *)rows, r1 = *(const cm_float8_u *)(rows + stride);
-  const cm_float8 r2 = *(const cm_float8_u *)(rows + 2 * stride), r3 = *(const cm_float8_u *)(rows + 3 * stride);
-  const cm_float8 r4 = *(const cm_float8_u *)(rows + 4 * stride), r5 = *(const cm_float8_u *)(rows + 5 * stride);
-  const cm_float8 r6 = *(const cm_float8_u *)(rows + 6 * stride), r7 = *(const cm_float8_u *)(rows + 7 * stride);
+/// Stores the identity matrix (CATransform3D order) as `n` consecutive 16-Float matrices at
+/// `out`, for cells that nothing moves: two 32-byte stores per cell, or 16 + 32 + 16 bytes
+/// where `out` is 16 bytes past a 32-byte boundary (`cm_store_planar_pairs8_off16`). The
+/// constants pass through an empty asm statement for the reason given there.
+static inline __attribute__((always_inline)) void cm_store_identity_matrices(float *out, long n) {
+  const float lof[8] = {1, 0, 0, 0, 0, 1, 0, 0}, hif[8] = {0, 0, 1, 0, 0, 0, 0, 1};
+  const float midf[8] = {0, 1, 0, 0, 0, 0, 1, 0};
+  cm_double4 lo, hi, mid;
+  __builtin_memcpy(&lo, lof, 32);
+  __builtin_memcpy(&hi, hif, 32);
+  __builtin_memcpy(&mid, midf, 32);
+#if defined(__AVX__)
+  __asm__("" : "+x"(lo), "+x"(hi), "+x"(mid));
+#endif
+  if (((unsigned long)out & 31) == 16) {
+    const cm_double2 first = __builtin_shufflevector(lo, lo, 0, 1), last = __builtin_shufflevector(hi, hi, 2, 3);
+    for (long k = 0; k < n; k++) {
+      *(cm_double2_u *)(out + 16 * k) = first;
+      *(cm_double4_u *)(out + 16 * k + 4) = mid;
+      *(cm_double2_u *)(out + 16 * k + 12) = last;
+    }
+  } else {
+    for (long k = 0; k < n; k++) {
+      *(cm_double4_u *)(out + 16 * k) = lo;
+      *(cm_double4_u *)(out + 16 * k + 8) = hi;
+    }
+  }
+}
+
+/// Stores the identity (a b c d tx ty) = (1 0 0 1 0 0) as `n` consecutive 6-Float affine
+/// records at `out`: 4 cells (96 bytes) per three 32-byte stores of a repeating pattern,
+/// the rest one by one.
+static inline __attribute__((always_inline)) void cm_store_affine_identity(float *out, long n) {
+  const float pf[24] = {1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0};
+  cm_double4 p0, p1, p2;
+  __builtin_memcpy(&p0, pf, 32);
+  __builtin_memcpy(&p1, pf + 8, 32);
+  __builtin_memcpy(&p2, pf + 16, 32);
+#if defined(__AVX__)
+  __asm__("" : "+x"(p0), "+x"(p1), "+x"(p2));
+#endif
+  long k = 0;
+  for (; k + 4 <= n; k += 4) {
+    *(cm_double4_u *)(out + 6 * k) = p0;
+    *(cm_double4_u *)(out + 6 * k + 8) = p1;
+    *(cm_double4_u *)(out + 6 * k + 16) = p2;
+  }
+  for (; k < n; k++) {
+    float *q = out + 6 * k;
+    q[0] = 1; q[1] = 0; q[2] = 0; q[3] = 1; q[4] = 0; q[5] = 0;
+  }
+}
+
+/// Transposes rows r0..r7 (8 lanes each, in registers): cells[k] holds (r0[k], ..., r7[k])
+/// (8 x 8 transpose: two stages of in-lane unpacks, then 128-bit halves exchanged).
+static inline __attribute__((always_inline)) void cm_transpose8x8_v(
+    cm_float8 r0, cm_float8 r1, cm_float8 r2, cm_float8 r3, cm_float8 r4, cm_float8 r5, cm_float8 r6, cm_float8 r7,
+    cm_float8 cells[8]) {
   const cm_float8 t0 = __builtin_shufflevector(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13);
   const cm_float8 t1 = __builtin_shufflevector(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15);
   const cm_float8 t2 = __builtin_shufflevector(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13);
@@ -203,6 +260,107 @@ static inline __attribute__((always_inline)) void cm_transpose8x8(const float *r
   cells[7] = __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15);
 }
 
+/// Transposes rows r[0..7] (8 lanes each, `stride` Floats apart in memory): cells[k] holds
+/// entries first ..< first + 8 of cell k (`cm_transpose8x8_v`).
+static inline __attribute__((always_inline)) void cm_transpose8x8(const float *rows, long stride, cm_float8 cells[8]) {
+  cm_transpose8x8_v(
+      *(const cm_float8_u *)rows, *(const cm_float8_u *)(rows + stride), *(const cm_float8_u *)(rows + 2 * stride),
+      *(const cm_float8_u *)(rows + 3 * stride), *(const cm_float8_u *)(rows + 4 * stride),
+      *(const cm_float8_u *)(rows + 5 * stride), *(const cm_float8_u *)(rows + 6 * stride),
+      *(const cm_float8_u *)(rows + 7 * stride), cells);
+}
+
+/// Transposes rows r0..r3 (8 lanes each, in registers): the 4 entries of cell j in the low
+/// half of u[j & 3] (j < 4) or its high half (j >= 4).
+static inline __attribute__((always_inline)) void cm_transpose4x8_v(
+    cm_float8 r0, cm_float8 r1, cm_float8 r2, cm_float8 r3, cm_float8 u[4]) {
+  const cm_float8 t0 = __builtin_shufflevector(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13);
+  const cm_float8 t1 = __builtin_shufflevector(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15);
+  const cm_float8 t2 = __builtin_shufflevector(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13);
+  const cm_float8 t3 = __builtin_shufflevector(r2, r3, 2, 10, 3, 11, 6, 14, 7, 15);
+  u[0] = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
+  u[1] = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+  u[2] = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
+  u[3] = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+}
+
+/// Which rows of 4x4 matrices `cm_store_rows8` / `cm_store_rows4` write from constants:
+/// row 0 (`k0`; rows 1-3 vary: fold's bottom half, rotation about x), row 1 (`k0`; rows
+/// 0, 2, 3 vary: rotation about y), or rows 0 and 3 (`k0`, `k1`; rows 1-2 vary: fold's top
+/// half).
+enum { CM_CONST_ROW0 = 0, CM_CONST_ROW1 = 1, CM_CONST_ROWS03 = 3 };
+
+/// Stores 8 cells' 4x4 matrices (16 Floats each, consecutive at `out`) straight from lanes:
+/// the varying rows' entries a (the first varying row), b (the second) and c (the third,
+/// unused with CM_CONST_ROWS03), one vector of 8 lanes per entry, and the constant rows
+/// `k0`, `k1` as `shape` says. Only the varying rows are transposed (an 8 x 8 for a and b,
+/// a 4 x 8 for c), with no pass through memory. Each cell is written in 16- and 32-byte
+/// stores that start at a multiple of 16 bytes within it: with the usual `out` 16 bytes past
+/// a 32-byte boundary (`cm_store_planar_pairs8_off16`) none crosses a cache line.
+static inline __attribute__((always_inline)) void cm_store_rows8(
+    cm_float8 a0, cm_float8 a1, cm_float8 a2, cm_float8 a3, cm_float8 b0, cm_float8 b1, cm_float8 b2, cm_float8 b3,
+    cm_float8 c0, cm_float8 c1, cm_float8 c2, cm_float8 c3, int shape, cm_float4 k0, cm_float4 k1, float *out) {
+#if defined(__AVX__)
+  // The entries pass through empty asm statements: in view of the arithmetic that made
+  // them, LLVM pushed the transpose's shuffles into it (8-lane products split into 4-lane
+  // halves, inserts, broadcasts and blends, most of the group spilled: 40 instructions per
+  // cell for the fold, callgrind).
+  __asm__("" : "+x"(a0), "+x"(a1), "+x"(a2), "+x"(a3));
+  __asm__("" : "+x"(b0), "+x"(b1), "+x"(b2), "+x"(b3));
+  if (shape != CM_CONST_ROWS03) __asm__("" : "+x"(c0), "+x"(c1), "+x"(c2), "+x"(c3));
+#endif
+  cm_float8 ab[8], cs[4];
+  cm_transpose8x8_v(a0, a1, a2, a3, b0, b1, b2, b3, ab);
+  if (shape != CM_CONST_ROWS03) cm_transpose4x8_v(c0, c1, c2, c3, cs);
+#pragma clang loop unroll(full)
+  for (int k = 0; k < 8; k++) {
+    float *q = out + 16 * k;
+    const cm_float4 c = shape == CM_CONST_ROWS03 ? k1
+        : k < 4 ? __builtin_shufflevector(cs[k & 3], cs[k & 3], 0, 1, 2, 3)
+                : __builtin_shufflevector(cs[k & 3], cs[k & 3], 4, 5, 6, 7);
+    if (shape == CM_CONST_ROW1) {
+      *(cm_float4_u *)q = __builtin_shufflevector(ab[k], ab[k], 0, 1, 2, 3);
+      *(cm_float4_u *)(q + 4) = k0;
+      *(cm_float4_u *)(q + 8) = __builtin_shufflevector(ab[k], ab[k], 4, 5, 6, 7);
+    } else {
+      *(cm_float4_u *)q = k0;
+      *(cm_float8_u *)(q + 4) = ab[k];
+    }
+    *(cm_float4_u *)(q + 12) = c;
+  }
+}
+
+/// `cm_store_rows8` for 4 lanes (SSE): 4 cells, each varying row a 4 x 4 transpose.
+static inline __attribute__((always_inline)) void cm_store_rows4(
+    cm_float4 a0, cm_float4 a1, cm_float4 a2, cm_float4 a3, cm_float4 b0, cm_float4 b1, cm_float4 b2, cm_float4 b3,
+    cm_float4 c0, cm_float4 c1, cm_float4 c2, cm_float4 c3, int shape, cm_float4 k0, cm_float4 k1, float *out) {
+#if defined(__SSE__)
+  // Kept apart from the arithmetic that made them (see `cm_store_rows8`).
+  __asm__("" : "+x"(a0), "+x"(a1), "+x"(a2), "+x"(a3));
+  __asm__("" : "+x"(b0), "+x"(b1), "+x"(b2), "+x"(b3));
+  if (shape != CM_CONST_ROWS03) __asm__("" : "+x"(c0), "+x"(c1), "+x"(c2), "+x"(c3));
+#endif
+  const cm_float4 rows[3][4] = {{a0, a1, a2, a3}, {b0, b1, b2, b3}, {c0, c1, c2, c3}};
+  // Row slot of varying rows a, b, c and of the constants.
+  const int slot[3] = {shape == CM_CONST_ROW1 ? 0 : 1, 2, 3};
+#pragma clang loop unroll(full)
+  for (int r = 0; r < 3; r++) {
+    if (r == 2 && shape == CM_CONST_ROWS03) break;
+    const cm_float4 *e = rows[r];
+    const cm_float4 t0 = __builtin_shufflevector(e[0], e[1], 0, 4, 1, 5), t1 = __builtin_shufflevector(e[0], e[1], 2, 6, 3, 7);
+    const cm_float4 t2 = __builtin_shufflevector(e[2], e[3], 0, 4, 1, 5), t3 = __builtin_shufflevector(e[2], e[3], 2, 6, 3, 7);
+    *(cm_float4_u *)(out + 4 * slot[r]) = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+    *(cm_float4_u *)(out + 16 + 4 * slot[r]) = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+    *(cm_float4_u *)(out + 32 + 4 * slot[r]) = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+    *(cm_float4_u *)(out + 48 + 4 * slot[r]) = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+  }
+#pragma clang loop unroll(full)
+  for (int k = 0; k < 4; k++) {
+    *(cm_float4_u *)(out + 16 * k + (shape == CM_CONST_ROW1 ? 4 : 0)) = k0;
+    if (shape == CM_CONST_ROWS03) *(cm_float4_u *)(out + 16 * k + 12) = k1;
+  }
+}
+
 /// Stores 8 cells' general matrices: 16 rows of 8 lanes (`soa[e * stride + k]`) become
 /// 8 consecutive 16-Float matrices at `out` (two 8 x 8 transposes, two 32-byte stores
 /// per cell).
@@ -228,47 +386,6 @@ static inline __attribute__((always_inline)) void cm_store_matrices8_off16(const
     *(cm_float4_u *)(out + 16 * k) = __builtin_shufflevector(lo[k], lo[k], 0, 1, 2, 3);
     *(cm_float8_u *)(out + 16 * k + 4) = __builtin_shufflevector(lo[k], hi[k], 4, 5, 6, 7, 8, 9, 10, 11);
     *(cm_float4_u *)(out + 16 * k + 12) = __builtin_shufflevector(hi[k], hi[k], 4, 5, 6, 7);
-  }
-}
-
-/// Stores 8 cells' fold halves from their SoA rows (entry e of cell k at
-/// `rows[e * stride + k]`, top half in rows 0-15, bottom half in rows 16-31; only the rows
-/// that vary are read). Both halves turn about the x axis, so each starts with the constant
-/// row (1 0 0 0), and the top half ends with (0 0 0 1): per cell the top half is one
-/// 8 x 8 transpose (rows 4-11) between two constant 16-byte stores, the bottom half the
-/// same plus a 4 x 8 transpose for its last row (rows 28-31). Every cell is stored as
-/// 16 + 32 + 16 bytes, so with the usual `out` 16 bytes past a 32-byte boundary
-/// (`cm_store_planar_pairs8_off16`) no store crosses a cache line.
-static inline __attribute__((always_inline)) void cm_store_fold8(
-    const float *rows, long stride, float *top, float *bottom) {
-  const cm_float4 first = {1, 0, 0, 0}, last = {0, 0, 0, 1};
-  cm_float8 tmid[8], bmid[8];
-  cm_transpose8x8(rows + 4 * stride, stride, tmid);
-  cm_transpose8x8(rows + 20 * stride, stride, bmid);
-  const float *r = rows + 28 * stride;
-  const cm_float8 r0 = *(const cm_float8_u *)r, r1 = *(const cm_float8_u *)(r + stride);
-  const cm_float8 r2 = *(const cm_float8_u *)(r + 2 * stride), r3 = *(const cm_float8_u *)(r + 3 * stride);
-  const cm_float8 t0 = __builtin_shufflevector(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13);
-  const cm_float8 t1 = __builtin_shufflevector(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15);
-  const cm_float8 t2 = __builtin_shufflevector(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13);
-  const cm_float8 t3 = __builtin_shufflevector(r2, r3, 2, 10, 3, 11, 6, 14, 7, 15);
-  // Cells k and k + 4 in the low and high halves.
-  const cm_float8 u[4] = {
-      __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13),
-      __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15),
-      __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13),
-      __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15),
-  };
-#pragma clang loop unroll(full)
-  for (int k = 0; k < 8; k++) {
-    *(cm_float4_u *)(top + 16 * k) = first;
-    *(cm_float8_u *)(top + 16 * k + 4) = tmid[k];
-    *(cm_float4_u *)(top + 16 * k + 12) = last;
-    *(cm_float4_u *)(bottom + 16 * k) = first;
-    *(cm_float8_u *)(bottom + 16 * k + 4) = bmid[k];
-    *(cm_float4_u *)(bottom + 16 * k + 12) =
-        k < 4 ? __builtin_shufflevector(u[k & 3], u[k & 3], 0, 1, 2, 3)
-              : __builtin_shufflevector(u[k & 3], u[k & 3], 4, 5, 6, 7);
   }
 }
 
