@@ -126,6 +126,14 @@ struct FloatReference {
   var staggerCounts = (rows: Int.max, batch: 16)
   let speed: Float, repeatCount: Float, autoreverses: Bool, fillsBackwards: Bool, fillsForwards: Bool
 
+  /// Whether this port covers `recipe`: it has no keyframe tracks (CAKeyframeAnimation
+  /// channels or matrices), so the `reference-float` rows and its self-check skip the
+  /// keyframe presets (shake, pulse); the kernel's keyframes are checked against
+  /// ReferenceEvaluator by the tests (KeyframeKernelTests).
+  static func supports(_ recipe: Recipe) -> Bool {
+    !recipe.channels.contains { $0.keyframes != nil } && recipe.matrix?.keyframes == nil
+  }
+
   init(_ recipe: Recipe) throws {
     try recipe.validate()
     self.recipe = recipe

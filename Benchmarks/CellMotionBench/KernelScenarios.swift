@@ -115,7 +115,10 @@ enum KernelScenarios {
     case .simd8TwoThreads: return n >= KernelOptions().parallelThreshold && (recipe == "tipIn" || explicitSizes)
     case .simd4, .kernelFloat:
       return recipe == "tipIn" || n == comparisonSize || explicitSizes
-    case .referenceFloat, .referenceDouble:
+    case .referenceFloat:
+      return n <= slowVariantCap && (recipe == "tipIn" || n == comparisonSize || explicitSizes)
+        && ((try? FloatReference.supports(Recipe.preset(named: recipe))) ?? false)
+    case .referenceDouble:
       return n <= slowVariantCap && (recipe == "tipIn" || n == comparisonSize || explicitSizes)
     }
   }

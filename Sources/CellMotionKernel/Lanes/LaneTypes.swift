@@ -207,20 +207,6 @@ package struct LaneMatrix<L: FloatLanes> {
     Self.unrolled16 { e in self[e].store(to: q + e &* s) }
   }
 
-  /// Entries `lo ..< hi` (field order) as SoA rows, entry e at `q + e * stride`; the
-  /// others are not written (rows the caller knows are constant). `lo` and `hi` are
-  /// constants at the call sites, so the tests fold away. `@inline(always)` (guaranteed,
-  /// Swift 6.3), not `__always`: with the hint alone it stayed a call with `lo` and `hi`
-  /// as run-time values and the matrix passed in memory (the fold pass at twice the
-  /// instructions). Applied to the whole kernel, the guarantee made the flips 15 % slower,
-  /// so it is used only here.
-  @inlinable @inline(always)
-  func storeRows(to q: UnsafeMutablePointer<Float>, stride s: Int, entries lo: Int, _ hi: Int) {
-    Self.unrolled16 { e in
-      if e >= lo && e < hi { self[e].store(to: q + e &* s) }
-    }
-  }
-
   /// The first `cells` lanes as consecutive 16-Float matrices at `p` (CATransform3D order),
   /// entry by entry: a block's last partial group, and one-lane kernels.
   @inlinable @inline(__always)

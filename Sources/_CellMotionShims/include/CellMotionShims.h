@@ -228,11 +228,12 @@ static inline __attribute__((always_inline)) void cm_store_affine_identity(float
   }
 }
 
-/// Transposes rows r0..r7 (8 lanes each, in registers): cells[k] holds (r0[k], ..., r7[k])
-/// (8 x 8 transpose: two stages of in-lane unpacks, then 128-bit halves exchanged).
-static inline __attribute__((always_inline)) void cm_transpose8x8_v(
-    cm_float8 r0, cm_float8 r1, cm_float8 r2, cm_float8 r3, cm_float8 r4, cm_float8 r5, cm_float8 r6, cm_float8 r7,
-    cm_float8 cells[8]) {
+/// Transposes rows r[0..7] (8 lanes each, values in registers once inlined): cells[k]
+/// holds (r[0][k], ..., r[7][k]) (8 x 8 transpose: two stages of in-lane unpacks, then
+/// 128-bit halves exchanged). Vectors go by pointer: a 32-byte vector argument of a C
+/// function draws an ABI warning in a build without AVX.
+static inline __attribute__((always_inline)) void cm_transpose8x8_v(const cm_float8 r[8], cm_float8 cells[8]) {
+  const cm_float8 r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3], r4 = r[4], r5 = r[5], r6 = r[6], r7 = r[7];
   const cm_float8 t0 = __builtin_shufflevector(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13);
   const cm_float8 t1 = __builtin_shufflevector(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15);
   const cm_float8 t2 = __builtin_shufflevector(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13);
@@ -263,17 +264,16 @@ static inline __attribute__((always_inline)) void cm_transpose8x8_v(
 /// Transposes rows r[0..7] (8 lanes each, `stride` Floats apart in memory): cells[k] holds
 /// entries first ..< first + 8 of cell k (`cm_transpose8x8_v`).
 static inline __attribute__((always_inline)) void cm_transpose8x8(const float *rows, long stride, cm_float8 cells[8]) {
-  cm_transpose8x8_v(
-      *(const cm_float8_u *)rows, *(const cm_float8_u *)(rows + stride), *(const cm_float8_u *)(rows + 2 * stride),
-      *(const cm_float8_u *)(rows + 3 * stride), *(const cm_float8_u *)(rows + 4 * stride),
-      *(const cm_float8_u *)(rows + 5 * stride), *(const cm_float8_u *)(rows + 6 * stride),
-      *(const cm_float8_u *)(rows + 7 * stride), cells);
+  cm_float8 r[8];
+#pragma clang loop unroll(full)
+  for (int k = 0; k < 8; k++) r[k] = *(const cm_float8_u *)(rows + k * stride);
+  cm_transpose8x8_v(r, cells);
 }
 
 /// Transposes rows r0..r3 (8 lanes each, in registers): the 4 entries of cell j in the low
 /// half of u[j & 3] (j < 4) or its high half (j >= 4).
-static inline __attribute__((always_inline)) void cm_transpose4x8_v(
-    cm_float8 r0, cm_float8 r1, cm_float8 r2, cm_float8 r3, cm_float8 u[4]) {
+static inline __attribute__((always_inline)) void cm_transpose4x8_v(const cm_float8 r[4], cm_float8 u[4]) {
+  const cm_float8 r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3];
   const cm_float8 t0 = __builtin_shufflevector(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13);
   const cm_float8 t1 = __builtin_shufflevector(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15);
   const cm_float8 t2 = __builtin_shufflevector(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13);
@@ -309,9 +309,10 @@ static inline __attribute__((always_inline)) void cm_store_rows8(
   __asm__("" : "+x"(b0), "+x"(b1), "+x"(b2), "+x"(b3));
   if (shape != CM_CONST_ROWS03) __asm__("" : "+x"(c0), "+x"(c1), "+x"(c2), "+x"(c3));
 #endif
+  const cm_float8 abRows[8] = {a0, a1, a2, a3, b0, b1, b2, b3}, cRows[4] = {c0, c1, c2, c3};
   cm_float8 ab[8], cs[4];
-  cm_transpose8x8_v(a0, a1, a2, a3, b0, b1, b2, b3, ab);
-  if (shape != CM_CONST_ROWS03) cm_transpose4x8_v(c0, c1, c2, c3, cs);
+  cm_transpose8x8_v(abRows, ab);
+  if (shape != CM_CONST_ROWS03) cm_transpose4x8_v(cRows, cs);
 #pragma clang loop unroll(full)
   for (int k = 0; k < 8; k++) {
     float *q = out + 16 * k;
