@@ -197,6 +197,9 @@ public enum Kernel {
       // Tested once per run: iterating even an empty array retains and releases its
       // storage, measured at 5 % of fadeIn's time when done per block.
       let hasKeyframes = !r.keyframes.isEmpty, hasRetargets = !r.retargets.isEmpty
+      // Nothing moves the cells and no corners are asked for: their matrices are the
+      // identity, stored from constants (`storeIdentityBlock`, or the fold pass).
+      let identityCells = planar?.isIdentity == true && outputs.corners == nil
       var b = range.lowerBound
       while b < range.upperBound {
         let n = min(block, range.upperBound - b)
@@ -239,9 +242,12 @@ public enum Kernel {
             stride: outputs.velocityStride,
             parameters: ParameterRows(base: UnsafePointer(soa), block: block, count: r.parts.count))
         }
-        if let planar, planar.isIdentity, outputs.corners == nil {
-          storeIdentityBlock(
-            count: n, affine: outputs.affine, to: outputs.matrices + (outputs.affine ? 6 : 16) * b)
+        if identityCells {
+          // A fold recipe's pass stores them with its halves, interleaved with its work.
+          if r.fold == nil {
+            storeIdentityBlock(
+              count: n, affine: outputs.affine, to: outputs.matrices + (outputs.affine ? 6 : 16) * b)
+          }
         } else if let planar {
           evaluatePlanarRun(
             L.self, r, planar, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
@@ -260,7 +266,7 @@ public enum Kernel {
         if let fold = r.fold {
           foldStage(
             L.self, fold, centre: r.foldAngleCentre, at: b, count: n, progress: progress, inputs: inputs,
-            outputs: outputs)
+            outputs: outputs, identityCells: identityCells)
         }
         b += n
       }

@@ -3,6 +3,7 @@
 
 import CellMotion
 import Foundation
+import _CellMotionShims
 
 extension Kernel {
   /// The fold halves of one lane group (recipes with a fold only).
@@ -44,14 +45,16 @@ extension Kernel {
   /// The fold pass of a block (recipes with a fold): for cells `b ..< b + n`, both halves
   /// straight to `outputs.foldTop` / `foldBottom` (`FloatLanes.storeMatrices`: the constant
   /// rows (1 0 0 0) of both and (0 0 0 1) of the top from constants, the varying rows
-  /// transposed in registers) and the shadow opacity to `outputs.foldShadow`. A pass of its
+  /// transposed in registers), the shadow opacity to `outputs.foldShadow`, and with
+  /// `identityCells` the cells' own identity matrices to `outputs.matrices`. A pass of its
   /// own, after the cell matrices, so each group is a short loop with little else live.
   @inlinable
   static func foldStage<L: FloatLanes>(
     _: L.Type, _ fold: (part: Int, opening: Bool, m34: Float, held: Bool), centre: SIMD3<Float>?, at b: Int, count n: Int,
-    progress: StagedProgress, inputs: KernelInputs, outputs: KernelOutputs
+    progress: StagedProgress, inputs: KernelInputs, outputs: KernelOutputs, identityCells: Bool
   ) {
     guard let fs = outputs.foldShadow, let ft = outputs.foldTop, let fb = outputs.foldBottom else { return }
+    let affine = outputs.affine
     // Whole groups in one loop and the block's last partial group after it, so the loop
     // body has no per-lane tail code (mixed in, it pulled the shadow's clamp apart into
     // scalar pieces: 221 instructions per group, callgrind).
@@ -62,6 +65,15 @@ extension Kernel {
         detailHeight: loadGroup(inputs.detailHeight + c, lanes))
       L.storeMatrices(f.top, constant: .unitRows0And3, cells: lanes, to: ft + 16 &* c)
       L.storeMatrices(f.bottom, constant: .unitRow0, cells: lanes, to: fb + 16 &* c)
+      // The cells' own identity matrices here rather than in a pass of their own: stores
+      // alone, that pass waited on the store buffer (a fifth of the fold's time, perf).
+      if identityCells {
+        if affine {
+          cm_store_affine_identity(outputs.matrices + 6 &* c, lanes)
+        } else {
+          cm_store_identity_matrices(outputs.matrices + 16 &* c, lanes)
+        }
+      }
       if lanes == L.width {
         f.shadow.store(to: fs + c)
       } else {

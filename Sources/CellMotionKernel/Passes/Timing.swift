@@ -191,8 +191,10 @@ extension Kernel {
   }
 
   /// One lane group's progress by solve `S`; with `Keep` `Yes` its parameter is stored at
-  /// `parameters + i` too.
-  @inlinable @inline(__always)
+  /// `parameters + i` too. Inlining guaranteed (`@inline(always)`): with the hint alone the
+  /// square-root fitted solve (easeIn, easeOut: the flips) stayed a call per group, its
+  /// vectors passed through memory.
+  @inlinable @inline(always)
   static func progress<L: FloatLanes, S: BezierSolve, Keep: StaticFlag>(
     _ x: L, _ c: BezierConstants, _: S.Type, _: Keep.Type, keepingAt parameters: UnsafeMutablePointer<Float>?, _ i: Int
   ) -> L {
