@@ -61,7 +61,14 @@ struct StoreTests {
           let per = isAffine ? 6 : 16
           let b = GuardedBuffer(floats: per * n, offset: offset)
           defer { b.free() }
-          Kernel.storeIdentityBlock(count: n, affine: isAffine, to: b.start)
+          // Only `matrices` and `affine` are read; the other outputs point at a spare Float.
+          var spare: Float = 0
+          withUnsafeMutablePointer(to: &spare) { o in
+            let outputs = KernelOutputs(
+              matrices: b.start, opacity: o, shadow: o, foldTop: nil, foldBottom: nil, foldShadow: nil, corners: nil,
+              affine: isAffine)
+            Kernel.storeIdentityBlock(count: n, at: 0, outputs)
+          }
           let expected = (0..<n).flatMap { _ in isAffine ? affine : one }
           let diff = firstDifference(b.values, expected)
           #expect(diff == nil, "offset \(offset), \(n) cells, affine \(isAffine): \(diff ?? "")")

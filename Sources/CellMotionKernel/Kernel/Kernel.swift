@@ -245,8 +245,7 @@ public enum Kernel {
         if identityCells {
           // A fold recipe's pass stores them with its halves, interleaved with its work.
           if r.fold == nil {
-            storeIdentityBlock(
-              count: n, affine: outputs.affine, to: outputs.matrices + (outputs.affine ? 6 : 16) * b)
+            storeIdentityBlock(count: n, at: b, outputs)
           }
         } else if let planar {
           evaluatePlanarRun(

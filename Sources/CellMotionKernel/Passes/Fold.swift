@@ -3,7 +3,6 @@
 
 import CellMotion
 import Foundation
-import _CellMotionShims
 
 extension Kernel {
   /// The fold halves of one lane group (recipes with a fold only).
@@ -54,7 +53,6 @@ extension Kernel {
     progress: StagedProgress, inputs: KernelInputs, outputs: KernelOutputs, identityCells: Bool
   ) {
     guard let fs = outputs.foldShadow, let ft = outputs.foldTop, let fb = outputs.foldBottom else { return }
-    let affine = outputs.affine
     // Whole groups in one loop and the block's last partial group after it, so the loop
     // body has no per-lane tail code (mixed in, it pulled the shadow's clamp apart into
     // scalar pieces: 221 instructions per group, callgrind).
@@ -67,13 +65,7 @@ extension Kernel {
       L.storeMatrices(f.bottom, constant: .unitRow0, cells: lanes, to: fb + 16 &* c)
       // The cells' own identity matrices here rather than in a pass of their own: stores
       // alone, that pass waited on the store buffer (a fifth of the fold's time, perf).
-      if identityCells {
-        if affine {
-          cm_store_affine_identity(outputs.matrices + 6 &* c, lanes)
-        } else {
-          cm_store_identity_matrices(outputs.matrices + 16 &* c, lanes)
-        }
-      }
+      if identityCells { storeIdentity(count: lanes, at: c, outputs) }
       if lanes == L.width {
         f.shadow.store(to: fs + c)
       } else {

@@ -64,11 +64,18 @@ extension Kernel {
   /// 16 Floats each, or 6 with the affine layout, stored from constants
   /// (`cm_store_identity_matrices`, `cm_store_affine_identity`); stage 3 does not run.
   @usableFromInline @inline(never)
-  static func storeIdentityBlock(count n: Int, affine: Bool, to p: UnsafeMutablePointer<Float>) {
-    if affine {
-      cm_store_affine_identity(p, n)
+  static func storeIdentityBlock(count n: Int, at b: Int, _ outputs: KernelOutputs) {
+    storeIdentity(count: n, at: b, outputs)
+  }
+
+  /// The identity matrices of cells `b ..< b + n` in `outputs.matrices`, in its layout:
+  /// `storeIdentityBlock`'s work, inlined where the fold pass stores it group by group.
+  @inlinable @inline(__always)
+  static func storeIdentity(count n: Int, at b: Int, _ outputs: KernelOutputs) {
+    if outputs.affine {
+      cm_store_affine_identity(outputs.matrices + 6 &* b, n)
     } else {
-      cm_store_identity_matrices(p, n)
+      cm_store_identity_matrices(outputs.matrices + 16 &* b, n)
     }
   }
 
