@@ -197,10 +197,11 @@ static inline __attribute__((always_inline)) void cm_store_identity_matrices(flo
     const cm_double4 joint = __builtin_shufflevector(hi, lo, 2, 3, 4, 5);
     if (n <= 0) return;
     *(cm_double2_u *)out = first;
-    for (long k = 0; k < n; k++) {
+    for (long k = 0; k + 1 < n; k++) {
       *(cm_double4_u *)(out + 16 * k + 4) = mid;
-      if (k + 1 < n) *(cm_double4_u *)(out + 16 * k + 12) = joint;
+      *(cm_double4_u *)(out + 16 * k + 12) = joint;
     }
+    *(cm_double4_u *)(out + 16 * (n - 1) + 4) = mid;
     *(cm_double2_u *)(out + 16 * (n - 1) + 12) = last;
   } else {
     for (long k = 0; k < n; k++) {
