@@ -304,8 +304,11 @@ enum { CM_CONST_ROW0 = 0, CM_CONST_ROW1 = 1, CM_CONST_ROWS03 = 3 };
 /// a 4 x 8 for c), with no pass through memory. With AVX every 32-byte store is aligned
 /// and each cell takes two: "joined" where `out` is 16 bytes past a 32-byte boundary (the
 /// usual case for a large array: `cm_store_planar_pairs8_off16`), "paired" elsewhere (see
-/// the two branches); both measured 6-7 % faster on flipX than one 16-byte store per
-/// constant row (3-4 stores per cell). Without AVX, 16-byte stores row by row.
+/// the two branches). The joined stores took flipX from 3.39 to 3.18 ns per cell (run
+/// alone, medians of 5) against one 16-byte store per constant row (3-4 stores per cell);
+/// the paired ones were not timed on their own, and replace a 32-byte store that crossed a
+/// cache line wherever `out` was 32 bytes past a 64-byte boundary. Without AVX, 16-byte
+/// stores row by row.
 static inline __attribute__((always_inline)) void cm_store_rows8(
     cm_float8 a0, cm_float8 a1, cm_float8 a2, cm_float8 a3, cm_float8 b0, cm_float8 b1, cm_float8 b2, cm_float8 b3,
     cm_float8 c0, cm_float8 c1, cm_float8 c2, cm_float8 c3, int shape, cm_float4 k0, cm_float4 k1, float *out) {
