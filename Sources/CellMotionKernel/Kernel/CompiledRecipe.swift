@@ -165,6 +165,10 @@ public struct CompiledRecipe: Sendable {
   /// The planar path's start values, deltas and flags, computed once here so that a frame
   /// does no work (and no allocation) to derive them; nil when not `isPlanar`.
   @usableFromInline var planarConstants: PlanarConstants? = nil
+  /// Whether the kernel stores this recipe's cell matrices as the identity from constants,
+  /// computing no entries: nothing moves the cells (`PlanarConstants.isIdentity`: the fade
+  /// and fold recipes) and no projected corners are asked for.
+  @inlinable func storesIdentity(corners: Bool) -> Bool { planarConstants?.isIdentity == true && !corners }
   /// Most distinct timed parts (curve, duration, delay) one recipe may have: enough for a
   /// block of 8 cells in the kernel's scratch (a fold's halves take none of it). Counted on
   /// the recipe's own values (curve, duration, delay and end time as Floats) before any

@@ -113,7 +113,9 @@ extension FrameOutput {
   /// Calls `body` with pointers to the output's buffers (fold buffers nil when absent,
   /// corners nil unless `includesCorners`), valid only during the call (the one place the
   /// kernel reaches the output's storage). The output must have room for at least one cell.
-  mutating func withKernelOutputs<R>(velocityRowsToClear: UInt16 = 0x7FF, _ body: (KernelOutputs) -> R) -> R {
+  mutating func withKernelOutputs<R>(
+    velocityRowsToClear: UInt16 = 0x7FF, identityStored: Bool = false, _ body: (KernelOutputs) -> R
+  ) -> R {
     let includeCorners = includesCorners, affine = layout == .affine2D
     let includeVelocities = includesVelocities, stride = capacity
     return matrices.withUnsafeMutableBufferPointer { mo in
@@ -130,7 +132,7 @@ extension FrameOutput {
                         foldTop: ft.baseAddress, foldBottom: fb.baseAddress, foldShadow: fs.baseAddress,
                         corners: includeCorners ? co.baseAddress : nil, affine: affine,
                         velocities: includeVelocities ? ve.baseAddress : nil, velocityStride: stride,
-                        velocityRowsToClear: velocityRowsToClear))
+                        velocityRowsToClear: velocityRowsToClear, identityStored: identityStored))
                   }
                 }
               }

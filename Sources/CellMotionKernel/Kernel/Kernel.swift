@@ -85,8 +85,14 @@ public enum Kernel {
     let moving = output.includesVelocities ? batch.recipes.reduce(UInt16(0)) { $0 | $1.velocityPlan.movingRows } : 0
     let clear = moving | output.velocityRowsWritten
     output.velocityRowsWritten = clear
+    // Every recipe leaves its cells unmoved (a batch of fade or fold cells): their matrices
+    // are the identity, which an earlier frame may have stored already for at least these
+    // cells (`FrameOutput.identityCells`); any other frame may store anything.
+    let identityOnly = batch.recipes.allSatisfy { $0.storesIdentity(corners: output.includesCorners) }
+    let identityStored = identityOnly && n <= output.identityCells
+    output.identityCells = identityOnly ? max(n, output.identityCells) : 0
     batch.withKernelInputs { inputs, recipeIndex in
-      output.withKernelOutputs(velocityRowsToClear: clear) { outputs in
+      output.withKernelOutputs(velocityRowsToClear: clear, identityStored: identityStored) { outputs in
         FrameJob(
           recipes: batch.recipes, recipeIndex: recipeIndex, oneRecipe: batch.recipeChanges == 0, t: t, inputs: inputs,
           outputs: outputs, lanes: options.lanes, count: n
@@ -198,8 +204,10 @@ public enum Kernel {
       // storage, measured at 5 % of fadeIn's time when done per block.
       let hasKeyframes = !r.keyframes.isEmpty, hasRetargets = !r.retargets.isEmpty
       // Nothing moves the cells and no corners are asked for: their matrices are the
-      // identity, stored from constants (`storeIdentityBlock`, or the fold pass).
-      let identityCells = planar?.isIdentity == true && outputs.corners == nil
+      // identity, stored from constants (`storeIdentityBlock`, or the fold pass) unless an
+      // earlier frame left them there (`KernelOutputs.identityStored`).
+      let identityCells = r.storesIdentity(corners: outputs.corners != nil)
+      let storeIdentity = identityCells && !outputs.identityStored
       var b = range.lowerBound
       while b < range.upperBound {
         let n = min(block, range.upperBound - b)
@@ -244,7 +252,7 @@ public enum Kernel {
         }
         if identityCells {
           // A fold recipe's pass stores them with its halves, interleaved with its work.
-          if r.fold == nil {
+          if r.fold == nil && storeIdentity {
             storeIdentityBlock(count: n, at: b, outputs)
           }
         } else if let planar {
@@ -265,7 +273,7 @@ public enum Kernel {
         if let fold = r.fold {
           foldStage(
             L.self, fold, centre: r.foldAngleCentre, at: b, count: n, progress: progress, inputs: inputs,
-            outputs: outputs, identityCells: identityCells)
+            outputs: outputs, identityCells: storeIdentity)
         }
         b += n
       }

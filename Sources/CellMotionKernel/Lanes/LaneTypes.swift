@@ -51,14 +51,19 @@ struct KernelOutputs: @unchecked Sendable {
   /// Bit `row` set for the velocity rows a recipe that does not animate that channel must
   /// write 0 to (some cell may hold another value there); rows never written stay 0.
   @usableFromInline let velocityRowsToClear: UInt16
+  /// `matrices` already holds the identity for every cell of the frame, written by an
+  /// earlier frame (`FrameOutput.identityCells`): recipes that leave cells unmoved skip
+  /// storing it again.
+  @usableFromInline let identityStored: Bool
   @inlinable init(
     matrices: UnsafeMutablePointer<Float>, opacity: UnsafeMutablePointer<Float>,
     shadow: UnsafeMutablePointer<Float>, foldTop: UnsafeMutablePointer<Float>?,
     foldBottom: UnsafeMutablePointer<Float>?, foldShadow: UnsafeMutablePointer<Float>?,
     corners: UnsafeMutablePointer<Float>?, affine: Bool = false, velocities: UnsafeMutablePointer<Float>? = nil,
-    velocityStride: Int = 0, velocityRowsToClear: UInt16 = 0x7FF
+    velocityStride: Int = 0, velocityRowsToClear: UInt16 = 0x7FF, identityStored: Bool = false
   ) {
     self.affine = affine
+    self.identityStored = identityStored
     self.velocityRowsToClear = velocityRowsToClear
     self.velocities = velocities
     self.velocityStride = velocityStride
