@@ -36,7 +36,8 @@ public enum MatrixLayout: String, Sendable, Hashable, Codable, CaseIterable {
 ///   drawn position relative to the cell's resting frame origin.
 /// - `opacity`, `shadowOpacity`: 1 Float per cell, in [0, 1].
 /// - `foldTop`, `foldBottom`: 16 Floats per cell, same layout, for cells whose recipe folds
-///   (other cells' entries are left as they were); `foldShadow`: 1 Float per cell.
+///   (other cells' entries are left as they were: the identity until a fold writes them);
+///   `foldShadow`: 1 Float per cell.
 /// - `velocities` (when enabled, `includeVelocities`): one row of `capacity` Floats per
 ///   channel, in `Channel.allCases` order (opacity, translationX, translationY,
 ///   translationZ, rotationX, rotationY, rotationZ, scale, scaleX, scaleY, shadowOpacity):
@@ -82,7 +83,7 @@ public struct FrameOutput: Sendable {
   /// 4 GB at the maximum; 16 x the maximum is far from overflowing `Int`.
   public static let maxCapacity = CellBatch.maxCapacity
 
-  /// Allocates for `capacity` cells (matrices zero-filled).
+  /// Allocates for `capacity` cells (matrices zero-filled, fold halves identities).
   ///
   /// - Throws: `CellMotionError.outOfRange` unless `0 <= capacity <= maxCapacity`.
   public init(
@@ -97,8 +98,11 @@ public struct FrameOutput: Sendable {
     matrices = [Float](repeating: 0, count: layout.floatsPerCell * capacity)
     opacity = [Float](repeating: 0, count: capacity)
     shadowOpacity = [Float](repeating: 0, count: capacity)
-    foldTop = [Float](repeating: 0, count: includeFold ? 16 * capacity : 0)
-    foldBottom = [Float](repeating: 0, count: includeFold ? 16 * capacity : 0)
+    // The halves start as identities: rows (1 0 0 0) and (0 0 0 1) of the top and (1 0 0 0)
+    // of the bottom are the same for every fold at every time, so the kernel's SIMD8 stores
+    // skip them (`ConstantRows.held`), and nothing else writes these buffers.
+    foldTop = includeFold ? Self.identities(capacity) : []
+    foldBottom = includeFold ? Self.identities(capacity) : []
     foldShadow = [Float](repeating: 0, count: includeFold ? capacity : 0)
     corners = [Float](repeating: 0, count: includeCorners ? 8 * capacity : 0)
     includesVelocities = includeVelocities
@@ -126,8 +130,8 @@ public struct FrameOutput: Sendable {
     opacity += [Float](repeating: 0, count: n - opacity.count)
     shadowOpacity += [Float](repeating: 0, count: n - shadowOpacity.count)
     if includesFold {
-      foldTop += [Float](repeating: 0, count: 16 * n - foldTop.count)
-      foldBottom += [Float](repeating: 0, count: 16 * n - foldBottom.count)
+      foldTop += Self.identities(n - foldTop.count / 16)
+      foldBottom += Self.identities(n - foldBottom.count / 16)
       foldShadow += [Float](repeating: 0, count: n - foldShadow.count)
     }
     if includesCorners { corners += [Float](repeating: 0, count: 8 * n - corners.count) }
@@ -173,6 +177,13 @@ public struct FrameOutput: Sendable {
   private func checkCell(_ i: Int, fold: Bool = false) {
     precondition(i >= 0 && i < count, "FrameOutput: cell index \(i) out of range 0..<\(count)")
     precondition(!fold || includesFold, "FrameOutput: fold halves read from an output made with includeFold: false")
+  }
+
+  /// `n` identity matrices, 16 Floats each.
+  static func identities(_ n: Int) -> [Float] {
+    var a = [Float](repeating: 0, count: 16 * n)
+    for i in 0..<n { for d in 0..<4 { a[16 * i + 5 * d] = 1 } }
+    return a
   }
 
   static func transform(_ a: [Float], _ i: Int) -> Transform3D {

@@ -146,7 +146,7 @@ extension SIMD8: FloatLanes where Scalar == Float {
     let a = k.firstVarying
     cm_store_rows8(
       m[a, 0], m[a, 1], m[a, 2], m[a, 3], m[2, 0], m[2, 1], m[2, 2], m[2, 3], m[3, 0], m[3, 1], m[3, 2], m[3, 3],
-      k.shape, k.k0, k.k1, p)
+      k.shape, k.held ? 1 : 0, k.k0, k.k1, p)
   }
 }
 

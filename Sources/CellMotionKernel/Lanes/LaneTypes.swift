@@ -4,6 +4,7 @@
 
 import CellMotion
 import Foundation
+import _CellMotionShims
 
 /// Pointers to a batch's SoA inputs, valid for one evaluation.
 @usableFromInline
@@ -249,8 +250,20 @@ package struct ConstantRows: Sendable {
   @usableFromInline let shape: Int32
   /// The constant rows' values: the first (`k0`) and, for shape 3, the last (`k1`).
   @usableFromInline let k0: SIMD4<Float>, k1: SIMD4<Float>
+  /// The destination already holds the constant rows (the fold halves' buffers hold them
+  /// from allocation, `FrameOutput`): a store may skip them (the SIMD8 one does; the
+  /// others write the same values). Not for shape 1.
+  @usableFromInline var held = false
   @inlinable init(shape: Int32, k0: SIMD4<Float>, k1: SIMD4<Float> = .zero) {
     (self.shape, self.k0, self.k1) = (shape, k0, k1)
+  }
+  /// Whether SIMD8 stores skip held rows in this build (with AVX; tests only).
+  static var skipsHeldRows: Bool { cm_store_skips_held_rows() != 0 }
+  /// The same rows, held by the destination (see `held`).
+  @inlinable var heldByOutput: ConstantRows {
+    var r = self
+    r.held = true
+    return r
   }
   /// The first row that varies (then rows 2 and 3, or row 2 alone for shape 3).
   @inlinable var firstVarying: Int { shape == 1 ? 0 : 1 }

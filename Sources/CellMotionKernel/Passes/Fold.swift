@@ -42,9 +42,10 @@ extension Kernel {
   }
 
   /// The fold pass of a block (recipes with a fold): for cells `b ..< b + n`, both halves
-  /// straight to `outputs.foldTop` / `foldBottom` (`FloatLanes.storeMatrices`: the constant
-  /// rows (1 0 0 0) of both and (0 0 0 1) of the top from constants, the varying rows
-  /// transposed in registers), the shadow opacity to `outputs.foldShadow`, and with
+  /// straight to `outputs.foldTop` / `foldBottom` (`FloatLanes.storeMatrices`: the varying
+  /// rows transposed in registers; the constant rows (1 0 0 0) of both and (0 0 0 1) of
+  /// the top are already in the buffers, which `FrameOutput` makes with them, so the SIMD8
+  /// store skips them), the shadow opacity to `outputs.foldShadow`, and with
   /// `identityCells` the cells' own identity matrices to `outputs.matrices`. A pass of its
   /// own, after the cell matrices, so each group is a short loop with little else live.
   @inlinable
@@ -61,8 +62,9 @@ extension Kernel {
       let f = evaluateFold(
         fold, centre: centre, progress: progress, at: i, width: loadGroup(inputs.width + c, lanes) as L,
         detailHeight: loadGroup(inputs.detailHeight + c, lanes))
-      L.storeMatrices(f.top, constant: .unitRows0And3, cells: lanes, to: ft + 16 &* c)
-      L.storeMatrices(f.bottom, constant: .unitRow0, cells: lanes, to: fb + 16 &* c)
+      // The halves' buffers hold the constant rows from allocation (`FrameOutput`).
+      L.storeMatrices(f.top, constant: ConstantRows.unitRows0And3.heldByOutput, cells: lanes, to: ft + 16 &* c)
+      L.storeMatrices(f.bottom, constant: ConstantRows.unitRow0.heldByOutput, cells: lanes, to: fb + 16 &* c)
       // The cells' own identity matrices here rather than in a pass of their own: stores
       // alone, that pass waited on the store buffer (a fifth of the fold's time, perf).
       if identityCells { storeIdentity(count: lanes, at: c, outputs) }

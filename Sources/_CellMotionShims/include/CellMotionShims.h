@@ -291,6 +291,16 @@ static inline __attribute__((always_inline)) void cm_transpose4x8_v(const cm_flo
   u[3] = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
 }
 
+/// Whether `cm_store_rows8` skips the rows a destination holds (`held`): the AVX build's
+/// stores do, the SSE2 build writes every row.
+static inline __attribute__((always_inline)) int cm_store_skips_held_rows(void) {
+#if defined(__AVX__)
+  return 1;
+#else
+  return 0;
+#endif
+}
+
 /// Which rows of 4x4 matrices `cm_store_rows8` / `cm_store_rows4` write from constants:
 /// row 0 (`k0`; rows 1-3 vary: fold's bottom half, rotation about x), row 1 (`k0`; rows
 /// 0, 2, 3 vary: rotation about y), or rows 0 and 3 (`k0`, `k1`; rows 1-2 vary: fold's top
@@ -307,11 +317,14 @@ enum { CM_CONST_ROW0 = 0, CM_CONST_ROW1 = 1, CM_CONST_ROWS03 = 3 };
 /// the two branches). The joined stores took flipX from 3.39 to 3.18 ns per cell (run
 /// alone, medians of 5) against one 16-byte store per constant row (3-4 stores per cell);
 /// the paired ones were not timed on their own, and replace a 32-byte store that crossed a
-/// cache line wherever `out` was 32 bytes past a 64-byte boundary. Without AVX, 16-byte
-/// stores row by row.
+/// cache line wherever `out` was 32 bytes past a 64-byte boundary. With `held` (shapes
+/// CM_CONST_ROW0 and CM_CONST_ROWS03) the destination already holds the constant rows and
+/// only the varying ones are written (the fold halves: 8 or 16 stores per group instead of
+/// 18 each). Without AVX, 16-byte stores row by row.
 static inline __attribute__((always_inline)) void cm_store_rows8(
     cm_float8 a0, cm_float8 a1, cm_float8 a2, cm_float8 a3, cm_float8 b0, cm_float8 b1, cm_float8 b2, cm_float8 b3,
-    cm_float8 c0, cm_float8 c1, cm_float8 c2, cm_float8 c3, int shape, cm_float4 k0, cm_float4 k1, float *out) {
+    cm_float8 c0, cm_float8 c1, cm_float8 c2, cm_float8 c3, int shape, int held, cm_float4 k0, cm_float4 k1,
+    float *out) {
 #if defined(__AVX__)
   // The entries pass through empty asm statements: in view of the arithmetic that made
   // them, LLVM pushed the transpose's shuffles into it (8-lane products split into 4-lane
@@ -326,6 +339,19 @@ static inline __attribute__((always_inline)) void cm_store_rows8(
   cm_transpose8x8_v(abRows, ab);
   if (shape != CM_CONST_ROWS03) cm_transpose4x8_v(cRows, cs);
 #if defined(__AVX__)
+  if (held && shape != CM_CONST_ROW1) {
+    // The destination holds the constant rows already (the fold halves' buffers, made
+    // with them): only rows 1-2 (one 32-byte store, aligned where `out` is 16 bytes past
+    // a 32-byte boundary) and for CM_CONST_ROW0 row 3 (16 bytes) are written.
+#pragma clang loop unroll(full)
+    for (int k = 0; k < 8; k++) {
+      *(cm_float8_u *)(out + 16 * k + 4) = ab[k];
+      if (shape == CM_CONST_ROW0)
+        *(cm_float4_u *)(out + 16 * k + 12) = k < 4 ? __builtin_shufflevector(cs[k & 3], cs[k & 3], 0, 1, 2, 3)
+                                                    : __builtin_shufflevector(cs[k & 3], cs[k & 3], 4, 5, 6, 7);
+    }
+    return;
+  }
   if (((unsigned long)out & 31) == 16) {
     // Joined: with `out` 16 bytes past a 32-byte boundary, each cell's rows 1-2 fill one
     // aligned 32 bytes, and its row 3 with the next cell's row 0 the next 32: two stores
