@@ -54,7 +54,9 @@
 // add 2 x 64 (halves) + 4 (fold shadow); the affine layout writes 24 + 4 + 4 = 32. The
 // fades' and folds' cells never move: after a scenario's first frame their identity
 // matrices are already in the output (`FrameOutput` keeps that record) and no frame
-// writes them again, so their bytes have no matrix (fade 8, fold 140, either layout).
+// writes them again, so their bytes have no matrix (fade 8, fold 140, either layout). The
+// fold's 140 count whole output lines: with AVX its stores skip the halves' constant rows
+// (92 bytes stored), but those share cache lines with the rows stored.
 
 import CellMotion
 import CellMotionKernel

@@ -61,8 +61,15 @@ struct IdentityRecordTests {
           #expect(i == nil, "Float \(i ?? -1) (cell \((i ?? 0) / layout.floatsPerCell)) differs after \(context)")
           // The fold halves of the folding cells (other cells' halves are left as they were).
           let folding = (0..<n).filter { recipes[$0 % recipes.count].fold != nil }
-          let halves = { (o: FrameOutput) in folding.flatMap { o.foldBottom[(16 * $0)..<(16 * $0 + 16)] } }
-          #expect(halves(reused) == halves(fresh), "fold bottom halves, \(context)")
+          func halves(_ o: FrameOutput) -> [Float] {
+            var values: [Float] = []
+            for c in folding {
+              values += o.foldTop[(16 * c)..<(16 * c + 16)]
+              values += o.foldBottom[(16 * c)..<(16 * c + 16)]
+            }
+            return values
+          }
+          #expect(halves(reused) == halves(fresh), "fold halves, \(context)")
         }
       }
     }
@@ -80,6 +87,28 @@ struct IdentityRecordTests {
     let wrong = (0..<1023).first { Array(out.matrices[(16 * $0)..<(16 * $0 + 16)]) != identity }
     #expect(wrong == nil, "cell \(wrong ?? -1) is not the identity")
     #expect(out.identityCells == 1023)
+    // The grown halves start as identities too (their constant rows are never stored) and
+    // the fold wrote every cell's halves: equal to a fresh output's.
+    var fresh = try FrameOutput(capacity: 1023)
+    let b = try batch([.foldOpen], 1023, &g)
+    try Kernel.evaluate(b, at: 0.25, into: &out)
+    try Kernel.evaluate(b, at: 0.25, into: &fresh)
+    #expect(out.foldTop == fresh.foldTop && out.foldBottom == fresh.foldBottom)
+  }
+
+  @Test("A still frame within the record does not store the matrices; one beyond it does")
+  func skips() throws {
+    var g = SeededGenerator(seed: 0x1D6)
+    var out = try FrameOutput(capacity: 64)
+    try Kernel.evaluate(try batch([.fade], 64, &g), at: 0.2, into: &out)
+    // A marker where the record says the identity is (a test may write `matrices`; the
+    // library never does): a frame that skips the stores leaves it, which is the saving.
+    out.matrices[16 * 9 + 5] = 99
+    try Kernel.evaluate(try batch([.fade], 64, &g), at: 0.3, into: &out)
+    #expect(out.matrices[16 * 9 + 5] == 99, "a still frame within the record stored the identity")
+    out.identityCells = 8
+    try Kernel.evaluate(try batch([.fade], 64, &g), at: 0.3, into: &out)
+    #expect(out.matrices[16 * 9 + 5] == 1, "a still frame beyond the record did not store the identity")
   }
 
   @Test("Projected corners make identity cells compute their matrices: no record is kept")

@@ -71,7 +71,8 @@ public struct FrameOutput: Sendable {
   /// evaluation, and every one since the value grew, had only recipes that leave cells
   /// unmoved (`CompiledRecipe.storesIdentity`; any other evaluation sets 0). A frame of
   /// such recipes over at most this many cells does not store them again: a fade or fold
-  /// batch then writes 64 bytes per cell fewer each frame (the fold's 204 become 140).
+  /// batch then writes 64 bytes per cell fewer each frame (the fold's output lines, 204
+  /// bytes per cell, become 140).
   /// Only the kernel writes `matrices` (its setter is internal), so the record holds.
   var identityCells = 0
   public let includesCorners: Bool
