@@ -1,6 +1,7 @@
 // FrameOutput: what a frame evaluation writes, in layouts a renderer can memcpy.
 
 import CellMotion
+import _CellMotionShims
 
 /// How `FrameOutput.matrices` stores each cell's transform.
 public enum MatrixLayout: String, Sendable, Hashable, Codable, CaseIterable {
@@ -180,11 +181,14 @@ public struct FrameOutput: Sendable {
     precondition(!fold || includesFold, "FrameOutput: fold halves read from an output made with includeFold: false")
   }
 
-  /// `n` identity matrices, 16 Floats each.
+  /// `n` identity matrices, 16 Floats each, written by the kernel's own identity store
+  /// (`cm_store_identity_matrices`), so the output's identities and the ones a frame stores
+  /// have one definition.
   static func identities(_ n: Int) -> [Float] {
-    var a = [Float](repeating: 0, count: 16 * n)
-    for i in 0..<n { for d in 0..<4 { a[16 * i + 5 * d] = 1 } }
-    return a
+    [Float](unsafeUninitializedCapacity: 16 * n) { buffer, count in
+      if n > 0 { cm_store_identity_matrices(buffer.baseAddress!, n) }
+      count = 16 * n
+    }
   }
 
   static func transform(_ a: [Float], _ i: Int) -> Transform3D {
