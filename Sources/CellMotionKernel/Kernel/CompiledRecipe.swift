@@ -9,7 +9,7 @@ import Foundation
 /// group and shared by every channel that uses it (tip-in: matrix and opacity share one).
 @usableFromInline package struct CompiledPart: Sendable, Hashable {
   @usableFromInline package var curve: CompiledCurve {
-    didSet { solvePath = SolvePath(curve) }
+    didSet { (solvePath, bezier) = (SolvePath(curve), BezierConstants(curve) ?? .none) }
   }
   /// Seconds.
   @usableFromInline package var duration: Float
@@ -20,6 +20,9 @@ import Foundation
   /// The loop `Kernel.progressStage` runs for `curve`, decided once here rather than per
   /// block.
   @usableFromInline private(set) var solvePath: SolvePath
+  /// The Bezier constants the progress stage reads per block (`BezierConstants.none` for a
+  /// spring), unpacked from `curve` once here.
+  @usableFromInline private(set) var bezier: BezierConstants
 
   package init(curve: CompiledCurve, duration: Float, delay: Float, endLocalTime: Float) {
     self.curve = curve
@@ -27,6 +30,7 @@ import Foundation
     self.delay = delay
     self.endLocalTime = endLocalTime
     solvePath = SolvePath(curve)
+    bezier = BezierConstants(curve) ?? .none
   }
 }
 

@@ -214,8 +214,13 @@ public enum Kernel {
         if outputs.velocities != nil {
           progressKeepingParameters(L.self, r, t: t, start: inputs.start + b, count: n, into: base, soa: soa)
         } else {
-          for k in r.parts.indices {
-            progressStage(L.self, r.parts[k], r.timing, t: t, start: inputs.start + b, count: n, into: base + k * block)
+          // Each part borrowed where the array holds it (`progressStage` copies nothing).
+          r.parts.withUnsafeBufferPointer { parts in
+            for k in parts.indices {
+              progressStage(
+                L.self, (parts.baseAddress.unsafelyUnwrapped + k).pointee, r.timing, t: t, start: inputs.start + b,
+                count: n, into: base + k * block)
+            }
           }
         }
         if hasKeyframes {

@@ -7,33 +7,58 @@ import Foundation
 
 /// A Bezier curve's compiled constants, as the solves read them: x(s) = ((ax s + bx) s +
 /// cx) s and y(s) likewise, the Newton solve's step count and first guess, or the fitted
-/// inverse (`InverseFit`) with its correction count.
+/// inverse (`InverseFit`) with its correction count. Plain Floats and vectors, no optional
+/// or enum payload: made once per part (`CompiledPart.bezier`), so a block's stage reads
+/// them without unpacking `CompiledCurve` (whose payload projection, a byte store into the
+/// copy then 32-byte loads over it, stalled store forwarding in every block's prologue).
 @usableFromInline
-struct BezierConstants: Sendable {
-  @usableFromInline enum Solve: Sendable { case newton, fitted, rootFitted }
+struct BezierConstants: Sendable, Hashable {
+  @usableFromInline enum Solve: Sendable, Hashable { case newton, fitted, rootFitted }
   @usableFromInline let ax, bx, cx, ay, by, cy: Float
   @usableFromInline let solve: Solve
   /// Newton steps, or corrections after a fitted inverse.
   @usableFromInline let steps: Int
   @usableFromInline let quadraticGuess: Bool
-  @usableFromInline let fit: InverseFit?
+  /// The fitted inverse (`InverseFit.p`, `.dp`, `.degree`, `.rootScale`, `.rootOffset`);
+  /// zeros for a Newton solve.
+  @usableFromInline let p: SIMD16<Float>
+  @usableFromInline let dp: SIMD16<Float>
+  @usableFromInline let degree: Int
+  @usableFromInline let rootScale: Float
+  @usableFromInline let rootOffset: Float
+
+  @inlinable
+  init(
+    _ a: (Float, Float, Float, Float, Float, Float), solve: Solve, steps: Int, quadraticGuess: Bool,
+    fit: InverseFit?
+  ) {
+    (ax, bx, cx, ay, by, cy) = a
+    (self.solve, self.steps, self.quadraticGuess) = (solve, steps, quadraticGuess)
+    p = fit?.p ?? SIMD16(repeating: 0)
+    dp = fit?.dp ?? SIMD16(repeating: 0)
+    degree = fit?.degree ?? 0
+    rootScale = fit?.rootScale ?? 1
+    rootOffset = fit?.rootOffset ?? 0
+  }
 
   /// The constants of a Bezier curve; nil for a spring.
-  @inlinable @inline(__always)
+  @inlinable
   init?(_ curve: CompiledCurve) {
     switch curve {
     case .bezier(let a0, let a1, let a2, let a3, let a4, let a5, let st, let g):
-      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
-      (solve, steps, quadraticGuess, fit) = (.newton, st, g, nil)
+      self.init((a0, a1, a2, a3, a4, a5), solve: .newton, steps: st, quadraticGuess: g, fit: nil)
     case .fittedBezier(let a0, let a1, let a2, let a3, let a4, let a5, let f, let st):
-      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
-      (solve, steps, quadraticGuess, fit) = (.fitted, st, false, f)
+      self.init((a0, a1, a2, a3, a4, a5), solve: .fitted, steps: st, quadraticGuess: false, fit: f)
     case .rootFittedBezier(let a0, let a1, let a2, let a3, let a4, let a5, let f, let st):
-      (ax, bx, cx, ay, by, cy) = (a0, a1, a2, a3, a4, a5)
-      (solve, steps, quadraticGuess, fit) = (.rootFitted, st, false, f)
+      self.init((a0, a1, a2, a3, a4, a5), solve: .rootFitted, steps: st, quadraticGuess: false, fit: f)
     case .underdamped, .critical, .overdamped:
       return nil
     }
+  }
+
+  /// What a spring part holds (`CompiledPart.bezier`; no stage reads it).
+  @inlinable static var none: BezierConstants {
+    BezierConstants((0, 0, 1, 0, 0, 1), solve: .newton, steps: 0, quadraticGuess: false, fit: nil)
   }
 }
 
@@ -80,13 +105,11 @@ struct BezierConstants: Sendable {
 @usableFromInline enum FittedSolve<let d: Int, let n: Int>: BezierSolve {
   @inlinable @inline(__always)
   static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
-    let fit = c.fit.unsafelyUnwrapped
-    return Kernel.fittedBezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: fit.p, dp: fit.dp, degree: d, steps: n)
+    Kernel.fittedBezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: c.p, dp: c.dp, degree: d, steps: n)
   }
   @inlinable @inline(__always)
   static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
-    let fit = c.fit.unsafelyUnwrapped
-    return Kernel.fittedBezierParameter(x, c.ax, c.bx, c.cx, p: fit.p, dp: fit.dp, degree: d, steps: n)
+    Kernel.fittedBezierParameter(x, c.ax, c.bx, c.cx, p: c.p, dp: c.dp, degree: d, steps: n)
   }
   @inlinable @inline(__always)
   static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {
@@ -99,16 +122,13 @@ struct BezierConstants: Sendable {
 @usableFromInline enum RootFittedSolve<let d: Int, let n: Int>: BezierSolve {
   @inlinable @inline(__always)
   static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
-    let fit = c.fit.unsafelyUnwrapped
-    return Kernel.rootFittedBezierProgress(
-      x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: fit.p, scale: fit.rootScale, offset: fit.rootOffset, degree: d,
-      steps: n)
+    Kernel.rootFittedBezierProgress(
+      x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: c.p, scale: c.rootScale, offset: c.rootOffset, degree: d, steps: n)
   }
   @inlinable @inline(__always)
   static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
-    let fit = c.fit.unsafelyUnwrapped
-    return Kernel.rootFittedBezierParameter(
-      x, c.ax, c.bx, c.cx, p: fit.p, scale: fit.rootScale, offset: fit.rootOffset, degree: d, steps: n)
+    Kernel.rootFittedBezierParameter(
+      x, c.ax, c.bx, c.cx, p: c.p, scale: c.rootScale, offset: c.rootOffset, degree: d, steps: n)
   }
   @inlinable @inline(__always)
   static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {
@@ -126,9 +146,12 @@ struct BezierConstants: Sendable {
     case .newton:
       return Kernel.bezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, steps: c.steps, quadraticGuess: c.quadraticGuess)
     case .fitted:
-      return Kernel.fittedBezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, c.fit!, steps: c.steps)
+      return Kernel.fittedBezierProgress(
+        x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: c.p, dp: c.dp, degree: c.degree, steps: c.steps)
     case .rootFitted:
-      return Kernel.rootFittedBezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, c.fit!, steps: c.steps)
+      return Kernel.rootFittedBezierProgress(
+        x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: c.p, scale: c.rootScale, offset: c.rootOffset, degree: c.degree,
+        steps: c.steps)
     }
   }
   @inlinable
@@ -138,12 +161,10 @@ struct BezierConstants: Sendable {
       return Kernel.bezierParameterLanes(
         x, L(repeating: c.ax), L(repeating: c.bx), L(repeating: c.cx), steps: c.steps, quadraticGuess: c.quadraticGuess)
     case .fitted:
-      let f = c.fit!
-      return Kernel.fittedBezierParameter(x, c.ax, c.bx, c.cx, p: f.p, dp: f.dp, degree: f.degree, steps: c.steps)
+      return Kernel.fittedBezierParameter(x, c.ax, c.bx, c.cx, p: c.p, dp: c.dp, degree: c.degree, steps: c.steps)
     case .rootFitted:
-      let f = c.fit!
       return Kernel.rootFittedBezierParameter(
-        x, c.ax, c.bx, c.cx, p: f.p, scale: f.rootScale, offset: f.rootOffset, degree: f.degree, steps: c.steps)
+        x, c.ax, c.bx, c.cx, p: c.p, scale: c.rootScale, offset: c.rootOffset, degree: c.degree, steps: c.steps)
     }
   }
   @inlinable

@@ -8,7 +8,10 @@ import Foundation
 /// also stores each lane's parameter to `parameters` (a type, so the loop without it has
 /// no trace of it).
 @usableFromInline struct ProgressStage<L: FloatLanes, Keep: StaticFlag>: SolveVisitor {
-  @usableFromInline let part: CompiledPart
+  /// The part where its caller holds it (not a copy: the part is about 300 bytes, and
+  /// copying it per block, with `memcpy`, cost tip-in 1 instruction per cell and a store
+  /// forwarding stall in the stage's prologue).
+  @usableFromInline let part: UnsafePointer<CompiledPart>
   @usableFromInline let timing: PartTiming
   @usableFromInline let t: Float
   @usableFromInline let start: UnsafePointer<Float>
@@ -16,7 +19,7 @@ import Foundation
   @usableFromInline let out: UnsafeMutablePointer<Float>
   @usableFromInline let parameters: UnsafeMutablePointer<Float>?
   @inlinable init(
-    part: CompiledPart, timing: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
+    part: UnsafePointer<CompiledPart>, timing: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
     out: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>?
   ) {
     (self.part, self.timing, self.t, self.start, self.count, self.out) = (part, timing, t, start, count, out)
@@ -25,7 +28,7 @@ import Foundation
   @inlinable @inline(__always)
   func visit<S: BezierSolve>(_: S.Type) {
     Kernel.bezierStage(
-      L.self, S.self, Keep.self, part, timing, t: t, start: start, count: count, into: out, parameters: parameters)
+      L.self, S.self, Keep.self, part.pointee, timing, t: t, start: start, count: count, into: out, parameters: parameters)
   }
 }
 
@@ -113,7 +116,7 @@ extension Kernel {
   /// velocities are asked for: their stage then reads it instead of solving again).
   @inlinable @inline(__always)
   static func progressStage<L: FloatLanes>(
-    _: L.Type, _ part: CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
+    _: L.Type, _ part: borrowing CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
     into out: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>? = nil
   ) {
     // Bezier solves run as types, so their loops specialise to straight-line code (a
@@ -121,15 +124,16 @@ extension Kernel {
     // out of line with the step count as a run-time value). `SolvePath.dispatch` switches
     // without a default, so a solve cannot be dropped. The run-time solve after it is never
     // reached (`SolvePath` maps every Bezier to a solve). `Keep`: the parameters are kept.
-    @inline(__always) func bezier<Keep: StaticFlag>(_: Keep.Type) -> Bool {
+    @inline(__always) func bezier<Keep: StaticFlag>(_: Keep.Type, _ p: UnsafePointer<CompiledPart>) -> Bool {
       let stage = ProgressStage<L, Keep>(
-        part: part, timing: r, t: t, start: start, count: count, out: out, parameters: parameters)
-      if part.solvePath.dispatch(stage) { return true }
-      guard !part.curve.isSpring else { return false }
+        part: p, timing: r, t: t, start: start, count: count, out: out, parameters: parameters)
+      if p.pointee.solvePath.dispatch(stage) { return true }
+      guard !p.pointee.curve.isSpring else { return false }
       stage.visit(RuntimeSolve.self)
       return true
     }
-    if parameters != nil ? bezier(Yes.self) : bezier(No.self) { return }
+    let solved = withUnsafePointer(to: part) { p in parameters != nil ? bezier(Yes.self, p) : bezier(No.self, p) }
+    if solved { return }
     switch part.curve {
     case .underdamped(let a, let wd, let b):
       springStage(L.self, UnderdampedSpring(a: a, wd: wd, b: b), part, r, t: t, start: start, count: count, into: out)
@@ -149,10 +153,10 @@ extension Kernel {
   /// same progress bits), a type so the loop without it stays as it was.
   @inlinable
   static func bezierStage<L: FloatLanes, S: BezierSolve, Keep: StaticFlag>(
-    _: L.Type, _: S.Type, _: Keep.Type, _ part: CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>,
+    _: L.Type, _: S.Type, _: Keep.Type, _ part: borrowing CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>,
     count: Int, into out: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>? = nil
   ) {
-    guard let c = BezierConstants(part.curve) else { return }
+    let c = part.bezier
     let dur = part.duration, inv = 1 / dur
     if r.simpleTiming {
       // `partLocalTime`'s simple case with every recipe constant in a local first (read

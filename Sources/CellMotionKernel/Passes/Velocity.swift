@@ -24,7 +24,7 @@ import Foundation
 extension RateLoop {
   @inlinable @inline(__always)
   func visit<S: BezierSolve>(_: S.Type) {
-    let c = BezierConstants(part.curve).unsafelyUnwrapped, inv = 1 / part.duration
+    let c = part.bezier, inv = 1 / part.duration
     if let parameters {
       run { _, i in Kernel.bezierSlope(atParameter: Lanes.load(parameters + i), c) * inv }
     } else {
