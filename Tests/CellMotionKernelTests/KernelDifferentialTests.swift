@@ -372,7 +372,7 @@ struct KernelDifferentialTests {
   }
 
   /// Many distinct parts shrink the kernel's block (`CompiledRecipe.blockCells`) down to
-  /// 8 cells; blocks, tails and the part-progress rows must still line up.
+  /// 16 cells (`maxParts`); blocks, tails and the part-progress rows must still line up.
   @Test(
     "Recipes with many timed parts (small blocks) match, with and without a fold",
     arguments: [(1, false), (20, false), (60, false), (CompiledRecipe.maxParts, false), (1, true),

@@ -141,12 +141,12 @@ public enum Kernel {
     }
   }
 
-  /// Floats of per-frame stack scratch for one block (8 KiB, zeroed once per run of one
+  /// Floats of per-frame stack scratch for one block (16 KiB, zeroed once per run of one
   /// recipe): every part's progress and the block's matrix entries in SoA form
   /// (`CompiledRecipe.blockCells`). On the stack because `withUnsafeTemporaryAllocation`
   /// goes to the heap above 1 KiB on Linux (`swift_stdlib_isStackAllocationSafe` answers
   /// false, measured).
-  @usableFromInline package static var scratchFloats: Int { 2048 }
+  @usableFromInline package static var scratchFloats: Int { 4096 }
 
   /// The progress stages of a block when velocities are asked for: each Bezier part's
   /// solved parameter kept for the velocity stage, in the rows the matrix passes fill only
@@ -191,7 +191,7 @@ public enum Kernel {
     // 16 Floats more than `scratchFloats`, so its start can be rounded up to a cache line:
     // every lane group's loads and stores then stay within one line, whatever the stack
     // frame's layout (a rebuild that moved it measured 3-5 % on the opacity-only presets).
-    var scratch = InlineArray<2064, Float>(repeating: 0)
+    var scratch = InlineArray<4112, Float>(repeating: 0)
     let block = r.blockCells
     let planar = r.planarConstants
     var span = scratch.mutableSpan
