@@ -157,10 +157,13 @@ public enum Kernel {
     into base: UnsafeMutablePointer<Float>, soa: UnsafeMutablePointer<Float>
   ) {
     let block = r.blockCells
-    for k in r.parts.indices {
-      progressStage(
-        L.self, r.parts[k], r.timing, t: t, start: start, count: n, into: base + k * block,
-        parameters: k < ParameterRows.capacity ? soa + k * block : nil)
+    // Each part borrowed where the array holds it, as in `evaluateRun`.
+    r.parts.withUnsafeBufferPointer { parts in
+      for k in parts.indices {
+        progressStage(
+          L.self, (parts.baseAddress.unsafelyUnwrapped + k).pointee, r.timing, t: t, start: start, count: n,
+          into: base + k * block, parameters: k < ParameterRows.capacity ? soa + k * block : nil)
+      }
     }
   }
 

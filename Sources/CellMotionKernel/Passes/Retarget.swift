@@ -28,10 +28,13 @@ extension Kernel {
       staged += 1
     }
     let firstLayerRow = staged
-    for j in 0..<k.layers.count {
-      progressStage(
-        L.self, k.layers[j], .retarget, t: t, start: input(1 + segmentRows + 2 * j + 1), count: count,
-        into: scratch + (staged + j) * block)
+    // Each layer borrowed where the array holds it (a copy per block is ~300 bytes).
+    k.layers.withUnsafeBufferPointer { layers in
+      for j in layers.indices {
+        progressStage(
+          L.self, (layers.baseAddress.unsafelyUnwrapped + j).pointee, .retarget, t: t,
+          start: input(1 + segmentRows + 2 * j + 1), count: count, into: scratch + (staged + j) * block)
+      }
     }
     let progress = StagedProgress(base: UnsafePointer(scratch), stride: block)
     let out = scratch + k.row * block
