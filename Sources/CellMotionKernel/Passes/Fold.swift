@@ -48,7 +48,10 @@ extension Kernel {
   /// store skips them), the shadow opacity to `outputs.foldShadow`, and with
   /// `identityCells` the cells' own identity matrices to `outputs.matrices`. A pass of its
   /// own, after the cell matrices, so each group is a short loop with little else live.
-  @inlinable
+  /// Never inlined: the Float-lane build inlined it into `evaluateRun` once that function
+  /// changed (4c691d2) and took 28 more instructions per cell (foldOpen kernel-float
+  /// 17.1 -> 20.5 ns); the SIMD4 and SIMD8 builds already kept it out of line.
+  @inlinable @inline(never)
   static func foldStage<L: FloatLanes>(
     _: L.Type, _ fold: (part: Int, opening: Bool, m34: Float, held: Bool), centre: SIMD3<Float>?, at b: Int, count n: Int,
     progress: StagedProgress, inputs: KernelInputs, outputs: KernelOutputs, identityCells: Bool
