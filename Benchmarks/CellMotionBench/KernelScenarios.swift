@@ -5,7 +5,6 @@
 // |------------------|-------------------------------------------------------------------|
 // | simd8            | Kernel.evaluate, SIMD8<Float> lanes, one thread (ratio reference)  |
 // | simd4            | Kernel.evaluate, SIMD4<Float> lanes, one thread                    |
-// | kernel-float     | Kernel.evaluate on plain Float (the kernel's code, one lane)       |
 // | simd8-affine     | Kernel.evaluate, SIMD8, one thread, 6-Float affine output layout   |
 // |                  | (planar presets only: tip-in at every size, the rest at 10,000)    |
 // | simd8-2threads   | Kernel.evaluate, SIMD8, 2 threads (concurrentPerform), N >= 16384  |
@@ -94,7 +93,6 @@ enum KernelScenarios {
   enum Variant: String, CaseIterable {
     case simd8, simd4
     case simd8Affine = "simd8-affine"
-    case kernelFloat = "kernel-float"
     case simd8TwoThreads = "simd8-2threads"
     case referenceFloat = "reference-float"
     case referenceDouble = "reference-double"
@@ -122,7 +120,7 @@ enum KernelScenarios {
         && ((try? CompiledRecipe(Recipe.preset(named: recipe)).isPlanar) ?? false)
         && recipe != "foldOpen" && recipe != "foldClosed"
     case .simd8TwoThreads: return n >= KernelOptions().parallelThreshold && (recipe == "tipIn" || explicitSizes)
-    case .simd4, .kernelFloat:
+    case .simd4:
       return recipe == "tipIn" || n == comparisonSize || explicitSizes
     case .referenceFloat:
       return n <= slowVariantCap && (recipe == "tipIn" || n == comparisonSize || explicitSizes)
@@ -174,7 +172,6 @@ enum KernelScenarios {
     case .simd8: note = "Kernel.evaluate, SIMD8<Float>, 1 thread"
     case .simd8Affine: note = "Kernel.evaluate, SIMD8<Float>, 1 thread, affine2D layout (6 Floats per cell)"
     case .simd4: note = "Kernel.evaluate, SIMD4<Float>, 1 thread"
-    case .kernelFloat: note = "Kernel.evaluate on plain Float lanes (the kernel's code, scalar)"
     case .simd8TwoThreads: note = "Kernel.evaluate, SIMD8<Float>, 2 threads"
     case .referenceFloat: note = "the reference algorithm per cell in Float (FloatReference)"
     case .referenceDouble: note = "ReferenceEvaluator in Double, stored as Float"
@@ -185,8 +182,8 @@ enum KernelScenarios {
     ) {
       let (batch, cells) = try makeInputs(recipe, n)
       switch v {
-      case .simd8, .simd4, .kernelFloat, .simd8TwoThreads, .simd8Affine:
-        let lanes: LaneWidth = v == .simd4 ? .simd4 : v == .kernelFloat ? .scalar : .simd8
+      case .simd8, .simd4, .simd8TwoThreads, .simd8Affine:
+        let lanes: LaneWidth = v == .simd4 ? .simd4 : .simd8
         let options = KernelOptions(lanes: lanes, threads: v == .simd8TwoThreads ? 2 : 1)
         let layout: MatrixLayout = v == .simd8Affine ? .affine2D : .transform3D
         let box = OutputBox(try FrameOutput(capacity: n, layout: layout, includeFold: recipe.fold != nil))

@@ -1,8 +1,8 @@
-// Every compiled curve reaches a specialised solve loop: `SolvePath` maps a curve's counts
-// to the case `Kernel.progressStage` switches over (exhaustively, no default), so a
-// combination `CompiledCurve` can choose but the kernel lacks shows up here (when
-// `Steps4` was deleted, easeIn/easeOut-style curves compiled to 3 steps with the quadratic
-// guess fell to the run-time loop and no test noticed).
+// Solve paths: the presets' curves take the loops specialised for them (their counts
+// compile-time constants), and every other curve a run-time loop that reads its counts
+// and gives the same bits as a loop specialised for it would. The specialised ones are
+// the reference for that: a curve compiled to a specialised path, run through the
+// run-time loop of its kind, must match it bit for bit.
 
 import CellMotion
 import Testing
@@ -16,21 +16,15 @@ struct SolvePathTests {
   func presets() throws {
     for recipe in Recipe.presets {
       for part in try CompiledRecipe(recipe).parts {
-        #expect(SolvePath(part.curve) != .runtime, "\(recipe.name): \(part.curve)")
+        let path = SolvePath(part.curve)
+        #expect(path.isSpecialised || path == .spring, "\(recipe.name): \(part.curve) -> \(path)")
       }
     }
-    let easeInEaseOut = CompiledCurve(.bezier(.easeInEaseOut))
-    #expect("\(SolvePath(easeInEaseOut))".hasPrefix("fitted"), "easeInEaseOut (tip-in): \(SolvePath(easeInEaseOut))")
+    #expect(SolvePath(CompiledCurve(.bezier(.easeInEaseOut))) == .fitted7x1)
     // easeIn and easeOut (flip recipes): a fit in the square root of the distance from the
     // flat end.
-    for curve in [TimingCurve.easeIn, .easeOut] {
-      let path = SolvePath(CompiledCurve(.bezier(curve)))
-      #expect("\(path)".hasPrefix("root"), "\(curve): \(path)")
-    }
-    for curve in [TimingCurve.easeIn, .easeOut, .linear, .default] {
-      let path = SolvePath(CompiledCurve(.bezier(curve)))
-      #expect(path != .runtime, "\(curve): \(path)")
-    }
+    #expect(SolvePath(CompiledCurve(.bezier(.easeOut))) == .root4x1)
+    #expect(SolvePath(CompiledCurve(.bezier(.easeIn))) == .root4x1)
     let spring = CompiledCurve(.spring(try Spring()))
     #expect(SolvePath(spring) == .spring)
     // Curves on the diagonal (linear: keyframe channels' default timing) need no solve,
@@ -43,15 +37,47 @@ struct SolvePathTests {
     }
   }
 
-  @Test("Random Bezier curves never take the run-time loop")
-  func randomCurves() throws {
+  /// Progress of `curve` at `x` through the loop `S`, as the progress stage runs it.
+  func progress<S: BezierSolve>(_: S.Type, _ curve: CompiledCurve, _ x: SIMD8<Float>) -> SIMD8<Float> {
+    S.progress(x, BezierConstants(curve)!)
+  }
+
+  @Test("The run-time loops give the specialised loops' bits (any fit degree evaluated to degree 8)")
+  func runtimeMatchesSpecialised() throws {
+    let grid = (0..<1024).map { Float($0) / 1023 } + [1e-7, 1e-4, 0.999_9, 0.999_999_9]
+    func groups() -> [SIMD8<Float>] {
+      stride(from: 0, to: grid.count - 7, by: 8).map { i in SIMD8<Float>((0..<8).map { grid[i + $0] }) }
+    }
+    let easeInEaseOut = CompiledCurve(.bezier(.easeInEaseOut)), easeOut = CompiledCurve(.bezier(.easeOut))
+    let easeIn = CompiledCurve(.bezier(.easeIn))
+    for x in groups() {
+      #expect(progress(FittedSolve<7, 1>.self, easeInEaseOut, x) == progress(RuntimeFittedSolve.self, easeInEaseOut, x))
+      #expect(progress(RootFittedSolve<4, 1>.self, easeOut, x) == progress(RuntimeRootFittedSolve.self, easeOut, x))
+      #expect(progress(RootFittedSolve<4, 1>.self, easeIn, x) == progress(RuntimeRootFittedSolve.self, easeIn, x))
+    }
+    // Random curves in each kind, against a loop specialised for their own counts where
+    // one of the kinds below has it (Newton's counts are run-time loop bounds: the same
+    // arithmetic whatever the count).
     var g = SeededGenerator(seed: 0x501E)
     var seen = Set<SolvePath>()
     for _ in 0..<150 {
       let c = try TimingCurve(x1: g.uniform(0...1), y1: g.uniform(-1...2), x2: g.uniform(0...1), y2: g.uniform(-1...2))
-      let path = SolvePath(CompiledCurve(.bezier(c)))
-      #expect(path != .runtime, "seed \(g.seed): \(c) -> \(path)")
+      let compiled = CompiledCurve(.bezier(c))
+      let path = SolvePath(compiled)
       seen.insert(path)
+      guard let k = BezierConstants(compiled) else { continue }
+      for x in groups().prefix(16) {
+        switch (path, k.degree, k.steps) {
+        case (.fitted, 5, 1): #expect(FittedSolve<5, 1>.progress(x, k) == RuntimeFittedSolve.progress(x, k))
+        case (.fitted, 6, 2): #expect(FittedSolve<6, 2>.progress(x, k) == RuntimeFittedSolve.progress(x, k))
+        case (.rootFitted, 5, 1): #expect(RootFittedSolve<5, 1>.progress(x, k) == RuntimeRootFittedSolve.progress(x, k))
+        case (.newton, _, 3) where !k.quadraticGuess:
+          #expect(NewtonSolve<3, 0>.progress(x, k) == RuntimeNewtonSolve.progress(x, k))
+        case (.newton, _, 2) where k.quadraticGuess:
+          #expect(NewtonSolve<2, 1>.progress(x, k) == RuntimeNewtonSolve.progress(x, k))
+        default: break
+        }
+      }
     }
     print("solve paths seen: \(seen)")
     #expect(seen.count >= 3)

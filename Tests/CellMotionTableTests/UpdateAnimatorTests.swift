@@ -103,7 +103,7 @@ struct UpdateAnimatorTests {
     var kinds: [UpdateCell.Kind: Int] = [:]
     for (k, timing) in [UpdateTiming.uiKit, .recyclerView].enumerated() {
       for layout in [MatrixLayout.transform3D, .affine2D] {
-        for lanes in [LaneWidth.simd8, .simd4, .scalar] {
+        for lanes in LaneWidth.allCases {
           let (transform, opacity, seen) = try run(seed: UInt64(k + 1), timing: timing, layout: layout, lanes: lanes)
           #expect(transform.passed, "\(transform)")
           #expect(opacity.passed, "\(opacity)")

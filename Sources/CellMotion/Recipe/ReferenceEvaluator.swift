@@ -200,9 +200,17 @@ public enum ReferenceEvaluator {
     _ recipe: Recipe, geometry: CellGeometry, row: Int = 0, batchPosition: Int = 0, rowCount: Int? = nil,
     batchCount: Int? = nil, startTime: Double = 0, time: Double, motion: MotionPolicy? = nil
   ) -> ChannelValues {
-    let start = startTime + staggerDelay(
-      recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
-    let policy = motion ?? recipe.motion
+    channelVelocities(
+      recipe, geometry: geometry,
+      start: startTime + staggerDelay(
+        recipe.stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount),
+      time: time, policy: motion ?? recipe.motion)
+  }
+
+  /// `channelVelocities` for a cell whose staggered start is `start` (seconds).
+  static func channelVelocities(
+    _ recipe: Recipe, geometry: CellGeometry, start: Double, time: Double, policy: MotionPolicy
+  ) -> ChannelValues {
     var velocities = ChannelValues.zero
     for c in channels(recipe, policy) {
       velocities[c.channel] = RecipeChannel(

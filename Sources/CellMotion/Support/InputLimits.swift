@@ -25,6 +25,11 @@ public enum InputLimits {
   /// `-1e9 ... 1e9` (about 31 years either way; Double keeps 1.2e-7 s at 1e9).
   public static let time: ClosedRange<Double> = -1e9...1e9
 
+  /// A cell's progress through its recipe when the caller gives it
+  /// (`ProgressSource.progress`; 0 the start, 1 the end, beyond either the fill mode
+  /// decides), unitless: `-1e6 ... 1e6`.
+  public static let progress: ClosedRange<Double> = -1e6...1e6
+
   /// Durations of channels, matrix animations and folds, seconds: `1e-6 ... 1e5`.
   public static let duration: ClosedRange<Double> = 1e-6...1e5
 

@@ -184,6 +184,10 @@ extension CellBatch {
 
   /// Moves cell `i` to the derived recipe of `cellMotions`' shape and writes its rows.
   private mutating func store(_ cellMotions: CellMotions, cell i: Int) throws(CellMotionError) {
+    guard source == .clock else {
+      throw .invalidCombination(
+        field: "cell", reason: "cells driven by progress cannot be retargeted (a retarget runs on the clock)")
+    }
     let order = Channel.allCases
     let sorted = cellMotions.channels.sorted {
       order.firstIndex(of: $0.channel)! < order.firstIndex(of: $1.channel)!
@@ -206,13 +210,13 @@ extension CellBatch {
       index = recipes.count - 1
       derived[key] = index
     }
-    retargetRows.reserve(rows: recipes[index].retargetInputRows, cells: max(count, start.capacity))
+    retargetRows.reserve(rows: recipes[index].retargetInputRows, cells: max(count, columns.start.capacity))
     setRecipeIndex(Int32(index), ofCell: i)
-    motions[i] = CellMotions(channels: sorted, fold: cellMotions.fold)
+    columns.motions[i] = CellMotions(channels: sorted, fold: cellMotions.fold)
     var end = startExact[i] + recipes[base].activeDuration
     for m in sorted { end = max(end, m.endTime) }
     if let f = cellMotions.fold { end = max(end, f.endTime) }
-    endExact[i] = end
+    columns.endExact[i] = end
     writeRetargetRows(cell: i)
   }
 
@@ -223,7 +227,7 @@ extension CellBatch {
         + (i + 1 < count && recipeIndex[i + 1] != recipeIndex[i] ? 1 : 0)
     }
     recipeChanges -= changes()
-    recipeIndex[i] = index
+    columns.recipeIndex[i] = index
     recipeChanges += changes()
   }
 

@@ -21,12 +21,11 @@ public struct CellBatch: Sendable {
   public internal(set) var recipes: [CompiledRecipe]
   /// The number of recipes given to `init`: the indices `append` takes.
   public let baseRecipeCount: Int
+  /// Where the cells' progress comes from (`ProgressSource`): the clock (start times, the
+  /// frame time) or a progress per cell the caller sets (`setProgress`).
+  public let source: ProgressSource
   /// Seconds; start times are stored relative to it.
   public private(set) var timeOrigin: Double
-  /// Staggered start (start + stagger delay) - timeOrigin, seconds.
-  public private(set) var start: [Float] = []
-  /// Staggered start, absolute seconds (Double): the exact value `start` is derived from.
-  var startExact: [Double] = []
 
   /// How far from `timeOrigin` (seconds, either way) the kernel evaluates: 16 s.
   ///
@@ -34,35 +33,45 @@ public struct CellBatch: Sendable {
   /// time quantum is the Float spacing at that distance: 1.9e-6 s at 16 s, 0.06 ms at
   /// 1,000 s, 1 ms at an hour. The differential tests check the stated tolerances (2e-5 on
   /// matrix entries, 1e-5 on opacity) at up to 10 s; 16 s keeps the quantum within a factor
-  /// of two of that. Rebasing (`rebase(to:)`) is exact and O(count).
+  /// of two of that. Rebasing (`rebase(to:)`) is exact and O(count). A recipe driven by
+  /// progress spans at most this long (`CompiledRecipe.init`), for the same quantum.
   public static let precisionWindow: Double = 16
+
+  /// Every per-cell column (`CellColumns`: declared there once).
+  var columns = CellColumns()
+
+  /// Staggered start (start + stagger delay) - timeOrigin, seconds (0 for cells driven by
+  /// progress).
+  public var start: [Float] { columns.start }
+  /// Each cell's progress (`ProgressSource.progress`; 0 for cells on the clock).
+  public var progress: [Float] { columns.progress }
   /// Cell bounds width, height, table width and fold detail height, points.
-  public private(set) var width: [Float] = []
-  public private(set) var height: [Float] = []
-  public private(set) var tableWidth: [Float] = []
-  public private(set) var detailHeight: [Float] = []
-  public internal(set) var recipeIndex: [Int32] = []
+  public var width: [Float] { columns.width }
+  public var height: [Float] { columns.height }
+  public var tableWidth: [Float] { columns.tableWidth }
+  public var detailHeight: [Float] { columns.detailHeight }
+  public var recipeIndex: [Int32] { columns.recipeIndex }
   /// Row and position in the display batch (for the caller; stagger is already applied).
-  public private(set) var row: [Int] = []
-  public private(set) var batchPosition: [Int] = []
+  public var row: [Int] { columns.row }
+  public var batchPosition: [Int] { columns.batchPosition }
+  /// Staggered start, absolute seconds (Double): the exact value `start` is derived from.
+  var startExact: [Double] { columns.startExact }
+  /// Each cell's retargeted channels and fold, exactly (nil: not retargeted).
+  var motions: [CellMotions?] { columns.motions }
 
   /// How many neighbouring cells differ in recipe index: 0 when the whole batch is one run
   /// of one recipe, which the kernel then evaluates without scanning the indices.
   var recipeChanges = 0
-  /// Absolute seconds after which each cell no longer changes (`endTime(ofCell:)`).
-  var endExact: [Double] = []
-  /// Each cell's retargeted channels and fold, exactly (nil: not retargeted).
-  var motions: [CellMotions?] = []
   /// The cells' retarget rows, `RetargetRows`.
   var retargetRows = RetargetRows()
   /// Derived recipes by (base recipe, shapes), and the curves compiled so far.
   var derived: [DerivedKey: Int] = [:]
   var curveCache: [AnimationCurve: CompiledCurve] = [:]
 
-  public var count: Int { start.count }
-  public var isEmpty: Bool { start.isEmpty }
+  public var count: Int { columns.start.count }
+  public var isEmpty: Bool { columns.start.isEmpty }
 
-  /// Most cells a batch holds: 16,777,216 (2^24), 48 bytes each (about 805 MB);
+  /// Most cells a batch holds: 16,777,216 (2^24), 52 bytes each (about 872 MB);
   /// `FrameOutput.maxCapacity` is the same.
   public static let maxCapacity = 1 << 24
   /// Most recipes a batch holds: cells store their recipe index as an `Int32`.
@@ -77,10 +86,14 @@ public struct CellBatch: Sendable {
   ///   - timeOrigin: the time (seconds) start times are kept relative to.
   ///   - motion: a reduce-motion policy for every recipe (e.g. the system's Reduce Motion
   ///     setting); nil: each recipe's own (`Recipe.motion`).
+  ///   - source: where every cell's progress comes from: the clock (`append(recipe:row:
+  ///     batchPosition:rowCount:batchCount:startTime:geometry:)`) or a progress per cell
+  ///     (`append(recipe:row:progress:geometry:)`, `setProgress`).
   /// - Throws: `CellMotionError.outOfRange` unless `0 <= capacity <= maxCapacity` and
-  ///   `recipes.count <= maxRecipes`; the first error of `CompiledRecipe(_:)`.
+  ///   `recipes.count <= maxRecipes`; the first error of `CompiledRecipe(_:motion:source:)`.
   public init(
-    recipes: [Recipe], capacity: Int = 0, timeOrigin: Double = 0, motion: MotionPolicy? = nil
+    recipes: [Recipe], capacity: Int = 0, timeOrigin: Double = 0, motion: MotionPolicy? = nil,
+    source: ProgressSource = .clock
   ) throws(CellMotionError) {
     try Check.time(timeOrigin, "timeOrigin")
     try Check.count(capacity, max: Self.maxCapacity, "capacity")
@@ -90,9 +103,10 @@ public struct CellBatch: Sendable {
     for r in recipes {
       if let i = seen[r] { compiled.append(compiled[i]); continue }
       seen[r] = compiled.count
-      compiled.append(try CompiledRecipe(r, motion: motion))
+      compiled.append(try CompiledRecipe(r, motion: motion, source: source))
     }
     self.recipes = compiled
+    self.source = source
     baseRecipeCount = compiled.count
     self.timeOrigin = timeOrigin
     try reserveCapacity(capacity)
@@ -104,17 +118,7 @@ public struct CellBatch: Sendable {
   public mutating func reserveCapacity(_ n: Int) throws(CellMotionError) {
     guard n > 0 else { return }
     try Check.count(n, max: Self.maxCapacity, "capacity")
-    start.reserveCapacity(n)
-    startExact.reserveCapacity(n)
-    width.reserveCapacity(n)
-    height.reserveCapacity(n)
-    tableWidth.reserveCapacity(n)
-    detailHeight.reserveCapacity(n)
-    recipeIndex.reserveCapacity(n)
-    row.reserveCapacity(n)
-    batchPosition.reserveCapacity(n)
-    endExact.reserveCapacity(n)
-    motions.reserveCapacity(n)
+    columns.reserveCapacity(n)
     retargetRows.reserve(cells: n)
   }
 
@@ -137,18 +141,11 @@ public struct CellBatch: Sendable {
     recipe: Int, row: Int, batchPosition: Int = 0, rowCount: Int? = nil, batchCount: Int? = nil,
     startTime: Double, geometry: CellGeometry
   ) throws(CellMotionError) {
-    guard recipe >= 0, recipe < baseRecipeCount else {
-      throw .indexOutOfRange(field: "recipe index", index: recipe, count: baseRecipeCount)
+    guard source == .clock else {
+      throw .invalidCombination(field: "startTime", reason: "this batch is driven by progress; append with a progress")
     }
-    guard count < Self.maxCapacity else {
-      throw .outOfRange(field: "cell count", value: Double(count) + 1, expected: "<= \(Self.maxCapacity)")
-    }
+    try checkAppend(recipe: recipe, row: row, batchPosition: batchPosition, geometry: geometry)
     try Check.time(startTime, "startTime")
-    try geometry.validate()
-    guard row >= 0 else { throw .outOfRange(field: "row", value: Double(row), expected: ">= 0") }
-    guard batchPosition >= 0 else {
-      throw .outOfRange(field: "batchPosition", value: Double(batchPosition), expected: ">= 0")
-    }
     let stagger = recipes[recipe].recipe.stagger
     if stagger.needsCount {
       let (name, count, index) = stagger.base == .row ? ("rowCount", rowCount, row) : ("batchCount", batchCount, batchPosition)
@@ -162,35 +159,95 @@ public struct CellBatch: Sendable {
     }
     let delay = ReferenceEvaluator.staggerDelay(
       stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
-    startExact.append(startTime + delay)
-    start.append(Float(startTime + delay - timeOrigin))
-    width.append(Float(geometry.width))
-    height.append(Float(geometry.height))
-    tableWidth.append(Float(geometry.tableWidth))
-    detailHeight.append(Float(geometry.detailHeight ?? geometry.height))
-    if let last = recipeIndex.last, last != Int32(recipe) { recipeChanges += 1 }
-    recipeIndex.append(Int32(recipe))
-    self.row.append(row)
-    self.batchPosition.append(batchPosition)
-    endExact.append(startTime + delay + recipes[recipe].activeDuration)
-    motions.append(nil)
+    append(
+      recipe: recipe, row: row, batchPosition: batchPosition, startExact: startTime + delay, progress: 0,
+      geometry: geometry)
+  }
+
+  /// Adds a cell driven by progress (a batch made with `source: .progress`): `progress` is
+  /// where the cell is on its recipe's timeline (0 the start, 1 the end; `ProgressSource`),
+  /// set again each frame with `setProgress`. No stagger applies.
+  /// - Throws: `.invalidCombination` for a batch on the clock; `.notFinite` or
+  ///   `.outOfRange` for a progress outside `InputLimits.progress`; otherwise as the clock's
+  ///   `append`.
+  /// - Complexity: amortised O(1); no allocation while within the reserved capacity.
+  public mutating func append(recipe: Int, row: Int, progress: Double, geometry: CellGeometry) throws(CellMotionError) {
+    guard source == .progress else {
+      throw .invalidCombination(field: "progress", reason: "this batch runs on the clock; append with a startTime")
+    }
+    try checkAppend(recipe: recipe, row: row, batchPosition: 0, geometry: geometry)
+    try Check.within(progress, InputLimits.progress, "progress")
+    append(recipe: recipe, row: row, batchPosition: 0, startExact: 0, progress: Float(progress), geometry: geometry)
+  }
+
+  /// Sets cell `i`'s progress (a batch driven by progress).
+  /// - Throws: `.indexOutOfRange`; `.invalidCombination` for a batch on the clock;
+  ///   `.notFinite` or `.outOfRange` outside `InputLimits.progress`.
+  public mutating func setProgress(_ progress: Double, ofCell i: Int) throws(CellMotionError) {
+    guard i >= 0, i < count else { throw .indexOutOfRange(field: "cell", index: i, count: count) }
+    guard source == .progress else {
+      throw .invalidCombination(field: "progress", reason: "this batch runs on the clock")
+    }
+    try Check.within(progress, InputLimits.progress, "progress")
+    columns.progress[i] = Float(progress)
+  }
+
+  /// Sets the progress of cells `first ..< first + values.count` (a batch driven by
+  /// progress) from `values`, each checked; nothing changes when it throws.
+  /// - Throws: `.indexOutOfRange` when the cells do not all exist; `.invalidCombination`
+  ///   for a batch on the clock; `.notFinite` or `.outOfRange` (naming the value's index)
+  ///   outside `InputLimits.progress`.
+  /// - Complexity: O(values.count); no allocation.
+  public mutating func setProgress(_ values: UnsafeBufferPointer<Float>, startingAt first: Int = 0)
+    throws(CellMotionError)
+  {
+    guard first >= 0, first <= count, values.count <= count - first else {
+      throw .indexOutOfRange(field: "cell", index: first + values.count - 1, count: count)
+    }
+    guard source == .progress else {
+      throw .invalidCombination(field: "progress", reason: "this batch runs on the clock")
+    }
+    for (k, v) in values.enumerated() { try Check.within(Double(v), InputLimits.progress, "progress[\(k)]") }
+    columns.progress.withUnsafeMutableBufferPointer { p in
+      for (k, v) in values.enumerated() { p[first + k] = v }
+    }
+  }
+
+  /// The checks every `append` makes before anything changes.
+  private func checkAppend(recipe: Int, row: Int, batchPosition: Int, geometry: CellGeometry) throws(CellMotionError) {
+    guard recipe >= 0, recipe < baseRecipeCount else {
+      throw .indexOutOfRange(field: "recipe index", index: recipe, count: baseRecipeCount)
+    }
+    guard count < Self.maxCapacity else {
+      throw .outOfRange(field: "cell count", value: Double(count) + 1, expected: "<= \(Self.maxCapacity)")
+    }
+    try geometry.validate()
+    guard row >= 0 else { throw .outOfRange(field: "row", value: Double(row), expected: ">= 0") }
+    guard batchPosition >= 0 else {
+      throw .outOfRange(field: "batchPosition", value: Double(batchPosition), expected: ">= 0")
+    }
+  }
+
+  /// Stores a checked cell in every column.
+  private mutating func append(
+    recipe: Int, row: Int, batchPosition: Int, startExact: Double, progress: Float, geometry: CellGeometry
+  ) {
+    if let last = columns.recipeIndex.last, last != Int32(recipe) { recipeChanges += 1 }
+    // Cells driven by progress never finish by time.
+    let end = source == .clock ? startExact + recipes[recipe].activeDuration : .infinity
+    columns.append(
+      CellColumns.Cell(
+        start: Float(startExact - timeOrigin), startExact: startExact, progress: progress, width: Float(geometry.width),
+        height: Float(geometry.height), tableWidth: Float(geometry.tableWidth),
+        detailHeight: Float(geometry.detailHeight ?? geometry.height), recipeIndex: Int32(recipe), row: row,
+        batchPosition: batchPosition, endExact: end, motions: nil))
     retargetRows.reserve(cells: count)
   }
 
   /// Removes every cell, keeping capacity.
   public mutating func removeAll() {
-    start.removeAll(keepingCapacity: true)
-    startExact.removeAll(keepingCapacity: true)
-    width.removeAll(keepingCapacity: true)
-    height.removeAll(keepingCapacity: true)
-    tableWidth.removeAll(keepingCapacity: true)
-    detailHeight.removeAll(keepingCapacity: true)
-    recipeIndex.removeAll(keepingCapacity: true)
+    columns.removeAll()
     recipeChanges = 0
-    row.removeAll(keepingCapacity: true)
-    batchPosition.removeAll(keepingCapacity: true)
-    endExact.removeAll(keepingCapacity: true)
-    motions.removeAll(keepingCapacity: true)
   }
 
   /// Seconds (absolute) after which cell `i` no longer changes: its staggered start plus
@@ -199,7 +256,7 @@ public struct CellBatch: Sendable {
   /// - Precondition: `0 <= i < count`.
   public func endTime(ofCell i: Int) -> Double {
     precondition(i >= 0 && i < count, "CellBatch: cell index \(i) out of range 0..<\(count)")
-    return endExact[i]
+    return columns.endExact[i]
   }
 
   /// Removes cells for which `shouldRemove(index)` is true, keeping order; O(count), no
@@ -218,44 +275,25 @@ public struct CellBatch: Sendable {
   /// update) and removes the cells it maps to nil, keeping order; O(count), no allocation.
   package mutating func relabelRows(_ newRow: (Int) -> Int?) {
     compact { _, row, _ in newRow(row) != nil }
-    for i in row.indices { row[i] = newRow(row[i])! }
+    for i in columns.row.indices { columns.row[i] = newRow(columns.row[i])! }
   }
 
   /// Keeps the cells for which `keep(index, row, endTime)` holds, in order.
   mutating func compact(_ keep: (_ index: Int, _ row: Int, _ endTime: Double) -> Bool) {
     var w = 0
     for r in 0..<count {
-      guard keep(r, row[r], endExact[r]) else { continue }
+      guard keep(r, columns.row[r], columns.endExact[r]) else { continue }
       if w != r {
-        start[w] = start[r]
-        startExact[w] = startExact[r]
-        width[w] = width[r]
-        height[w] = height[r]
-        tableWidth[w] = tableWidth[r]
-        detailHeight[w] = detailHeight[r]
-        recipeIndex[w] = recipeIndex[r]
-        row[w] = row[r]
-        batchPosition[w] = batchPosition[r]
-        endExact[w] = endExact[r]
-        motions[w] = motions[r]
+        columns.move(cell: r, to: w)
         retargetRows.move(cell: r, to: w)
       }
       w += 1
     }
-    let n = count - w
-    start.removeLast(n)
-    startExact.removeLast(n)
-    width.removeLast(n)
-    height.removeLast(n)
-    tableWidth.removeLast(n)
-    detailHeight.removeLast(n)
-    recipeIndex.removeLast(n)
+    columns.removeLast(count - w)
     recipeChanges = 0
-    for i in recipeIndex.indices.dropFirst() where recipeIndex[i] != recipeIndex[i - 1] { recipeChanges += 1 }
-    row.removeLast(n)
-    batchPosition.removeLast(n)
-    endExact.removeLast(n)
-    motions.removeLast(n)
+    for i in columns.recipeIndex.indices.dropFirst() where columns.recipeIndex[i] != columns.recipeIndex[i - 1] {
+      recipeChanges += 1
+    }
   }
 
   /// Moves the time origin (absolute seconds, in `InputLimits.time`), recomputing every
@@ -264,9 +302,11 @@ public struct CellBatch: Sendable {
   /// - Complexity: O(count); no allocation.
   public mutating func rebase(to origin: Double) throws(CellMotionError) {
     try Check.time(origin, "timeOrigin")
-    for i in 0..<count { start[i] = Float(startExact[i] - origin) }
+    if source == .clock {
+      for i in 0..<count { columns.start[i] = Float(columns.startExact[i] - origin) }
+    }
     timeOrigin = origin
-    for i in 0..<count where motions[i] != nil { writeRetargetRows(cell: i) }
+    for i in 0..<count where columns.motions[i] != nil { writeRetargetRows(cell: i) }
   }
 
   /// Whether the kernel evaluates this batch at `time` (absolute seconds): within

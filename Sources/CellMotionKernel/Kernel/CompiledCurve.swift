@@ -5,7 +5,7 @@ import CellMotion
 import Foundation
 
 /// How a timed part turns local time into progress.
-@usableFromInline package enum CompiledCurve: Sendable, Hashable {
+package enum CompiledCurve: Sendable, Hashable {
   /// x(s) = ((ax s + bx) s + cx) s, y likewise; s solved per lane by `steps` safeguarded
   /// Newton steps from s = x or from the quadratic first guess (`quadraticGuess`): the
   /// cheapest choice that matches 8 steps from the guess on a dense grid (`newtonSteps`).
@@ -181,7 +181,7 @@ import Foundation
       domain == .x ? fittedCost(degree: degree, steps: steps) : rootFittedCost(degree: degree, steps: steps)
     }
     var options: [(cost: Int, degree: Int, steps: Int)] = []
-    for degree in 4...8 {
+    for degree in 4...InverseFit.maximumDegree {
       for steps in 1...(domain == .x ? 3 : 2) where cost(degree, steps) < budget {
         options.append((cost(degree, steps), degree, steps))
       }
@@ -210,7 +210,7 @@ import Foundation
     return nil
   }
 
-  @inlinable var isSpring: Bool {
+  var isSpring: Bool {
     switch self {
     case .bezier, .fittedBezier, .rootFittedBezier: return false
     case .underdamped, .critical, .overdamped: return true
@@ -223,7 +223,7 @@ import Foundation
   /// max(1, |c| / w0) critical, 1 + |c| / (e (a - beta)) overdamped). Inactive lanes hold
   /// p = 1, which every range contains. The kernel uses them to prove a rotation angle
   /// stays within [-pi/4, pi/4] (`VectorMath.sincosSmall`).
-  @usableFromInline var progressBounds: (lo: Double, hi: Double) {
+  var progressBounds: (lo: Double, hi: Double) {
     let margin = 1e-3
     switch self {
     case .bezier(_, _, _, let ay, let by, let cy, _, _), .fittedBezier(_, _, _, let ay, let by, let cy, _, _),
@@ -283,9 +283,9 @@ package final class CurveCompilationCounter: @unchecked Sendable {
 /// s = 1: x2 = 1), x ~ k s^2 there, so s(x) ~ sqrt(x / k) has an unbounded derivative and no
 /// polynomial in x fits it; as a function of v = sqrt(x) it is smooth (s ~ v / sqrt(k)),
 /// and a polynomial in v fits it as well as easeInEaseOut's inverse fits in x.
-@usableFromInline package struct InverseFit: Sendable, Hashable {
+package struct InverseFit: Sendable, Hashable {
   /// The variable the polynomial is in.
-  @usableFromInline package enum Domain: Sendable, Hashable {
+  package enum Domain: Sendable, Hashable {
     /// v = x.
     case x
     /// v = sqrt(x) (a flat start: x'(0) = 0).
@@ -293,17 +293,20 @@ package final class CurveCompilationCounter: @unchecked Sendable {
     /// v = sqrt(1 - x) (a flat end: x'(1) = 0).
     case sqrtOneMinusX
   }
-  @usableFromInline package let degree: Int
-  @usableFromInline package let domain: Domain
+  package let degree: Int
+  package let domain: Domain
+  /// Highest degree `CompiledCurve` fits (it tries 4...8): the run-time fitted loops
+  /// evaluate every fit to this degree (`RuntimeFittedSolve`).
+  static let maximumDegree = 8
   /// Coefficients of P in t (lanes above `degree` are 0).
-  @usableFromInline package let p: SIMD16<Float>
+  package let p: SIMD16<Float>
   /// Coefficients of dP/dx in t (lanes from `degree` on are 0); zero outside the x domain.
-  @usableFromInline package let dp: SIMD16<Float>
+  package let dp: SIMD16<Float>
   /// v = sqrt(x * rootScale + rootOffset) in the square-root domains: (1, 0) for `sqrtX`,
   /// (-1, 1) for `sqrtOneMinusX` (one kernel loop serves both ends); `rootOffset` is also
   /// the flat end's s (s = rootOffset + v P(v)).
-  @usableFromInline package var rootScale: Float { domain == .sqrtOneMinusX ? -1 : 1 }
-  @usableFromInline package var rootOffset: Float { domain == .sqrtOneMinusX ? 1 : 0 }
+  package var rootScale: Float { domain == .sqrtOneMinusX ? -1 : 1 }
+  package var rootOffset: Float { domain == .sqrtOneMinusX ? 1 : 0 }
 
   /// Fits `curve`'s inverse with a polynomial of `degree` (1...15; `CompiledCurve` asks
   /// for 4...8) in `domain`.

@@ -17,24 +17,24 @@ import Foundation
 /// One keyframe segment: on fractions [start, next segment's start), u = (f - start) x
 /// invSpan clamped to [0, 1], eased by `kind`, then value = ((A e + B) e + C) e + D per
 /// geometry part (constant, x cell height, x table width).
-@usableFromInline package struct KeyframeSegment: Sendable, Hashable {
+package struct KeyframeSegment: Sendable, Hashable {
   /// The easing kinds, as Floats so lanes can select them.
-  @usableFromInline package enum Kind: Float, Sendable {
+  package enum Kind: Float, Sendable {
     case none = 0, bezier, underdamped, critical, overdamped
   }
-  @usableFromInline package var start: Float
+  package var start: Float
   /// 1 / span; 0 for a segment of zero span (its polynomial is then the constant it jumps to).
-  @usableFromInline package var invSpan: Float
+  package var invSpan: Float
   /// (A, B, C, D) of the constant part and of the two geometry factors.
-  @usableFromInline package var poly: SIMD4<Float>
-  @usableFromInline package var polyHeight: SIMD4<Float>
-  @usableFromInline package var polyWidth: SIMD4<Float>
-  @usableFromInline package var kind: Kind
+  package var poly: SIMD4<Float>
+  package var polyHeight: SIMD4<Float>
+  package var polyWidth: SIMD4<Float>
+  package var kind: Kind
   /// Bezier: (ax, bx, cx, ay, by, cy) (the identity for other kinds). Springs: the regime's
   /// constants (`CompiledCurve`'s, in order) in the first lanes.
-  @usableFromInline package var curve: SIMD8<Float>
+  package var curve: SIMD8<Float>
   /// A spring segment's seconds (its span x the channel's duration).
-  @usableFromInline package var seconds: Float
+  package var seconds: Float
 
   init(start: Double, span: Double) {
     self.start = Float(start)
@@ -52,8 +52,8 @@ import Foundation
 
 /// Which easings a keyframe track's segments use: the keyframe passes compute only these
 /// (`Kernel.easeSegments`), scalar and matrix tracks alike.
-@usableFromInline package struct SegmentEasings: Sendable, Hashable {
-  @usableFromInline package let bezier: Bool, underdamped: Bool, critical: Bool, overdamped: Bool
+package struct SegmentEasings: Sendable, Hashable {
+  package let bezier: Bool, underdamped: Bool, critical: Bool, overdamped: Bool
   init(_ kinds: some Sequence<KeyframeSegment.Kind>) {
     let kinds = Set(kinds)
     bezier = kinds.contains(.bezier)
@@ -62,32 +62,32 @@ import Foundation
     overdamped = kinds.contains(.overdamped)
   }
   /// Any spring regime.
-  @usableFromInline package var springs: Bool { underdamped || critical || overdamped }
+  package var springs: Bool { underdamped || critical || overdamped }
   /// Any easing at all (else every segment's fraction is used as it is).
-  @usableFromInline package var any: Bool { bezier || springs }
+  package var any: Bool { bezier || springs }
 }
 
 /// A keyframe channel ready for the kernel's keyframe stage (`Kernel.keyframeStage`).
-@usableFromInline package struct CompiledKeyframes: Sendable {
+package struct CompiledKeyframes: Sendable {
   /// The timed part whose progress is the animation's fraction f.
-  @usableFromInline package var part: Int
+  package var part: Int
   /// The scratch row the stage writes the channel's value to.
-  @usableFromInline package var row: Int
-  @usableFromInline package let segments: [KeyframeSegment]
+  package var row: Int
+  package let segments: [KeyframeSegment]
   /// `segments` flattened for the stage, `tableStride` Floats each: start, 1/span, the
   /// constant cubic (A, B, C, D), the height and width cubics, kind, seconds, then the six
   /// curve constants (padded to 24).
-  @usableFromInline package private(set) var table: [Float] = []
-  @usableFromInline static var tableStride: Int { 24 }
-  @usableFromInline package var usesGeometry: Bool
+  package private(set) var table: [Float] = []
+  static var tableStride: Int { 24 }
+  package var usesGeometry: Bool
   /// Whether any segment has cubic or quadratic terms (cubic mode); lines otherwise.
-  @usableFromInline package private(set) var cubic = false
+  package private(set) var cubic = false
   /// Which easings occur (the stage computes only those).
-  @usableFromInline package let easings: SegmentEasings
+  package let easings: SegmentEasings
   /// Bounds of the value over every fraction (constant part; unbounded with geometry),
   /// widened like `CompiledCurve.progressBounds`: lets the matrix passes prove a rotation
   /// stays small.
-  @usableFromInline package var valueBounds: (lo: Double, hi: Double) = (-.infinity, .infinity)
+  package var valueBounds: (lo: Double, hi: Double) = (-.infinity, .infinity)
 
   /// Compiles validated keyframes of a channel lasting `duration` seconds.
   package init(_ keyframes: ChannelKeyframes, part: Int, row: Int, duration: Double) throws(CellMotionError) {

@@ -8,9 +8,9 @@ import CellMotion
 import Foundation
 
 /// Matrix keyframes ready for the general path (`CompiledMatrix.keyframes`).
-@usableFromInline package struct CompiledMatrixKeyframes: Sendable, Hashable {
+package struct CompiledMatrixKeyframes: Sendable, Hashable {
   /// A segment's interpolation path.
-  @usableFromInline package enum Path: Float, Sendable {
+  package enum Path: Float, Sendable {
     case twoD = 0, threeD, componentwise, discrete, constant
   }
   /// Floats per segment in `table`:
@@ -19,13 +19,13 @@ import Foundation
   /// 13 nlerp (1 or 0), 14...29 `a`, 30...45 `b` (the path's numbers, as
   /// `CompiledMatrix.twoD / threeD / componentwise / discrete` hold them; `a` alone for a
   /// constant), 46...49 qa, 50...53 qb, 54...55 unused.
-  @usableFromInline static var stride: Int { 56 }
-  @usableFromInline package let table: [Float]
-  @usableFromInline package let count: Int
+  static var stride: Int { 56 }
+  package let table: [Float]
+  package let count: Int
   /// Which easings and paths occur (the evaluation computes only those): flags, not a
   /// set, since the general path reads them for every lane group.
-  @usableFromInline package let easings: SegmentEasings
-  @usableFromInline package let hasTwoD: Bool, hasThreeD: Bool, hasComponentwise: Bool, hasDiscrete: Bool
+  package let easings: SegmentEasings
+  package let hasTwoD: Bool, hasThreeD: Bool, hasComponentwise: Bool, hasDiscrete: Bool
 
   package init(_ k: MatrixKeyframes, interpolation: TransformInterpolationMode, duration: Double) throws(CellMotionError) {
     let timing = try k.timing()

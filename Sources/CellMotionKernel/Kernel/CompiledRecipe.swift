@@ -7,22 +7,22 @@ import Foundation
 
 /// A unique (curve, duration, delay) of a recipe: its progress is computed once per lane
 /// group and shared by every channel that uses it (tip-in: matrix and opacity share one).
-@usableFromInline package struct CompiledPart: Sendable, Hashable {
-  @usableFromInline package var curve: CompiledCurve {
+package struct CompiledPart: Sendable, Hashable {
+  package var curve: CompiledCurve {
     didSet { (solvePath, bezier) = (SolvePath(curve), BezierConstants(curve) ?? .none) }
   }
   /// Seconds.
-  @usableFromInline package var duration: Float
+  package var duration: Float
   /// Seconds after the cell's (staggered) start.
-  @usableFromInline package var delay: Float
+  package var delay: Float
   /// Local time held after the end when the fill mode fills forwards (seconds).
-  @usableFromInline package var endLocalTime: Float
+  package var endLocalTime: Float
   /// The loop `Kernel.progressStage` runs for `curve`, decided once here rather than per
   /// block.
-  @usableFromInline private(set) var solvePath: SolvePath
+  private(set) var solvePath: SolvePath
   /// The Bezier constants the progress stage reads per block (`BezierConstants.none` for a
   /// spring), unpacked from `curve` once here.
-  @usableFromInline private(set) var bezier: BezierConstants
+  private(set) var bezier: BezierConstants
 
   package init(curve: CompiledCurve, duration: Float, delay: Float, endLocalTime: Float) {
     self.curve = curve
@@ -36,17 +36,17 @@ import Foundation
 
 /// One channel: value = from + (to - from) * progress(part); from/to resolved per cell as
 /// c + h * cellHeight + w * tableWidth.
-@usableFromInline package struct CompiledChannel: Sendable, Hashable {
-  @usableFromInline package var channel: Channel
-  @usableFromInline package var part: Int
-  @usableFromInline package var from: SIMD3<Float>
-  @usableFromInline package var to: SIMD3<Float>
+package struct CompiledChannel: Sendable, Hashable {
+  package var channel: Channel
+  package var part: Int
+  package var from: SIMD3<Float>
+  package var to: SIMD3<Float>
   /// Whether either end depends on the cell's height or the table's width.
-  @inlinable package var usesGeometry: Bool { from.y != 0 || from.z != 0 || to.y != 0 || to.z != 0 }
+  package var usesGeometry: Bool { from.y != 0 || from.z != 0 || to.y != 0 || to.z != 0 }
 }
 
 /// The whole-matrix animation in its interpolation path, as Float constants.
-@usableFromInline package enum CompiledMatrix: Sendable, Hashable {
+package enum CompiledMatrix: Sendable, Hashable {
   /// 2D path: lerp (tx, ty, sx, sy, angle, m11, m12, m21, m22) from `a` to `b`.
   case twoD(part: Int, a: [Float], b: [Float])
   /// 3D path: lerp perspective(4) translate(3) scale(3) skew(3) from `a` to `b` (13 each),
@@ -102,27 +102,27 @@ import Foundation
 /// A recipe ready for the kernel. Build with `CompiledRecipe(_:)`, which validates.
 public struct CompiledRecipe: Sendable {
   public let recipe: Recipe
-  @usableFromInline package let parts: [CompiledPart]
-  @usableFromInline package let channels: [CompiledChannel]
+  package let parts: [CompiledPart]
+  package let channels: [CompiledChannel]
   /// The channels that move the transform (all but opacity and shadow opacity), in recipe
   /// order: where two animate the same channel, the later one wins.
-  @usableFromInline package let transformChannels: [CompiledChannel]
+  package let transformChannels: [CompiledChannel]
   /// The transform channels that show (the last of each kind), one slot per kind: what the
   /// matrix passes read per lane group, without a loop over the channels.
-  @usableFromInline let channelSlots: ChannelSlots
+  let channelSlots: ChannelSlots
   /// The opacity and shadow-opacity channels that win (the last of each kind), if any.
-  @usableFromInline package let opacityChannel: CompiledChannel?
-  @usableFromInline package let shadowChannel: CompiledChannel?
-  @usableFromInline package let matrix: CompiledMatrix?
+  package let opacityChannel: CompiledChannel?
+  package let shadowChannel: CompiledChannel?
+  package let matrix: CompiledMatrix?
   /// The keyframe channels (not held by the motion policy), in order: each reads its part's
   /// progress and writes its value to scratch row `parts.count + index`, which its
   /// `CompiledChannel` reads as progress with from 0 and to 1.
-  @usableFromInline package let keyframes: [CompiledKeyframes]
+  package let keyframes: [CompiledKeyframes]
   /// Retargeted channels (derived recipes only, `CellBatch.retarget`): each writes its
   /// value to scratch row `parts.count + keyframes.count + index`, which its
   /// `CompiledChannel` reads as progress with from 0 and to 1; their staged progress rows
   /// follow.
-  @usableFromInline package let retargets: [CompiledRetarget]
+  package let retargets: [CompiledRetarget]
   /// Per-cell retarget rows the retargets read (`RetargetShape.inputRows` summed).
   package let retargetInputRows: Int
   /// The recipe this one derives from (its index in the batch), for derived recipes.
@@ -131,35 +131,40 @@ public struct CompiledRecipe: Sendable {
   package let compiledCurves: [AnimationCurve: CompiledCurve]
   /// Scratch rows before the matrix entries: every part's progress, every keyframe
   /// channel's value, every retargeted channel's value and staged progress.
-  @usableFromInline package let timedRows: Int
+  package let timedRows: Int
   /// Where each channel's velocity comes from (`Kernel.velocityStage`).
-  @usableFromInline package private(set) var velocityPlan = VelocityPlan.empty
+  package private(set) var velocityPlan = VelocityPlan.empty
   /// Uniform flags that pick the kernel path for this recipe.
-  @usableFromInline package let hasChannelTransform: Bool
-  @usableFromInline package let hasRotationXY: Bool
+  package let hasChannelTransform: Bool
+  package let hasRotationXY: Bool
   /// Which rotation channels animate (about x, y, z): the general path skips the sine and
   /// cosine of the others (their angle is 0).
-  @usableFromInline let rotates: (x: Bool, y: Bool, z: Bool)
-  @usableFromInline package let hasTranslationZ: Bool
-  @usableFromInline package let translateFirst: Bool
+  let rotates: (x: Bool, y: Bool, z: Bool)
+  package let hasTranslationZ: Bool
+  package let translateFirst: Bool
   /// m34 added after the animated transform (0 when none).
-  @usableFromInline package let m34: Float
-  @usableFromInline package let anchor: SIMD2<Float>
+  package let m34: Float
+  package let anchor: SIMD2<Float>
   /// Media timing: speed, repeat, autoreverse, fill.
-  @usableFromInline package let timing: PartTiming
+  package let timing: PartTiming
   /// Fold: part index, direction (+1 open, -1 close) and m34.
   /// `held`: the fold shows its end state (reduce motion), progress 1 in every lane.
-  @usableFromInline package let fold: (part: Int, opening: Bool, m34: Float, held: Bool)?
+  package let fold: (part: Int, opening: Bool, m34: Float, held: Bool)?
   /// The reduce-motion policy compiled in (the recipe's own, or the one given to `init`).
   public let motion: MotionPolicy
+  /// Where the cells' progress comes from (`ProgressSource`).
+  public let source: ProgressSource
+  /// Seconds of the recipe's timeline that progress 0...1 covers (`ProgressSource.progress`:
+  /// its active duration, at most `CellBatch.precisionWindow`); 0 on the clock.
+  let progressSpan: Float
   /// Whether the transform stays affine 2D at every time (the kernel's 6-entry path).
   public let isPlanar: Bool
   /// The general path's specialised shape: a single rotation about x or y (flips); nil
   /// for every other recipe.
-  @usableFromInline private(set) var axisRotation: AxisRotation? = nil
+  private(set) var axisRotation: AxisRotation? = nil
   /// (c, sin c, cos c) when the fold's angle stays within `AngleCentre.reach` of c (every
   /// fold curve that does not overshoot far); nil: the full-range sine.
-  @usableFromInline private(set) var foldAngleCentre: SIMD3<Float>? = nil
+  private(set) var foldAngleCentre: SIMD3<Float>? = nil
   /// Seconds from a cell's staggered start until nothing changes (`Recipe.activeDuration`).
   public let activeDuration: Double
   /// Cells per block of the kernel's staged evaluation: every part's progress and the 16
@@ -167,14 +172,14 @@ public struct CompiledRecipe: Sendable {
   /// most 256, a multiple of 8. (256 rather than 128: every per-block step, the stages'
   /// set-up and the run's dispatch, is paid half as often; 3-10 % faster on every preset at
   /// 10,000 cells, and 512 measured no better.)
-  @usableFromInline package let blockCells: Int
+  package let blockCells: Int
   /// The planar path's start values, deltas and flags, computed once here so that a frame
   /// does no work (and no allocation) to derive them; nil when not `isPlanar`.
-  @usableFromInline var planarConstants: PlanarConstants? = nil
+  var planarConstants: PlanarConstants? = nil
   /// Whether the kernel stores this recipe's cell matrices as the identity from constants,
   /// computing no entries: nothing moves the cells (`PlanarConstants.isIdentity`: the fade
   /// and fold recipes) and no projected corners are asked for.
-  @inlinable func storesIdentity(corners: Bool) -> Bool { planarConstants?.isIdentity == true && !corners }
+  func storesIdentity(corners: Bool) -> Bool { planarConstants?.isIdentity == true && !corners }
   /// Most distinct timed parts (curve, duration, delay) one recipe may have, 240: enough
   /// for a block of 16 cells in the kernel's scratch (a fold's halves take none of it). Counted on
   /// the recipe's own values (curve, duration, delay and end time as Floats) before any
@@ -208,8 +213,12 @@ public struct CompiledRecipe: Sendable {
   ///   first problem `Recipe.validate()` finds.
   /// - Complexity: O(channels) plus one curve compilation per distinct curve (at most
   ///   `maxParts`).
-  public init(_ recipe: Recipe, motion: MotionPolicy? = nil) throws(CellMotionError) {
-    try self.init(recipe, motion: motion, retargets: [])
+  ///
+  /// With `source` `.progress` the recipe's active duration must be at most
+  /// `CellBatch.precisionWindow` (16 s: the Float time quantum the stated tolerances need),
+  /// else `.outOfRange`.
+  public init(_ recipe: Recipe, motion: MotionPolicy? = nil, source: ProgressSource = .clock) throws(CellMotionError) {
+    try self.init(recipe, motion: motion, source: source, retargets: [])
   }
 
   /// `init(_:motion:)` for a derived recipe whose channels in `retargets` (each the last
@@ -217,7 +226,7 @@ public struct CompiledRecipe: Sendable {
   /// progress read the batch's retarget rows; `curves` seeds the compiled curves (those
   /// of the recipe it derives from).
   package init(
-    _ recipe: Recipe, motion: MotionPolicy? = nil, retargets shapes: [RetargetShape],
+    _ recipe: Recipe, motion: MotionPolicy? = nil, source: ProgressSource = .clock, retargets shapes: [RetargetShape],
     foldRetarget: RetargetShape? = nil, curves: [AnimationCurve: CompiledCurve] = [:]
   ) throws(CellMotionError) {
     guard recipe.channels.count <= Self.maxChannels else {
@@ -229,6 +238,19 @@ public struct CompiledRecipe: Sendable {
     self.recipe = recipe
     let policy = motion ?? recipe.motion
     self.motion = policy
+    self.source = source
+    switch source {
+    case .clock:
+      progressSpan = 0
+    case .progress:
+      let span = recipe.activeDuration
+      guard span <= CellBatch.precisionWindow else {
+        throw .outOfRange(
+          field: "\(recipe.name).activeDuration", value: span,
+          expected: "<= \(Int(CellBatch.precisionWindow)) s for a recipe driven by progress")
+      }
+      progressSpan = Float(span)
+    }
     // The channels as evaluated: the recipe's, plus the cross-fade of `.reduced`.
     var recipeChannels = recipe.channels
     if policy == .reduced, let fade = recipe.reducedMotionCrossFade { recipeChannels.append(fade) }
@@ -419,7 +441,7 @@ extension CompiledRecipe {
   /// Bounds on what scratch row `row` can hold: a part's progress
   /// (`CompiledCurve.progressBounds`) or a keyframe channel's value
   /// (`CompiledKeyframes.valueBounds`).
-  @usableFromInline func progressBounds(row: Int) -> (lo: Double, hi: Double) {
+  func progressBounds(row: Int) -> (lo: Double, hi: Double) {
     if row < parts.count { return parts[row].curve.progressBounds }
     if row < parts.count + keyframes.count { return keyframes[row - parts.count].valueBounds }
     return (-.infinity, .infinity)  // a retargeted channel's value: per-cell numbers

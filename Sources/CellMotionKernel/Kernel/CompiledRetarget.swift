@@ -7,7 +7,7 @@ import CellMotion
 
 /// The shape of one retargeted channel: its curves and durations (compiled once into a
 /// derived recipe); the numbers of each cell are in the batch's retarget rows.
-@usableFromInline package struct RetargetShape: Sendable, Hashable {
+package struct RetargetShape: Sendable, Hashable {
   package enum Segment: Sendable, Hashable {
     case timed(AnimationCurve, duration: Double)
     case carrying(Spring)
@@ -82,8 +82,8 @@ import CellMotion
 /// offset + (the recipe's channel, or the segment) + the sum of delta x layer progress,
 /// written to scratch row `row`, which the channel then reads (from 0 to 1, as a keyframe
 /// channel's row).
-@usableFromInline package struct CompiledRetarget: Sendable {
-  @usableFromInline package enum Segment: Sendable {
+package struct CompiledRetarget: Sendable {
+  package enum Segment: Sendable {
     /// from + (to - from) x progress; the part's progress is staged in `progressRow`.
     case timed(CompiledPart)
     /// from + (to - from) x0(tau) + velocity g(tau) until the cell's end, then to: the
@@ -93,24 +93,29 @@ import CellMotion
   package let shape: RetargetShape
   /// The recipe's channel as compiled (its part or keyframe row, from and to); nil when a
   /// segment replaced it.
-  @usableFromInline package let base: CompiledChannel?
-  @usableFromInline package let segment: Segment?
+  package let base: CompiledChannel?
+  package let segment: Segment?
   /// The additive layers' parts (curve, duration), progress staged in the rows after the
   /// segment's.
-  @usableFromInline package let layers: [CompiledPart]
+  package let layers: [CompiledPart]
   /// Rows of the segment's numbers (`RetargetShape.segmentRows`).
-  @usableFromInline package let segmentRows: Int
+  package let segmentRows: Int
   /// First per-cell row in the batch's retarget rows.
-  @usableFromInline package let input: Int
+  package let input: Int
   /// Scratch row of the value.
-  @usableFromInline package let row: Int
+  package let row: Int
   /// First scratch row of staged progress: the timed segment's, then each layer's.
-  @usableFromInline package let progressRow: Int
+  package let progressRow: Int
   /// Whether this is the fold's progress (the fold stage reads `row`), not a channel.
   package let isFold: Bool
 
   /// Scratch rows of staged progress this retarget uses.
   var progressRows: Int { shape.scratchRows - 1 }
+  /// Scratch row of the first additive layer's staged progress (after a timed segment's).
+  var firstLayerRow: Int {
+    if case .timed = segment { return progressRow + 1 }
+    return progressRow
+  }
 
   init(
     _ shape: RetargetShape, base: CompiledChannel, input: Int, row: Int, progressRow: Int, isFold: Bool = false,

@@ -11,7 +11,6 @@ import Foundation
 /// `FrameOutput.withKernelOutputs` (its pointers are valid only there); the two-thread
 /// worker is handed one job. Cells are independent and each cell's arithmetic is the same
 /// in any range, so any split gives bit-identical results.
-@usableFromInline
 struct FrameJob: @unchecked Sendable {
   let recipes: [CompiledRecipe]
   let recipeIndex: UnsafePointer<Int32>
@@ -86,19 +85,32 @@ extension CellBatch {
   /// Calls `body` with pointers to the batch's SoA arrays and recipe indices, valid only
   /// during the call (the one place the kernel reaches the batch's storage).
   func withKernelInputs<R>(_ body: (KernelInputs, UnsafePointer<Int32>) -> R) -> R {
+    columns.withKernelInputs(retargetRows.data, stride: retargetRows.stride, body)
+  }
+}
+
+extension CellColumns {
+  /// `CellBatch.withKernelInputs` on the columns (a method of the columns, so the nested
+  /// closures borrow them: reached through the batch, each frame copied the whole batch,
+  /// retaining every array, four times).
+  func withKernelInputs<R>(
+    _ retarget: [Float], stride: Int, _ body: (KernelInputs, UnsafePointer<Int32>) -> R
+  ) -> R {
     start.withUnsafeBufferPointer { st in
-      width.withUnsafeBufferPointer { wi in
-        height.withUnsafeBufferPointer { he in
-          tableWidth.withUnsafeBufferPointer { tw in
-            detailHeight.withUnsafeBufferPointer { dh in
-              recipeIndex.withUnsafeBufferPointer { ri in
-                retargetRows.data.withUnsafeBufferPointer { rr in
-                  body(
-                    KernelInputs(
-                      start: st.baseAddress!, width: wi.baseAddress!, height: he.baseAddress!,
-                      tableWidth: tw.baseAddress!, detailHeight: dh.baseAddress!, retarget: rr.baseAddress,
-                      retargetStride: retargetRows.stride),
-                    ri.baseAddress!)
+      progress.withUnsafeBufferPointer { pr in
+        width.withUnsafeBufferPointer { wi in
+          height.withUnsafeBufferPointer { he in
+            tableWidth.withUnsafeBufferPointer { tw in
+              detailHeight.withUnsafeBufferPointer { dh in
+                recipeIndex.withUnsafeBufferPointer { ri in
+                  retarget.withUnsafeBufferPointer { rr in
+                    body(
+                      KernelInputs(
+                        start: st.baseAddress!, progress: pr.baseAddress!, width: wi.baseAddress!,
+                        height: he.baseAddress!, tableWidth: tw.baseAddress!, detailHeight: dh.baseAddress!,
+                        retarget: rr.baseAddress, retargetStride: stride),
+                      ri.baseAddress!)
+                  }
                 }
               }
             }

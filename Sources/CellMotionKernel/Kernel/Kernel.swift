@@ -16,8 +16,6 @@ public enum LaneWidth: String, Sendable, CaseIterable, Codable {
   case simd8
   /// SIMD4<Float> (4 lanes; SSE).
   case simd4
-  /// The same kernel code on plain Float (one lane): the scalar-Float baseline.
-  case scalar
 
   /// SIMD8: one ymm register per vector when built for AVX2 (-target-cpu haswell), two
   /// SSE registers otherwise (still correct, and measured no slower than SIMD4 there).
@@ -91,11 +89,14 @@ public enum Kernel {
     let identityOnly = batch.recipes.allSatisfy { $0.storesIdentity(corners: output.includesCorners) }
     let identityStored = identityOnly && n <= output.identityCells
     output.identityCells = identityOnly ? max(n, output.identityCells) : 0
+    // Read before the closures, which then capture no part of the batch (capturing it,
+    // they copied the whole batch per frame, retaining each of its arrays).
+    let recipes = batch.recipes, oneRecipe = batch.recipeChanges == 0, lanes = options.lanes
     batch.withKernelInputs { inputs, recipeIndex in
       output.withKernelOutputs(velocityRowsToClear: clear, identityStored: identityStored) { outputs in
         FrameJob(
-          recipes: batch.recipes, recipeIndex: recipeIndex, oneRecipe: batch.recipeChanges == 0, t: t, inputs: inputs,
-          outputs: outputs, lanes: options.lanes, count: n
+          recipes: recipes, recipeIndex: recipeIndex, oneRecipe: oneRecipe, t: t, inputs: inputs, outputs: outputs,
+          lanes: lanes, count: n
         ).run(threads: threads)
       }
     }
@@ -134,8 +135,6 @@ public enum Kernel {
         evaluateRun(SIMD8<Float>.self, recipes[Int(r)], i..<j, t: t, inputs: inputs, outputs: outputs)
       case .simd4:
         evaluateRun(SIMD4<Float>.self, recipes[Int(r)], i..<j, t: t, inputs: inputs, outputs: outputs)
-      case .scalar:
-        evaluateRun(Float.self, recipes[Int(r)], i..<j, t: t, inputs: inputs, outputs: outputs)
       }
       i = j
     }
@@ -146,23 +145,23 @@ public enum Kernel {
   /// (`CompiledRecipe.blockCells`). On the stack because `withUnsafeTemporaryAllocation`
   /// goes to the heap above 1 KiB on Linux (`swift_stdlib_isStackAllocationSafe` answers
   /// false, measured).
-  @usableFromInline package static var scratchFloats: Int { 4096 }
+  package static var scratchFloats: Int { 4096 }
 
   /// The progress stages of a block when velocities are asked for: each Bezier part's
   /// solved parameter kept for the velocity stage, in the rows the matrix passes fill only
   /// after it. A function of its own so the frame without velocities keeps its loop small.
-  @inlinable @inline(never)
+  @inline(never)
   static func progressKeepingParameters<L: FloatLanes>(
-    _: L.Type, _ r: CompiledRecipe, t: Float, start: UnsafePointer<Float>, count n: Int,
-    into base: UnsafeMutablePointer<Float>, soa: UnsafeMutablePointer<Float>
+    _: L.Type, _ r: CompiledRecipe, _ clock: PartClock, count n: Int, into base: UnsafeMutablePointer<Float>,
+    soa: UnsafeMutablePointer<Float>
   ) {
     let block = r.blockCells
     // Each part borrowed where the array holds it, as in `evaluateRun`.
     r.parts.withUnsafeBufferPointer { parts in
       for k in parts.indices {
         progressStage(
-          L.self, (parts.baseAddress.unsafelyUnwrapped + k).pointee, r.timing, t: t, start: start, count: n,
-          into: base + k * block, parameters: k < ParameterRows.capacity ? soa + k * block : nil)
+          L.self, parts.baseAddress.unsafelyUnwrapped + k, r.timing, clock, count: n,
+          into: base + k * block, parameters: ParameterRows(base: soa, block: block).keep(k))
       }
     }
   }
@@ -187,7 +186,6 @@ public enum Kernel {
   /// overlap iterations (the Bezier solve is a chain of dependent steps; fused into one big
   /// group it left most of each group's latency exposed). A last partial group reads only
   /// its valid cells (padded lanes repeat the first) and writes only its valid cells.
-  @inlinable
   static func evaluateRun<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, _ range: Range<Int>, t: Float, inputs: KernelInputs, outputs: KernelOutputs
   ) {
@@ -211,18 +209,26 @@ public enum Kernel {
       // earlier frame left them there (`KernelOutputs.identityStored`).
       let identityCells = r.storesIdentity(corners: outputs.corners != nil)
       let storeIdentity = identityCells && !outputs.identityStored
+      // Where the cells are on the recipe's timeline (`PartClock`): the one place the
+      // source matters.
+      let recipeClock: PartClock
+      switch r.source {
+      case .clock: recipeClock = .clock(start: inputs.start, t: t)
+      case .progress: recipeClock = .progress(inputs.progress, span: r.progressSpan)
+      }
       var b = range.lowerBound
       while b < range.upperBound {
         let n = min(block, range.upperBound - b)
+        let clock = recipeClock.advanced(by: b)
         if outputs.velocities != nil {
-          progressKeepingParameters(L.self, r, t: t, start: inputs.start + b, count: n, into: base, soa: soa)
+          progressKeepingParameters(L.self, r, clock, count: n, into: base, soa: soa)
         } else {
           // Each part borrowed where the array holds it (`progressStage` copies nothing).
           r.parts.withUnsafeBufferPointer { parts in
             for k in parts.indices {
               progressStage(
-                L.self, (parts.baseAddress.unsafelyUnwrapped + k).pointee, r.timing, t: t, start: inputs.start + b,
-                count: n, into: base + k * block)
+                L.self, parts.baseAddress.unsafelyUnwrapped + k, r.timing, clock, count: n,
+                into: base + k * block)
             }
           }
         }
@@ -242,7 +248,8 @@ public enum Kernel {
               retargetStage(
                 L.self, (retargets.baseAddress.unsafelyUnwrapped + k).pointee, scratch: base, block: block,
                 rows: inputs.retarget.unsafelyUnwrapped, stride: inputs.retargetStride, at: b, t: t,
-                height: inputs.height + b, tableWidth: inputs.tableWidth + b, count: n)
+                height: inputs.height + b, tableWidth: inputs.tableWidth + b, count: n,
+                parameters: outputs.velocities != nil ? ParameterRows(base: soa, block: block) : nil)
             }
           }
         }
@@ -254,9 +261,10 @@ public enum Kernel {
           tableWidth: inputs.tableWidth + b, count: n, into: outputs.shadow + b)
         if let velocities = outputs.velocities {
           velocityStage(
-            L.self, r, at: b, count: n, t: t, progress: progress, inputs: inputs, outputs: outputs, out: velocities,
+            L.self, r, at: b, count: n, t: t, clock: clock, progress: progress, inputs: inputs, outputs: outputs,
+            out: velocities,
             stride: outputs.velocityStride,
-            parameters: ParameterRows(base: UnsafePointer(soa), block: block, count: r.parts.count))
+            parameters: ParameterRows(base: soa, block: block))
         }
         if identityCells {
           // A fold recipe's pass stores them with its halves, interleaved with its work.

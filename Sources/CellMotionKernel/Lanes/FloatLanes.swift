@@ -97,9 +97,7 @@ extension SIMD8: FloatLanes where Scalar == Float {
     UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
   }
   @inlinable @inline(__always)
-  package func store(to p: UnsafeMutablePointer<Float>) {
-    UnsafeMutableRawPointer(p).storeBytes(of: self, as: SIMD8<Float>.self)
-  }
+  package func store(to p: UnsafeMutablePointer<Float>) { cm_store8(p, self) }
   @inlinable @inline(__always)
   package subscript(lane i: Int) -> Float {
     get { self[i] }
@@ -138,8 +136,8 @@ extension SIMD8: FloatLanes where Scalar == Float {
   @inlinable @inline(__always)
   package static func storePairs(_ a: Self, _ b: Self, to p: UnsafeMutablePointer<Float>) { cm_store_pairs8(a, b, p) }
   @inlinable package static var pairsUnpacked: Bool { true }
-  @inlinable @inline(__always)
-  package static func storeMatrices(
+  @inline(__always)
+  @usableFromInline package static func storeMatrices(
     _ m: LaneMatrix<Self>, constant k: ConstantRows, cells: Int, to p: UnsafeMutablePointer<Float>
   ) {
     guard cells == 8 else { return m.storeLanes(cells, to: p) }
@@ -158,9 +156,7 @@ extension SIMD4: FloatLanes where Scalar == Float {
     UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
   }
   @inlinable @inline(__always)
-  package func store(to p: UnsafeMutablePointer<Float>) {
-    UnsafeMutableRawPointer(p).storeBytes(of: self, as: SIMD4<Float>.self)
-  }
+  package func store(to p: UnsafeMutablePointer<Float>) { cm_store4(p, self) }
   @inlinable @inline(__always)
   package subscript(lane i: Int) -> Float {
     get { self[i] }
@@ -197,8 +193,8 @@ extension SIMD4: FloatLanes where Scalar == Float {
   @inlinable @inline(__always)
   package static func storePairs(_ a: Self, _ b: Self, to p: UnsafeMutablePointer<Float>) { cm_store_pairs4(a, b, p) }
   @inlinable package static var pairsUnpacked: Bool { false }
-  @inlinable @inline(__always)
-  package static func storeMatrices(
+  @inline(__always)
+  @usableFromInline package static func storeMatrices(
     _ m: LaneMatrix<Self>, constant k: ConstantRows, cells: Int, to p: UnsafeMutablePointer<Float>
   ) {
     guard cells == 4 else { return m.storeLanes(cells, to: p) }
@@ -257,8 +253,8 @@ extension Float: FloatLanes {
     p[1] = b
   }
   @inlinable package static var pairsUnpacked: Bool { false }
-  @inlinable @inline(__always)
-  package static func storeMatrices(
+  @inline(__always)
+  @usableFromInline package static func storeMatrices(
     _ m: LaneMatrix<Float>, constant: ConstantRows, cells: Int, to p: UnsafeMutablePointer<Float>
   ) {
     m.storeLanes(cells, to: p)

@@ -7,23 +7,26 @@ import Foundation
 import _CellMotionShims
 
 /// Pointers to a batch's SoA inputs, valid for one evaluation.
-@usableFromInline
 struct KernelInputs: @unchecked Sendable {
-  @usableFromInline let start: UnsafePointer<Float>
-  @usableFromInline let width: UnsafePointer<Float>
-  @usableFromInline let height: UnsafePointer<Float>
-  @usableFromInline let tableWidth: UnsafePointer<Float>
-  @usableFromInline let detailHeight: UnsafePointer<Float>
+  /// The clock's input: each cell's staggered start - the batch's time origin, seconds.
+  let start: UnsafePointer<Float>
+  /// The progress source's input: each cell's progress (`ProgressSource.progress`).
+  let progress: UnsafePointer<Float>
+  let width: UnsafePointer<Float>
+  let height: UnsafePointer<Float>
+  let tableWidth: UnsafePointer<Float>
+  let detailHeight: UnsafePointer<Float>
   /// The batch's retarget rows (`RetargetRows`), row j of cell i at j * retargetStride + i;
   /// nil while no cell was retargeted (then no recipe reads them).
-  @usableFromInline let retarget: UnsafePointer<Float>?
-  @usableFromInline let retargetStride: Int
-  @inlinable init(
-    start: UnsafePointer<Float>, width: UnsafePointer<Float>, height: UnsafePointer<Float>,
-    tableWidth: UnsafePointer<Float>, detailHeight: UnsafePointer<Float>, retarget: UnsafePointer<Float>?,
-    retargetStride: Int
+  let retarget: UnsafePointer<Float>?
+  let retargetStride: Int
+  init(
+    start: UnsafePointer<Float>, progress: UnsafePointer<Float>, width: UnsafePointer<Float>,
+    height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, detailHeight: UnsafePointer<Float>,
+    retarget: UnsafePointer<Float>?, retargetStride: Int
   ) {
     self.start = start
+    self.progress = progress
     self.width = width
     self.height = height
     self.tableWidth = tableWidth
@@ -34,29 +37,28 @@ struct KernelInputs: @unchecked Sendable {
 }
 
 /// Pointers to a frame's outputs; optional parts are nil when not requested.
-@usableFromInline
 struct KernelOutputs: @unchecked Sendable {
-  @usableFromInline let matrices: UnsafeMutablePointer<Float>
-  @usableFromInline let opacity: UnsafeMutablePointer<Float>
-  @usableFromInline let shadow: UnsafeMutablePointer<Float>
-  @usableFromInline let foldTop: UnsafeMutablePointer<Float>?
-  @usableFromInline let foldBottom: UnsafeMutablePointer<Float>?
-  @usableFromInline let foldShadow: UnsafeMutablePointer<Float>?
-  @usableFromInline let corners: UnsafeMutablePointer<Float>?
+  let matrices: UnsafeMutablePointer<Float>
+  let opacity: UnsafeMutablePointer<Float>
+  let shadow: UnsafeMutablePointer<Float>
+  let foldTop: UnsafeMutablePointer<Float>?
+  let foldBottom: UnsafeMutablePointer<Float>?
+  let foldShadow: UnsafeMutablePointer<Float>?
+  let corners: UnsafeMutablePointer<Float>?
   /// `matrices` holds 6 Floats per cell (`MatrixLayout.affine2D`), not 16.
-  @usableFromInline let affine: Bool
+  let affine: Bool
   /// Per-channel velocity rows (`FrameOutput.velocities`), `velocityStride` apart; nil
   /// when not asked for.
-  @usableFromInline let velocities: UnsafeMutablePointer<Float>?
-  @usableFromInline let velocityStride: Int
+  let velocities: UnsafeMutablePointer<Float>?
+  let velocityStride: Int
   /// Bit `row` set for the velocity rows a recipe that does not animate that channel must
   /// write 0 to (some cell may hold another value there); rows never written stay 0.
-  @usableFromInline let velocityRowsToClear: UInt16
+  let velocityRowsToClear: UInt16
   /// `matrices` already holds the identity for every cell of the frame, written by an
   /// earlier frame (`FrameOutput.identityCells`): recipes that leave cells unmoved skip
   /// storing it again.
-  @usableFromInline let identityStored: Bool
-  @inlinable init(
+  let identityStored: Bool
+  init(
     matrices: UnsafeMutablePointer<Float>, opacity: UnsafeMutablePointer<Float>,
     shadow: UnsafeMutablePointer<Float>, foldTop: UnsafeMutablePointer<Float>?,
     foldBottom: UnsafeMutablePointer<Float>?, foldShadow: UnsafeMutablePointer<Float>?,
@@ -86,13 +88,12 @@ struct KernelOutputs: @unchecked Sendable {
 /// Why sixteen fields and a switch rather than an `InlineArray<16, L>`: measured on the
 /// fold pass, the array's storage was rebuilt on the stack in every iteration of a store
 /// loop (16 vector stores to read one entry back), 4x the instructions of the whole pass.
-@usableFromInline
-package struct LaneMatrix<L: FloatLanes> {
-  @usableFromInline var m11, m12, m13, m14, m21, m22, m23, m24: L
-  @usableFromInline var m31, m32, m33, m34, m41, m42, m43, m44: L
+@usableFromInline package struct LaneMatrix<L: FloatLanes> {
+  var m11, m12, m13, m14, m21, m22, m23, m24: L
+  var m31, m32, m33, m34, m41, m42, m43, m44: L
 
   /// From a function of the entry index (0...15, field order), called once per entry.
-  @inlinable @inline(__always)
+  @inline(__always)
   init(entry: (Int) -> L) {
     m11 = entry(0)
     m12 = entry(1)
@@ -113,21 +114,20 @@ package struct LaneMatrix<L: FloatLanes> {
   }
 
   /// From 16 entries in field order.
-  @inlinable @inline(__always)
+  @inline(__always)
   init(_ e: (L, L, L, L, L, L, L, L, L, L, L, L, L, L, L, L)) {
     (m11, m12, m13, m14, m21, m22, m23, m24) = (e.0, e.1, e.2, e.3, e.4, e.5, e.6, e.7)
     (m31, m32, m33, m34, m41, m42, m43, m44) = (e.8, e.9, e.10, e.11, e.12, e.13, e.14, e.15)
   }
 
   /// A 3x3 linear part plus translation, m44 = 1.
-  @inlinable @inline(__always)
+  @inline(__always)
   init(linear r: (L, L, L, L, L, L, L, L, L), translation t: (L, L, L)) {
     let z = L(repeating: 0), o = L(repeating: 1)
     self.init((r.0, r.1, r.2, z, r.3, r.4, r.5, z, r.6, r.7, r.8, z, t.0, t.1, t.2, o))
   }
 
   /// Entry `e` (0...15, field order).
-  @inlinable
   subscript(e: Int) -> L {
     @inline(__always) get {
       switch e {
@@ -172,7 +172,6 @@ package struct LaneMatrix<L: FloatLanes> {
   }
 
   /// Entry at `row`, `column` (0...3 each).
-  @inlinable
   subscript(row: Int, column: Int) -> L {
     @inline(__always) get { self[4 &* row &+ column] }
     @inline(__always) set { self[4 &* row &+ column] = newValue }
@@ -182,19 +181,19 @@ package struct LaneMatrix<L: FloatLanes> {
   /// after inlining and the subscripts' switches fold to field accesses. (LLVM did not
   /// fully unroll `for e in 0..<16 { self[e].store(...) }`: it stayed a loop through a
   /// jump table, 30 instructions per entry.)
-  @inlinable @inline(__always)
+  @inline(__always)
   static func unrolled4(_ body: (Int) -> Void) {
     body(0); body(1); body(2); body(3)
   }
 
   /// Calls `body` with every entry index 0...15 in field order, written out (`unrolled4`).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func unrolled16(_ body: (Int) -> Void) {
     unrolled4 { i in unrolled4 { j in body(4 &* i &+ j) } }
   }
 
   /// self * b (self applies first): entry (i, j) = sum over k of self(i, k) b(k, j).
-  @inlinable @inline(__always)
+  @inline(__always)
   func times(_ b: LaneMatrix<L>) -> LaneMatrix<L> {
     var r = self
     Self.unrolled4 { i in
@@ -208,14 +207,14 @@ package struct LaneMatrix<L: FloatLanes> {
 
   /// The 16 entries as SoA rows: entry e (field order) at `q + e * stride`, one lane group
   /// each.
-  @inlinable @inline(__always)
+  @inline(__always)
   func storeRows(to q: UnsafeMutablePointer<Float>, stride s: Int) {
     Self.unrolled16 { e in self[e].store(to: q + e &* s) }
   }
 
   /// The first `cells` lanes as consecutive 16-Float matrices at `p` (CATransform3D order),
   /// entry by entry: a block's last partial group, and one-lane kernels.
-  @inlinable @inline(__always)
+  @inline(__always)
   func storeLanes(_ cells: Int, to p: UnsafeMutablePointer<Float>) {
     for k in 0..<cells {
       let q = p + 16 &* k
@@ -224,13 +223,13 @@ package struct LaneMatrix<L: FloatLanes> {
   }
 
   /// self * Perspective(m34 = k): column 4 += column 3 * k.
-  @inlinable @inline(__always)
+  @inline(__always)
   mutating func applyPerspective(_ k: Float) {
     Self.unrolled4 { i in self[i, 3] = self[i, 3] + self[i, 2] * k }
   }
 
   /// Translate(-a) * self * Translate(+a) for an anchor (ax, ay, 0).
-  @inlinable @inline(__always)
+  @inline(__always)
   mutating func applyAnchor(_ ax: L, _ ay: L) {
     // Translate(-a) * self: row 4 -= ax row 1 + ay row 2.
     Self.unrolled4 { j in self[3, j] = self[3, j] - ax * self[0, j] - ay * self[1, j] }
@@ -244,36 +243,35 @@ package struct LaneMatrix<L: FloatLanes> {
 
 /// Rows of a lane matrix that hold the same constant in every lane, which
 /// `FloatLanes.storeMatrices` writes from constants (transposing only the other rows).
-@usableFromInline
-package struct ConstantRows: Sendable {
+@usableFromInline package struct ConstantRows: Sendable {
   /// `cm_store_rows8`'s shape: 0 (row 0 constant), 1 (row 1), 3 (rows 0 and 3).
-  @usableFromInline let shape: Int32
+  let shape: Int32
   /// The constant rows' values: the first (`k0`) and, for shape 3, the last (`k1`).
-  @usableFromInline let k0: SIMD4<Float>, k1: SIMD4<Float>
+  let k0: SIMD4<Float>, k1: SIMD4<Float>
   /// The destination already holds the constant rows (the fold halves' buffers hold them
   /// from allocation, `FrameOutput`): a store may skip them (the SIMD8 one does; the
   /// others write the same values). Not for shape 1.
-  @usableFromInline var held = false
-  @inlinable init(shape: Int32, k0: SIMD4<Float>, k1: SIMD4<Float> = .zero) {
+  var held = false
+  init(shape: Int32, k0: SIMD4<Float>, k1: SIMD4<Float> = .zero) {
     (self.shape, self.k0, self.k1) = (shape, k0, k1)
   }
   /// Whether SIMD8 stores skip held rows in this build (with AVX; tests only).
   static var skipsHeldRows: Bool { cm_store_skips_held_rows() != 0 }
   /// The same rows, held by the destination (see `held`).
-  @inlinable var heldByOutput: ConstantRows {
+  var heldByOutput: ConstantRows {
     var r = self
     r.held = true
     return r
   }
   /// The first row that varies (then rows 2 and 3, or row 2 alone for shape 3).
-  @inlinable var firstVarying: Int { shape == 1 ? 0 : 1 }
+  var firstVarying: Int { shape == 1 ? 0 : 1 }
   /// Row 0 is (1 0 0 0): a rotation about x with perspective about an anchor, a fold's
   /// bottom half.
-  @inlinable static var unitRow0: ConstantRows { ConstantRows(shape: 0, k0: SIMD4(1, 0, 0, 0)) }
+  static var unitRow0: ConstantRows { ConstantRows(shape: 0, k0: SIMD4(1, 0, 0, 0)) }
   /// Row 1 is (0 1 0 0): a rotation about y with perspective about an anchor.
-  @inlinable static var unitRow1: ConstantRows { ConstantRows(shape: 1, k0: SIMD4(0, 1, 0, 0)) }
+  static var unitRow1: ConstantRows { ConstantRows(shape: 1, k0: SIMD4(0, 1, 0, 0)) }
   /// Rows 0 and 3 are (1 0 0 0) and (0 0 0 1): a fold's top half.
-  @inlinable static var unitRows0And3: ConstantRows {
+  static var unitRows0And3: ConstantRows {
     ConstantRows(shape: 3, k0: SIMD4(1, 0, 0, 0), k1: SIMD4(0, 0, 0, 1))
   }
 }
@@ -281,20 +279,19 @@ package struct ConstantRows: Sendable {
 /// One transform channel kind as the matrix passes read it: the scratch row of its
 /// progress and its ends (c + h x cellHeight + w x tableWidth), or `row` -1 when no
 /// channel animates it (its identity value then).
-@usableFromInline
 struct ChannelSlot: Sendable {
-  @usableFromInline var row = -1
-  @usableFromInline var from = SIMD3<Float>.zero, delta = SIMD3<Float>.zero
+  var row = -1
+  var from = SIMD3<Float>.zero, delta = SIMD3<Float>.zero
   /// Whether an end depends on the cell's height or the table's width.
-  @usableFromInline var usesGeometry = false
-  @inlinable init() {}
+  var usesGeometry = false
+  init() {}
   init(_ c: CompiledChannel) {
     (row, from, delta, usesGeometry) = (c.part, c.from, c.to - c.from, c.usesGeometry)
   }
 
   /// The value per lane at the block's cell `i`, `identity` when nothing animates it (a
   /// uniform branch: the same for every group of the recipe).
-  @inlinable @inline(__always)
+  @inline(__always)
   func value<L: FloatLanes>(_ progress: StagedProgress, at i: Int, identity: Float, height: L, tableWidth: L) -> L {
     guard row >= 0 else { return L(repeating: identity) }
     let p: L = progress(row, i)
@@ -307,11 +304,10 @@ struct ChannelSlot: Sendable {
 
 /// Every transform channel kind's slot (`CompiledRecipe.channelSlots`): the last channel
 /// of each kind wins, as in Core Animation's key paths.
-@usableFromInline
 struct ChannelSlots: Sendable {
-  @usableFromInline var tx = ChannelSlot(), ty = ChannelSlot(), tz = ChannelSlot()
-  @usableFromInline var rx = ChannelSlot(), ry = ChannelSlot(), rz = ChannelSlot()
-  @usableFromInline var s = ChannelSlot(), sx = ChannelSlot(), sy = ChannelSlot()
+  var tx = ChannelSlot(), ty = ChannelSlot(), tz = ChannelSlot()
+  var rx = ChannelSlot(), ry = ChannelSlot(), rz = ChannelSlot()
+  var s = ChannelSlot(), sx = ChannelSlot(), sy = ChannelSlot()
   init(_ channels: [CompiledChannel]) {
     for c in channels {
       switch c.channel {
@@ -331,30 +327,27 @@ struct ChannelSlots: Sendable {
 }
 
 /// Transform channel values of one lane group (opacities have a stage of their own).
-@usableFromInline
 struct LaneChannels<L: FloatLanes> {
-  @usableFromInline var tx = L(repeating: 0), ty = L(repeating: 0), tz = L(repeating: 0)
-  @usableFromInline var rx = L(repeating: 0), ry = L(repeating: 0), rz = L(repeating: 0)
-  @usableFromInline var s = L(repeating: 1), sx = L(repeating: 1), sy = L(repeating: 1)
-  @inlinable init() {}
+  var tx = L(repeating: 0), ty = L(repeating: 0), tz = L(repeating: 0)
+  var rx = L(repeating: 0), ry = L(repeating: 0), rz = L(repeating: 0)
+  var s = L(repeating: 1), sx = L(repeating: 1), sy = L(repeating: 1)
+  init() {}
 }
 
 /// The affine result of a planar group: [a b 0 0; c d 0 0; 0 0 1 0; tx ty 0 1].
-@usableFromInline
 struct LanePlanar<L: FloatLanes> {
-  @usableFromInline var a, b, c, d, tx, ty: L
-  @inlinable init(a: L, b: L, c: L, d: L, tx: L, ty: L) {
+  var a, b, c, d, tx, ty: L
+  init(a: L, b: L, c: L, d: L, tx: L, ty: L) {
     (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
   }
 }
 
 /// A fold's two halves and their shadow opacity, per lane.
-@usableFromInline
 struct LaneFold<L: FloatLanes> {
-  @usableFromInline var top: LaneMatrix<L>
-  @usableFromInline var bottom: LaneMatrix<L>
-  @usableFromInline var shadow: L
-  @inlinable init(top: LaneMatrix<L>, bottom: LaneMatrix<L>, shadow: L) {
+  var top: LaneMatrix<L>
+  var bottom: LaneMatrix<L>
+  var shadow: L
+  init(top: LaneMatrix<L>, bottom: LaneMatrix<L>, shadow: L) {
     self.top = top
     self.bottom = bottom
     self.shadow = shadow
@@ -363,23 +356,22 @@ struct LaneFold<L: FloatLanes> {
 
 /// Stage 1's output for one block: the progress of part k (`CompiledRecipe.parts`) for the
 /// block's cell i at `base[k * stride + i]`.
-@usableFromInline
 struct StagedProgress: @unchecked Sendable {
-  @usableFromInline let base: UnsafePointer<Float>
-  @usableFromInline let stride: Int
-  @inlinable init(base: UnsafePointer<Float>, stride: Int) {
+  let base: UnsafePointer<Float>
+  let stride: Int
+  init(base: UnsafePointer<Float>, stride: Int) {
     self.base = base
     self.stride = stride
   }
   /// The lane group of part `part` at the block's cell `i`.
-  @inlinable @inline(__always)
+  @inline(__always)
   func callAsFunction<L: FloatLanes>(_ part: Int, _ i: Int) -> L { L.load(base + part * stride + i) }
 }
 
 extension Kernel {
   /// Loads a lane group from `p`; when fewer than `L.width` values remain (`available`),
   /// only those are read and the other lanes repeat the first (finite, like real input).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func loadGroup<L: FloatLanes>(_ p: UnsafePointer<Float>, _ available: Int) -> L {
     if available >= L.width { return L.load(p) }
     var v = L(repeating: p[0])

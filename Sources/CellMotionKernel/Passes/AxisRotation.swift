@@ -9,18 +9,17 @@ import Foundation
 /// path (`CompiledRecipe.axisRotation`): M = T(-a) * R * P(m34) * T(a) has six zero and
 /// two unit entries, and the rest are a few products of sin, cos, m34 and the anchor, so
 /// the group writes them directly instead of composing two full 4x4 matrices.
-@usableFromInline
 struct AxisRotation: Sendable {
   /// true: rotation about x (`Channel.rotationX`); false: about y.
-  @usableFromInline let aboutX: Bool
+  let aboutX: Bool
   /// The channel's timed part and values (radians: from + (to - from) progress, each end
   /// c + h * cellHeight + w * tableWidth).
-  @usableFromInline let part: Int
-  @usableFromInline let from: SIMD3<Float>
-  @usableFromInline let delta: SIMD3<Float>
+  let part: Int
+  let from: SIMD3<Float>
+  let delta: SIMD3<Float>
   /// (c, sin c, cos c) when every angle the curve can produce is within
   /// `AngleCentre.reach` of c (`Kernel.sincos(_:near:)`); nil: the full-range sine.
-  @usableFromInline let centre: SIMD3<Float>?
+  let centre: SIMD3<Float>?
 
   /// The shape of `r`, or nil when its transform is anything else.
   init?(_ r: CompiledRecipe) {
@@ -39,7 +38,6 @@ struct AxisRotation: Sendable {
 /// Where an animated angle from + delta * progress stays within `reach` of a centre for
 /// every progress in a curve's bounds (`CompiledCurve.progressBounds`), its sine and
 /// cosine need no argument reduction: `Kernel.sincos(_:near:)`.
-@usableFromInline
 enum AngleCentre {
   /// pi/4 (the interval `sincosSmall`'s polynomials are fitted on) plus 2e-3: the progress
   /// bounds carry a 1e-3 margin, which for a quarter turn (flip, fold) puts the range a
@@ -63,7 +61,7 @@ extension Kernel {
   /// `sincosSmall(x - c)` turned by c (sin(c + r) = sin c cos r + cos c sin r, cos(c + r)
   /// = cos c cos r - sin c sin r): no argument reduction, no quadrant selects. Without one,
   /// the full-range `sincos`.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func sincos<L: FloatLanes>(_ x: L, near centre: SIMD3<Float>?) -> (sin: L, cos: L) {
     guard let c = centre else { return L.sincos(x) }
     let r = L.sincosSmall(x - c.x)
@@ -74,7 +72,6 @@ extension Kernel {
   /// `outputs.matrices` (`FloatLanes.storeMatrices`, the constant row (1 0 0 0) or
   /// (0 1 0 0) from constants, the other rows transposed in registers: no pass through the
   /// scratch), and the projected corners when asked for.
-  @inlinable
   static func axisRotationBlock<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, _ ar: AxisRotation, at b: Int, count n: Int, progress: StagedProgress,
     inputs: KernelInputs, outputs: KernelOutputs
@@ -114,7 +111,7 @@ extension Kernel {
   ///     [ ax(w - c)    ay(w - 1)    ax s   w ],  w = 1 + ax s k
   ///
   /// (the general path's products with their zero and unit factors dropped).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func axisRotationGroup<L: FloatLanes>(
     _ r: CompiledRecipe, _ ar: AxisRotation, progress: StagedProgress, at i: Int, width: L, height: L,
     tableWidth: L

@@ -11,23 +11,21 @@ import Foundation
 /// or enum payload: made once per part (`CompiledPart.bezier`), so a block's stage reads
 /// them without unpacking `CompiledCurve` (whose payload projection, a byte store into the
 /// copy then 32-byte loads over it, stalled store forwarding in every block's prologue).
-@usableFromInline
 struct BezierConstants: Sendable, Hashable {
-  @usableFromInline enum Solve: Sendable, Hashable { case newton, fitted, rootFitted }
-  @usableFromInline let ax, bx, cx, ay, by, cy: Float
-  @usableFromInline let solve: Solve
+  enum Solve: Sendable, Hashable { case newton, fitted, rootFitted }
+  let ax, bx, cx, ay, by, cy: Float
+  let solve: Solve
   /// Newton steps, or corrections after a fitted inverse.
-  @usableFromInline let steps: Int
-  @usableFromInline let quadraticGuess: Bool
+  let steps: Int
+  let quadraticGuess: Bool
   /// The fitted inverse (`InverseFit.p`, `.dp`, `.degree`, `.rootScale`, `.rootOffset`);
   /// zeros for a Newton solve.
-  @usableFromInline let p: SIMD16<Float>
-  @usableFromInline let dp: SIMD16<Float>
-  @usableFromInline let degree: Int
-  @usableFromInline let rootScale: Float
-  @usableFromInline let rootOffset: Float
+  let p: SIMD16<Float>
+  let dp: SIMD16<Float>
+  let degree: Int
+  let rootScale: Float
+  let rootOffset: Float
 
-  @inlinable
   init(
     _ a: (Float, Float, Float, Float, Float, Float), solve: Solve, steps: Int, quadraticGuess: Bool,
     fit: InverseFit?
@@ -42,7 +40,6 @@ struct BezierConstants: Sendable, Hashable {
   }
 
   /// The constants of a Bezier curve; nil for a spring.
-  @inlinable
   init?(_ curve: CompiledCurve) {
     switch curve {
     case .bezier(let a0, let a1, let a2, let a3, let a4, let a5, let st, let g):
@@ -57,43 +54,32 @@ struct BezierConstants: Sendable, Hashable {
   }
 
   /// What a spring part holds (`CompiledPart.bezier`; no stage reads it).
-  @inlinable static var none: BezierConstants {
+  static var none: BezierConstants {
     BezierConstants((0, 0, 1, 0, 0, 1), solve: .newton, steps: 0, quadraticGuess: false, fit: nil)
   }
 }
 
-/// How `Kernel.bezierStage` solves a curve: each conforming type is one solve with its
-/// counts as compile-time constants (so its loop unrolls to straight-line code), except
-/// `RuntimeSolve`, which reads them from the curve. One `progress` per type: the stage
-/// calls exactly one solve, with nothing left for the optimiser to fold away (a single
-/// function choosing among the three by flags was kept out of line, its degree a
-/// run-time value, and cost tip-in 60 % more instructions).
-@usableFromInline protocol BezierSolve {
+/// How `Kernel.bezierStage` solves a curve: each conforming type is one loop of the
+/// progress stage (`SolvePath`). The specialised ones have their counts as compile-time
+/// constants (the loop unrolls to straight-line code); the run-time ones read them from the
+/// curve. One `progress` per type: the stage calls exactly one solve.
+protocol BezierSolve {
   /// Progress y(s(x)) per lane for x in [0, 1], the ends exact.
   static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L
-  /// The parameter s(x) the same solve finds (velocities: dy/dx = y'(s) / x'(s)).
-  static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L
-  /// `progress` and the parameter it solved for, at once (the progress stage keeps s for
-  /// the velocity stage): the same arithmetic as `progress`, so the same bits.
+  /// `progress` and the parameter s(x) it solved for, at once (the progress stage keeps s
+  /// for the velocity stage: dy/dx = y'(s) / x'(s)): the same arithmetic as `progress`, so
+  /// the same bits.
   static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L)
 }
 
 /// Newton's solve with `n` steps, from the quadratic first guess when `guess` is 1 (Swift's
-/// integer generic parameters: every count is a type without a hand-written type per count).
-@usableFromInline enum NewtonSolve<let n: Int, let guess: Int>: BezierSolve {
-  @inlinable @inline(__always)
+/// integer generic parameters). `NewtonSolve<0, 0>` is the identity path.
+enum NewtonSolve<let n: Int, let guess: Int>: BezierSolve {
+  @inline(__always)
   static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
     Kernel.bezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, steps: n, quadraticGuess: guess != 0)
   }
-  @inlinable @inline(__always)
-  static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
-    // n = 0 is the identity path (x1 = y1, x2 = y2): s is not needed, the slope is 1;
-    // solve anyway (8 steps) so the slope is right for any curve given this type.
-    Kernel.bezierParameterLanes(
-      x, L(repeating: c.ax), L(repeating: c.bx), L(repeating: c.cx), steps: n == 0 ? Kernel.bezierSteps : n,
-      quadraticGuess: n == 0 || guess != 0)
-  }
-  @inlinable @inline(__always)
+  @inline(__always)
   static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {
     let s = Kernel.bezierParameterLanes(
       x, L(repeating: c.ax), L(repeating: c.bx), L(repeating: c.cx), steps: n, quadraticGuess: guess != 0)
@@ -102,74 +88,69 @@ struct BezierConstants: Sendable, Hashable {
 }
 
 /// A fitted inverse of degree `d` with `n` corrections.
-@usableFromInline enum FittedSolve<let d: Int, let n: Int>: BezierSolve {
-  @inlinable @inline(__always)
+enum FittedSolve<let d: Int, let n: Int>: BezierSolve {
+  @inline(__always)
   static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
     Kernel.fittedBezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: c.p, dp: c.dp, degree: d, steps: n)
   }
-  @inlinable @inline(__always)
-  static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
-    Kernel.fittedBezierParameter(x, c.ax, c.bx, c.cx, p: c.p, dp: c.dp, degree: d, steps: n)
-  }
-  @inlinable @inline(__always)
+  @inline(__always)
   static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {
-    let s: L = parameter(x, c)
+    let s: L = Kernel.fittedBezierParameter(x, c.ax, c.bx, c.cx, p: c.p, dp: c.dp, degree: d, steps: n)
     return (Kernel.bezierY(s, x, c), s)
   }
 }
 
 /// A fitted inverse in a square-root domain, degree `d`, `n` Newton corrections.
-@usableFromInline enum RootFittedSolve<let d: Int, let n: Int>: BezierSolve {
-  @inlinable @inline(__always)
+enum RootFittedSolve<let d: Int, let n: Int>: BezierSolve {
+  @inline(__always)
   static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
     Kernel.rootFittedBezierProgress(
       x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: c.p, scale: c.rootScale, offset: c.rootOffset, degree: d, steps: n)
   }
-  @inlinable @inline(__always)
-  static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
-    Kernel.rootFittedBezierParameter(
-      x, c.ax, c.bx, c.cx, p: c.p, scale: c.rootScale, offset: c.rootOffset, degree: d, steps: n)
-  }
-  @inlinable @inline(__always)
+  @inline(__always)
   static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {
-    let s: L = parameter(x, c)
+    let s: L = Kernel.rootFittedBezierParameter(
+      x, c.ax, c.bx, c.cx, p: c.p, scale: c.rootScale, offset: c.rootOffset, degree: d, steps: n)
     return (Kernel.bezierY(s, x, c), s)
   }
 }
 
-/// The solve with the curve's own counts, read at run time (a fallback: `SolvePathTests`
-/// checks that no preset or sampled curve reaches it).
-@usableFromInline enum RuntimeSolve: BezierSolve {
-  @inlinable
-  static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
-    switch c.solve {
-    case .newton:
-      return Kernel.bezierProgress(x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, steps: c.steps, quadraticGuess: c.quadraticGuess)
-    case .fitted:
-      return Kernel.fittedBezierProgress(
-        x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: c.p, dp: c.dp, degree: c.degree, steps: c.steps)
-    case .rootFitted:
-      return Kernel.rootFittedBezierProgress(
-        x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy, p: c.p, scale: c.rootScale, offset: c.rootOffset, degree: c.degree,
-        steps: c.steps)
-    }
-  }
-  @inlinable
-  static func parameter<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
-    switch c.solve {
-    case .newton:
-      return Kernel.bezierParameterLanes(
-        x, L(repeating: c.ax), L(repeating: c.bx), L(repeating: c.cx), steps: c.steps, quadraticGuess: c.quadraticGuess)
-    case .fitted:
-      return Kernel.fittedBezierParameter(x, c.ax, c.bx, c.cx, p: c.p, dp: c.dp, degree: c.degree, steps: c.steps)
-    case .rootFitted:
-      return Kernel.rootFittedBezierParameter(
-        x, c.ax, c.bx, c.cx, p: c.p, scale: c.rootScale, offset: c.rootOffset, degree: c.degree, steps: c.steps)
-    }
-  }
-  @inlinable
+/// Newton's solve with the curve's own step count and first guess, read at run time.
+enum RuntimeNewtonSolve: BezierSolve {
+  @inline(__always)
+  static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L { solve(x, c).progress }
+  @inline(__always)
   static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {
-    let s: L = parameter(x, c)
+    let s = Kernel.bezierParameterLanes(
+      x, L(repeating: c.ax), L(repeating: c.bx), L(repeating: c.cx), steps: c.steps, quadraticGuess: c.quadraticGuess)
+    return (Kernel.bezierY(s, x, c), s)
+  }
+}
+
+/// A fitted inverse with the curve's own corrections, its polynomial evaluated to degree 8
+/// whatever the fit's degree: the coefficients above the degree are 0, and Estrin's scheme
+/// then adds exact zeros, so any degree up to 8 gives the bits of its own degree.
+enum RuntimeFittedSolve: BezierSolve {
+  @inline(__always)
+  static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L { solve(x, c).progress }
+  @inline(__always)
+  static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {
+    let s: L = Kernel.fittedBezierParameter(
+      x, c.ax, c.bx, c.cx, p: c.p, dp: c.dp, degree: InverseFit.maximumDegree, steps: c.steps)
+    return (Kernel.bezierY(s, x, c), s)
+  }
+}
+
+/// A square-root fit with the curve's own corrections, evaluated to degree 8 as
+/// `RuntimeFittedSolve`.
+enum RuntimeRootFittedSolve: BezierSolve {
+  @inline(__always)
+  static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L { solve(x, c).progress }
+  @inline(__always)
+  static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {
+    let s: L = Kernel.rootFittedBezierParameter(
+      x, c.ax, c.bx, c.cx, p: c.p, scale: c.rootScale, offset: c.rootOffset, degree: InverseFit.maximumDegree,
+      steps: c.steps)
     return (Kernel.bezierY(s, x, c), s)
   }
 }
@@ -179,7 +160,7 @@ extension Kernel {
   /// Newton steps, each safeguarded by a bracket [lo, hi] that bisection falls back to
   /// where Newton would leave it (or its derivative vanishes). x(s) is non-decreasing
   /// because the x control points lie in [0, 1], so the bracket is valid.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func bezierProgress<L: FloatLanes>(
     _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float,
     steps: Int = bezierSteps, quadraticGuess: Bool = true
@@ -191,7 +172,7 @@ extension Kernel {
 
   /// `bezierProgress` with a curve per lane (keyframe segments: each lane's own segment's
   /// coefficients); the same arithmetic, so a uniform curve gives the same bits.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func bezierProgressLanes<L: FloatLanes>(
     _ x: L, _ ax: L, _ bx: L, _ cx: L, _ ay: L, _ by: L, _ cy: L, steps: Int = bezierSteps, quadraticGuess: Bool = true
   ) -> L {
@@ -206,7 +187,7 @@ extension Kernel {
 
   /// The Bezier parameter s with x(s) = x per lane: the safeguarded Newton solve of
   /// `bezierProgressLanes`.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func bezierParameterLanes<L: FloatLanes>(
     _ x: L, _ ax: L, _ bx: L, _ cx: L, steps: Int = bezierSteps, quadraticGuess: Bool = true
   ) -> L {
@@ -233,16 +214,20 @@ extension Kernel {
     return s
   }
 
-  /// dy/dx of a Bezier per lane at time fraction x in [0, 1]: y'(s) / x'(s) at the
-  /// parameter the curve's own solve `S` finds; where x'(s) vanishes (an end with its
-  /// control point on it) the ratio of second derivatives, the limit there.
-  @inlinable @inline(__always)
-  static func bezierSlope<L: FloatLanes, S: BezierSolve>(_ x: L, _ c: BezierConstants, _: S.Type) -> L {
-    bezierSlope(atParameter: S.parameter(L.clamp(x, 0, 1), c), c)
+  /// dy/dx of a Bezier per lane at time fraction x in [0, 1], at the parameter the most
+  /// accurate Newton solve finds (`bezierSteps` steps from the quadratic guess), whatever
+  /// solve the curve's progress takes: one loop for every curve (the velocity stage reads
+  /// the progress stage's own parameters instead where it kept them).
+  @inline(__always)
+  static func bezierSlope<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
+    let s = bezierParameterLanes(
+      L.clamp(x, 0, 1), L(repeating: c.ax), L(repeating: c.bx), L(repeating: c.cx), steps: bezierSteps,
+      quadraticGuess: true)
+    return bezierSlope(atParameter: s, c)
   }
 
   /// dy/dx at the parameter `s` (clamped to [0, 1]) a solve found, as `bezierSlope`.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func bezierSlope<L: FloatLanes>(atParameter parameter: L, _ c: BezierConstants) -> L {
     let cx = L(repeating: c.cx)
     let s = L.clamp(parameter, 0, 1)
@@ -254,7 +239,7 @@ extension Kernel {
 
   /// y(s) with the exact ends (0 at x <= 0, 1 at x >= 1): the last step of every solve's
   /// `progress`, the same arithmetic.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func bezierY<L: FloatLanes>(_ s: L, _ x: L, _ c: BezierConstants) -> L {
     let y = L.muladd(L.muladd(s, L(repeating: c.ay), L(repeating: c.by)), s, L(repeating: c.cy)) * s
     return y.replacing(with: L(repeating: 1), where: L.ge(x, L(repeating: 1)))
@@ -267,7 +252,7 @@ extension Kernel {
   /// result near both ends.)
   /// Multiply-adds only: no divide, no select until the exact ends. `p` and `dp` are
   /// `InverseFit.p` and `.dp`.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func fittedBezierProgress<L: FloatLanes>(
     _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float,
     p: SIMD16<Float>, dp: SIMD16<Float>, degree: Int, steps: Int
@@ -280,7 +265,7 @@ extension Kernel {
   }
 
   /// The parameter s of `fittedBezierProgress`: the fit, then `steps` corrections.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func fittedBezierParameter<L: FloatLanes>(
     _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, p: SIMD16<Float>, dp: SIMD16<Float>, degree: Int, steps: Int
   ) -> L {
@@ -300,7 +285,7 @@ extension Kernel {
   /// multiply-add count as Horner's rule, but a dependency chain of about log2(degree)
   /// steps instead of `degree` (the solve is latency-bound). `degree` is a constant in
   /// the specialised kernels, so every test here folds away.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func estrin<L: FloatLanes>(_ c: SIMD16<Float>, degree d: Int, _ t: L, _ t2: L, _ t4: L) -> L {
     @inline(__always) func q(_ j: Int) -> L {
       2 * j + 1 <= d ? L.muladd(t, L(repeating: c[2 * j + 1]), L(repeating: c[2 * j])) : L(repeating: c[2 * j])
@@ -311,7 +296,6 @@ extension Kernel {
   }
 
   /// `fittedBezierProgress` with the fit's own degree.
-  @inlinable
   static func fittedBezierProgress<L: FloatLanes>(
     _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float, _ fit: InverseFit,
     steps: Int
@@ -326,7 +310,7 @@ extension Kernel {
   /// the flat end itself gives 0/0 there, which fails the test), then y(s) with the exact
   /// ends. One square root and one divide per correction, against the Newton solve's
   /// square root and divide for the first guess plus a divide per step.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func rootFittedBezierProgress<L: FloatLanes>(
     _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float,
     p: SIMD16<Float>, scale: Float, offset: Float, degree: Int, steps: Int
@@ -340,7 +324,7 @@ extension Kernel {
 
   /// The parameter s of `rootFittedBezierProgress`: the square-root fit, then `steps`
   /// Newton corrections kept inside [0, 1].
-  @inlinable @inline(__always)
+  @inline(__always)
   static func rootFittedBezierParameter<L: FloatLanes>(
     _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, p: SIMD16<Float>, scale: Float, offset: Float, degree: Int,
     steps: Int
@@ -360,7 +344,6 @@ extension Kernel {
   }
 
   /// `rootFittedBezierProgress` with the fit's own degree and domain.
-  @inlinable
   static func rootFittedBezierProgress<L: FloatLanes>(
     _ x: L, _ ax: Float, _ bx: Float, _ cx: Float, _ ay: Float, _ by: Float, _ cy: Float, _ fit: InverseFit,
     steps: Int
@@ -371,7 +354,7 @@ extension Kernel {
   }
 
   /// The quadratic first guess of `bezierProgress`, in [0, 1].
-  @inlinable @inline(__always)
+  @inline(__always)
   static func quadraticFirstGuess<L: FloatLanes>(_ x: L, _ ax: L, _ bx: L, _ cx: L) -> L {
     // First guess from the quadratic expansion at the nearer end, exact as s -> 0 or 1,
     // where x'(s) may vanish (x1 = 0 or x2 = 1) and plain Newton from s = x crawls:
@@ -394,5 +377,5 @@ extension Kernel {
   /// exact progress on the presets and 1e-5 on random curves with near-vertical ends
   /// (measured by KernelDifferentialTests.bezierSolveBound). Each compiled curve runs the
   /// fewest steps that do as well (`CompiledCurve.newtonSteps`).
-  @usableFromInline static var bezierSteps: Int { 8 }
+  static var bezierSteps: Int { 8 }
 }

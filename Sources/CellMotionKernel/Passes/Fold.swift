@@ -6,7 +6,7 @@ import Foundation
 
 extension Kernel {
   /// The fold halves of one lane group (recipes with a fold only).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func evaluateFold<L: FloatLanes>(
     _ fold: (part: Int, opening: Bool, m34: Float, held: Bool), centre: SIMD3<Float>?, progress: StagedProgress, at i: Int,
     width: L, detailHeight: L
@@ -51,7 +51,7 @@ extension Kernel {
   /// Never inlined: the Float-lane build inlined it into `evaluateRun` once that function
   /// changed (4c691d2) and took 28 more instructions per cell (foldOpen kernel-float
   /// 17.1 -> 20.5 ns); the SIMD4 and SIMD8 builds already kept it out of line.
-  @inlinable @inline(never)
+  @inline(never)
   static func foldStage<L: FloatLanes>(
     _: L.Type, _ fold: (part: Int, opening: Bool, m34: Float, held: Bool), centre: SIMD3<Float>?, at b: Int, count n: Int,
     progress: StagedProgress, inputs: KernelInputs, outputs: KernelOutputs, identityCells: Bool

@@ -9,7 +9,6 @@ extension Kernel {
   /// Stage 3 of a block on the general 4x4 path: cells `b ..< b + n`, the 16 entries as
   /// SoA rows of `soa` (`storeMatrixBlock` writes them out). `AxisRotation` recipes take
   /// `axisRotationBlock` instead.
-  @inlinable
   static func evaluateGeneralBlock<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, at b: Int, count n: Int, progress: StagedProgress,
     soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
@@ -25,7 +24,7 @@ extension Kernel {
   }
 
   /// One general group at the block's cell `i` (`lanes` valid cells).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func generalGroup<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, at b: Int, _ i: Int, lanes: Int, progress: StagedProgress,
     soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
@@ -39,7 +38,7 @@ extension Kernel {
   }
 
   /// Evaluates one lane group of cells sharing recipe `r`.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func evaluateGroup<L: FloatLanes>(
     _ r: CompiledRecipe, progress: StagedProgress, at i: Int, width: L, height: L, tableWidth: L
   ) -> LaneMatrix<L> {
@@ -137,7 +136,7 @@ extension Kernel {
 
   /// The 2D path's recomposition from (tx, ty, sx, sy, angle, m11, m12, m21, m22) per
   /// lane: Scale * Rotation * Remainder, then the translation.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func compose2D<L: FloatLanes>(_ v: (L, L, L, L, L, L, L, L, L)) -> LaneMatrix<L> {
     let z = L(repeating: 0), one = L(repeating: 1)
     let (dtx, dty, dsx, dsy, angle, r11, r12, r21, r22) = v
@@ -151,7 +150,7 @@ extension Kernel {
   /// The 3D path's recomposition from perspective (4), translation (3), scale (3), skew
   /// (3) and a unit quaternion (x, y, z, w) per lane: Scale * Skew * Rotation, then the
   /// translation and the perspective column.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func compose3D<L: FloatLanes>(
     _ d: (L, L, L, L, L, L, L, L, L, L, L, L, L), _ q: (L, L, L, L)
   ) -> LaneMatrix<L> {

@@ -11,7 +11,6 @@ import Foundation
 extension Kernel {
   /// Writes the value of keyframe channel `k` for `count` cells into its scratch row, in
   /// whole lane groups (as `progressStage`).
-  @inlinable
   static func keyframeStage<L: FloatLanes>(
     _: L.Type, _ k: CompiledKeyframes, progress: StagedProgress, height: UnsafePointer<Float>,
     tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>
@@ -50,7 +49,6 @@ extension Kernel {
   /// `keyframeStage` for constant values and segments without easing: each lane selects
   /// its segment's start, 1/span and cubic (`S`: lines select two coefficients, cubics
   /// four), then evaluates it.
-  @inlinable
   static func plainKeyframeStage<L: FloatLanes, S: SegmentShape>(
     _: L.Type, _: S.Type, _ k: CompiledKeyframes, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
     count: Int, into out: UnsafeMutablePointer<Float>
@@ -85,7 +83,7 @@ extension Kernel {
   /// any f before the second start), selected lane by lane from the flat table (`n`
   /// segments, `CompiledKeyframes.tableStride` Floats each): a compare and a select per
   /// constant and segment, no branch on lanes. Only what the track uses is selected.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func selectSegment<L: FloatLanes>(
     _ f: L, _ k: CompiledKeyframes, _ table: UnsafePointer<Float>, _ n: Int, geometry: Bool
   ) -> SegmentLanes<L> {
@@ -138,7 +136,7 @@ extension Kernel {
 
   /// The value's three parts (constant, per cell height, per table width; the last two 0
   /// unless `geometry`) at fraction `f`, from the flat segment table.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func keyframeValue<L: FloatLanes>(
     _ f: L, _ k: CompiledKeyframes, _ table: UnsafePointer<Float>, _ n: Int, geometry: Bool
   ) -> (constant: L, height: L, width: L) {
@@ -160,7 +158,7 @@ extension Kernel {
   /// eased fraction x de/du (a Bezier's dy/dx at its per-lane parameter, a spring's
   /// velocity over the segment's seconds) x 1/span; 0 outside (0, 1) and from a
   /// spring segment's end on. `KeyframeTrack.slope` is the reference.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func keyframeSlope<L: FloatLanes>(
     _ f: L, _ k: CompiledKeyframes, _ table: UnsafePointer<Float>, _ n: Int
   ) -> (constant: L, height: L, width: L) {
@@ -208,7 +206,7 @@ extension Kernel {
   /// at the segment's end or with no seconds). Only the easings in `easings` are computed.
   /// Scalar and matrix keyframes share it; transparent, so each keeps it inline as it was
   /// written there before (`@inline(__always)` left it out of line).
-  @usableFromInline @_transparent
+  @_transparent
   static func easeSegments<L: FloatLanes>(
     _ u: L, kind: L, seconds: L, _ q: (L, L, L, L, L, L), _ easings: SegmentEasings
   ) -> L {
@@ -235,7 +233,7 @@ extension Kernel {
   }
 
   /// The lanes whose segment is of `kind`.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func isKind<L: FloatLanes>(_ lanes: L, _ kind: KeyframeSegment.Kind) -> L.Mask {
     let v = L(repeating: kind.rawValue)
     return L.and(L.ge(lanes, v), L.ge(v, lanes))
@@ -244,10 +242,10 @@ extension Kernel {
 
 /// One lane group's keyframe segment constants (`Kernel.selectSegment`): start, 1/span,
 /// the cubics (constant, per height, per width), the easing's kind, seconds and constants.
-@usableFromInline struct SegmentLanes<L: FloatLanes> {
-  @usableFromInline var start, inv, a, b, c, d, ha, hb, hc, hd, wa, wb, wc, wd, kind, seconds: L
-  @usableFromInline var q: (L, L, L, L, L, L)
-  @inlinable init(
+struct SegmentLanes<L: FloatLanes> {
+  var start, inv, a, b, c, d, ha, hb, hc, hd, wa, wb, wc, wd, kind, seconds: L
+  var q: (L, L, L, L, L, L)
+  init(
     start: L, inv: L, a: L, b: L, c: L, d: L, ha: L, hb: L, hc: L, hd: L, wa: L, wb: L, wc: L, wd: L, kind: L,
     seconds: L, q: (L, L, L, L, L, L)
   ) {
@@ -259,9 +257,9 @@ extension Kernel {
 
 /// Whether keyframe segments are lines or cubics, as a type so the plain stage's loop
 /// holds only its own selects.
-@usableFromInline protocol SegmentShape { static var cubic: Bool { get } }
-@usableFromInline enum LineSegments: SegmentShape { @inlinable static var cubic: Bool { false } }
-@usableFromInline enum CubicSegments: SegmentShape { @inlinable static var cubic: Bool { true } }
+protocol SegmentShape { static var cubic: Bool { get } }
+enum LineSegments: SegmentShape { static var cubic: Bool { false } }
+enum CubicSegments: SegmentShape { static var cubic: Bool { true } }
 
 extension FloatLanes {
   /// Each lane's raw fraction through its keyframe segment, (f - start) x 1/span in
@@ -270,7 +268,7 @@ extension FloatLanes {
   /// Scalar and matrix keyframes share it. Transparent: with `@inline(__always)` the
   /// optimiser left it out of line in the plain keyframe loop, a call per lane group
   /// (+4.5 instructions per cell on shake and pulse, callgrind).
-  @usableFromInline @_transparent
+  @_transparent
   static func segmentFraction(_ f: Self, start: Self, invSpan: Self) -> Self {
     let one = Self(repeating: 1)
     return clamp((f - start) * invSpan, 0, 1).replacing(with: one, where: ge(f, one))

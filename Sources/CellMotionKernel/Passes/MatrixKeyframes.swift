@@ -8,12 +8,12 @@ import Foundation
 
 extension Kernel {
   /// The matrix of keyframes `k` at the animation's progress `p` (clamped to [0, 1]).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func matrixKeyframes<L: FloatLanes>(_ k: CompiledMatrixKeyframes, progress p: L) -> LaneMatrix<L> {
     k.table.withUnsafeBufferPointer { t in matrixKeyframes(k, t.baseAddress.unsafelyUnwrapped, f: L.clamp(p, 0, 1)) }
   }
 
-  @inlinable @inline(__always)
+  @inline(__always)
   static func matrixKeyframes<L: FloatLanes>(_ k: CompiledMatrixKeyframes, _ table: UnsafePointer<Float>, f: L) -> LaneMatrix<L> {
     let stride = CompiledMatrixKeyframes.stride
     // Segment 0's constants, then each later segment's where f has reached its start.
@@ -65,13 +65,13 @@ extension Kernel {
   }
 
   /// `a`, with `b`'s entries in the lanes of `mask`.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func select<L: FloatLanes>(_ a: LaneMatrix<L>, _ b: LaneMatrix<L>, where mask: L.Mask) -> LaneMatrix<L> {
     LaneMatrix(entry: { a[$0].replacing(with: b[$0], where: mask) })
   }
 
   /// The lanes whose segment takes path `p`.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func isPath<L: FloatLanes>(_ lanes: L, _ p: CompiledMatrixKeyframes.Path) -> L.Mask {
     let x = L(repeating: p.rawValue)
     return L.and(L.ge(lanes, x), L.ge(x, lanes))

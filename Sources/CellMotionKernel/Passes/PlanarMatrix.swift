@@ -8,33 +8,32 @@ import Foundation
 /// compiled (`CompiledRecipe.planarConstants`; no array access or bounds check per group):
 /// start values and deltas of (tx, ty, sx, sy, angle, m11, m12, m21, m22), and the flags
 /// that pick the planar loop (`PlanarShape`).
-@usableFromInline
 struct PlanarConstants: Sendable {
-  @usableFromInline var part: Int?
+  var part: Int?
   /// Start values (f) and deltas (d) of tx, ty, sx, sy, angle, m11, m12, m21, m22.
-  @usableFromInline var ftx: Float = 0, fty: Float = 0, fsx: Float = 0, fsy: Float = 0, fan: Float = 0
-  @usableFromInline var f11: Float = 0, f12: Float = 0, f21: Float = 0, f22: Float = 0
-  @usableFromInline var dtx: Float = 0, dty: Float = 0, dsx: Float = 0, dsy: Float = 0, dan: Float = 0
-  @usableFromInline var d11: Float = 0, d12: Float = 0, d21: Float = 0, d22: Float = 0
+  var ftx: Float = 0, fty: Float = 0, fsx: Float = 0, fsy: Float = 0, fan: Float = 0
+  var f11: Float = 0, f12: Float = 0, f21: Float = 0, f22: Float = 0
+  var dtx: Float = 0, dty: Float = 0, dsx: Float = 0, dsy: Float = 0, dan: Float = 0
+  var d11: Float = 0, d12: Float = 0, d21: Float = 0, d22: Float = 0
   /// Whether the decomposition's remaining 2x2 (m11 m12 m21 m22) is not the identity at
   /// both ends (a skew); without one, Scale * Rotation is all there is.
-  @usableFromInline var hasRemainder = false
+  var hasRemainder = false
   /// Whether the matrix path's angle, and the winning rotation-about-z channel, stay within
   /// [-pi/4, pi/4] for every progress the curves can produce (`progressBounds`), so the
   /// group can use `sincosSmall` (no argument reduction).
-  @usableFromInline var smallAngle = false
-  @usableFromInline var smallRotationZ = false
+  var smallAngle = false
+  var smallRotationZ = false
   /// Whether a channel rotates about z, and whether any scales (s, sx, sy): without them
   /// the channels' linear part is the identity (no sine, no products).
-  @usableFromInline var rotatesZ = false
-  @usableFromInline var scales = false
+  var rotatesZ = false
+  var scales = false
   /// Whether the matrix path's scale is 1 on both axes at every time (fsx = fsy = 1,
   /// dsx = dsy = 0): S * R is R (tip-in).
-  @usableFromInline var unitScale = false
+  var unitScale = false
   /// Whether nothing moves the cell (no transform channel, no matrix path: the fade and
   /// fold recipes): its matrix is the identity at every time, stored as a constant
   /// (`Kernel.storeIdentityBlock`) with no entries computed.
-  @usableFromInline var isIdentity = false
+  var isIdentity = false
   init(_ r: CompiledRecipe) {
     func small(_ from: Float, _ delta: Float, _ part: Int) -> Bool {
       let b = r.progressBounds(row: part)
@@ -64,7 +63,7 @@ struct PlanarConstants: Sendable {
 /// specialised kernel (the group loop is then straight-line code with no per-group tests,
 /// phi moves or spills), or nil to read it from the recipe at run time (`AnyPlanar`).
 /// `Kernel.evaluatePlanarRun` picks the shape once per block.
-@usableFromInline protocol PlanarShape {
+protocol PlanarShape {
   /// Whether channels move the transform (`CompiledRecipe.hasChannelTransform`).
   static var channels: Bool? { get }
   /// Whether a whole-matrix animation applies (`PlanarConstants.part != nil`).
@@ -82,61 +81,60 @@ struct PlanarConstants: Sendable {
 }
 
 extension PlanarShape {
-  @inlinable static var rotatesZ: Bool? { nil }
-  @inlinable static var scales: Bool? { nil }
+  static var rotatesZ: Bool? { nil }
+  static var scales: Bool? { nil }
 }
 
 
-@usableFromInline protocol StaticFlag { static var value: Bool { get } }
-@usableFromInline enum Yes: StaticFlag { @inlinable static var value: Bool { true } }
-@usableFromInline enum No: StaticFlag { @inlinable static var value: Bool { false } }
+protocol StaticFlag { static var value: Bool { get } }
+enum Yes: StaticFlag { static var value: Bool { true } }
+enum No: StaticFlag { static var value: Bool { false } }
 
 /// Every flag read at run time: recipes with channels and a matrix, fold or corners.
-@usableFromInline enum AnyPlanar: PlanarShape {
-  @inlinable static var channels: Bool? { nil }
-  @inlinable static var matrix: Bool? { nil }
-  @inlinable static var extras: Bool? { nil }
-  @inlinable static var smallAngle: Bool? { nil }
-  @inlinable static var remainder: Bool? { nil }
-  @inlinable static var unitScale: Bool? { nil }
-  @inlinable static var smallRotationZ: Bool? { nil }
-  @inlinable static var translateFirst: Bool? { nil }
+enum AnyPlanar: PlanarShape {
+  static var channels: Bool? { nil }
+  static var matrix: Bool? { nil }
+  static var extras: Bool? { nil }
+  static var smallAngle: Bool? { nil }
+  static var remainder: Bool? { nil }
+  static var unitScale: Bool? { nil }
+  static var smallRotationZ: Bool? { nil }
+  static var translateFirst: Bool? { nil }
 }
 
 /// A whole-matrix animation only (tip-in), no extras.
-@usableFromInline enum MatrixPlanar<SmallAngle: StaticFlag, Remainder: StaticFlag, UnitScale: StaticFlag>: PlanarShape {
-  @inlinable static var channels: Bool? { false }
-  @inlinable static var matrix: Bool? { true }
-  @inlinable static var extras: Bool? { false }
-  @inlinable static var smallAngle: Bool? { SmallAngle.value }
-  @inlinable static var remainder: Bool? { Remainder.value }
-  @inlinable static var unitScale: Bool? { UnitScale.value }
-  @inlinable static var smallRotationZ: Bool? { nil }
-  @inlinable static var translateFirst: Bool? { nil }
+enum MatrixPlanar<SmallAngle: StaticFlag, Remainder: StaticFlag, UnitScale: StaticFlag>: PlanarShape {
+  static var channels: Bool? { false }
+  static var matrix: Bool? { true }
+  static var extras: Bool? { false }
+  static var smallAngle: Bool? { SmallAngle.value }
+  static var remainder: Bool? { Remainder.value }
+  static var unitScale: Bool? { UnitScale.value }
+  static var smallRotationZ: Bool? { nil }
+  static var translateFirst: Bool? { nil }
 }
 
 /// Channels only (slide-in, move-up, the channel form of tip-in), no extras; whether they
 /// rotate (and within a quarter turn) and scale known to the compiler, so move-up's
 /// translation computes no sine and no products.
-@usableFromInline enum ChannelPlanar<
+enum ChannelPlanar<
   RotatesZ: StaticFlag, SmallRotationZ: StaticFlag, Scales: StaticFlag, TranslateFirst: StaticFlag
 >: PlanarShape {
-  @inlinable static var rotatesZ: Bool? { RotatesZ.value }
-  @inlinable static var scales: Bool? { Scales.value }
-  @inlinable static var channels: Bool? { true }
-  @inlinable static var matrix: Bool? { false }
-  @inlinable static var extras: Bool? { false }
-  @inlinable static var smallAngle: Bool? { nil }
-  @inlinable static var remainder: Bool? { nil }
-  @inlinable static var unitScale: Bool? { nil }
-  @inlinable static var smallRotationZ: Bool? { SmallRotationZ.value }
-  @inlinable static var translateFirst: Bool? { TranslateFirst.value }
+  static var rotatesZ: Bool? { RotatesZ.value }
+  static var scales: Bool? { Scales.value }
+  static var channels: Bool? { true }
+  static var matrix: Bool? { false }
+  static var extras: Bool? { false }
+  static var smallAngle: Bool? { nil }
+  static var remainder: Bool? { nil }
+  static var unitScale: Bool? { nil }
+  static var smallRotationZ: Bool? { SmallRotationZ.value }
+  static var translateFirst: Bool? { TranslateFirst.value }
 }
 
 extension Kernel {
   /// Stage 3 of a planar block with the shape picked for the recipe and outputs: the common
   /// recipes get a specialised loop (`MatrixPlanar`, `ChannelPlanar`), the rest `AnyPlanar`.
-  @inlinable
   static func evaluatePlanarRun<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, _ k: PlanarConstants, at b: Int, count n: Int, progress: StagedProgress,
     soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
@@ -179,7 +177,6 @@ extension Kernel {
   /// varying entries as pair rows (a, b), (c, d), (tx, ty) of `soa`, 2 x `progress.stride`
   /// Floats each (`FloatLanes.storePairs`, read by `storePlanarBlock`).
   /// A function of its own so that the optimiser inlines the group into a small loop.
-  @inlinable
   static func evaluatePlanarBlock<L: FloatLanes, S: PlanarShape>(
     _: L.Type, _: S.Type, _ r: CompiledRecipe, _ k: PlanarConstants, at b: Int, count n: Int,
     progress: StagedProgress, soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
@@ -198,7 +195,7 @@ extension Kernel {
 
   /// One planar group at the block's cell `i` (`lanes` valid cells; fewer than `L.width`
   /// only in a block's last group).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func planarGroup<L: FloatLanes, S: PlanarShape>(
     _: L.Type, _: S.Type, _ r: CompiledRecipe, _ k: PlanarConstants, at b: Int, _ i: Int, lanes: Int,
     progress: StagedProgress, soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
@@ -221,7 +218,7 @@ extension Kernel {
 
   /// A channel's value per lane, from + delta * p, with each of `from` and `delta` given as
   /// (c, h, w): c + h * cellHeight + w * tableWidth.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func channelValue<L: FloatLanes>(
     from f: SIMD3<Float>, delta d: SIMD3<Float>, progress p: L, height: L, tableWidth: L
   ) -> L {
@@ -233,7 +230,7 @@ extension Kernel {
   /// Every channel's value for one lane group (identity values where nothing animates),
   /// from the staged progress of the group at the block's cell `i`: one slot per kind
   /// (`CompiledRecipe.channelSlots`), each a uniform branch.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func channelValues<L: FloatLanes>(
     _ r: CompiledRecipe, progress: StagedProgress, at i: Int, height: L, tableWidth: L
   ) -> LaneChannels<L> {
@@ -253,7 +250,7 @@ extension Kernel {
   /// entries of the affine matrix [a b 0 0; c d 0 0; 0 0 1 0; tx ty 0 1] are computed,
   /// with the same formulas as `evaluateGroup` restricted to them. Fewer live vectors than
   /// the general 4x4 (6 instead of 16), so nothing spills.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func evaluatePlanarGroup<L: FloatLanes, S: PlanarShape>(
     _ r: CompiledRecipe, _ k: PlanarConstants, _: S.Type, progress: StagedProgress, at i: Int, width: L, height: L,
     tableWidth: L

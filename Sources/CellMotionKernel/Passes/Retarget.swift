@@ -12,28 +12,33 @@ extension Kernel {
   /// Writes retargeted channel `k`'s value for the block's `count` cells (from cell `b`)
   /// into its scratch row, in whole lane groups. `rows` is the batch's retarget rows
   /// (`stride` floats apart), `block` the scratch row length.
-  @inlinable
   static func retargetStage<L: FloatLanes>(
     _: L.Type, _ k: borrowing CompiledRetarget, scratch: UnsafeMutablePointer<Float>, block: Int, rows: UnsafePointer<Float>,
-    stride: Int, at b: Int, t: Float, height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int
+    stride: Int, at b: Int, t: Float, height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int,
+    parameters: ParameterRows?
   ) {
     // The cell rows from the block's first cell (a pointer, not `k`, captured: a nested
     // function capturing the retarget copied it, retaining its arrays, per block).
     let inputs = rows + k.input * stride + b
     @inline(__always) func input(_ j: Int) -> UnsafePointer<Float> { inputs + j * stride }
     let segmentRows = k.segmentRows
-    var staged = k.progressRow
+    // With velocities asked for, each solve's parameters kept (`ParameterRows`).
     if case .timed(let part) = k.segment {
-      progressStage(L.self, part, .retarget, t: t, start: input(3), count: count, into: scratch + staged * block)
-      staged += 1
+      withUnsafePointer(to: part) { part in
+        progressStage(
+          L.self, part, .retarget, .clock(start: input(3), t: t), count: count, into: scratch + k.progressRow * block,
+          parameters: parameters?.keep(k.progressRow))
+      }
     }
-    let firstLayerRow = staged
+    let firstLayerRow = k.firstLayerRow
     // Each layer borrowed where the array holds it (a copy per block is ~300 bytes).
     k.layers.withUnsafeBufferPointer { layers in
       for j in layers.indices {
         progressStage(
-          L.self, (layers.baseAddress.unsafelyUnwrapped + j).pointee, .retarget, t: t,
-          start: input(1 + segmentRows + 2 * j + 1), count: count, into: scratch + (staged + j) * block)
+          L.self, layers.baseAddress.unsafelyUnwrapped + j, .retarget,
+          .clock(start: input(1 + segmentRows + 2 * j + 1), t: t), count: count,
+          into: scratch + (firstLayerRow + j) * block,
+          parameters: parameters?.keep(firstLayerRow + j))
       }
     }
     let progress = StagedProgress(base: UnsafePointer(scratch), stride: block)
@@ -85,7 +90,6 @@ extension Kernel {
   }
 
   /// value = offset + base + sum of delta x layer progress, per lane group, into `out`.
-  @inlinable
   static func combineStage<L: FloatLanes, B: RetargetBase>(
     _: L.Type, _ base: B, offset: UnsafePointer<Float>, layers: LayerRows, count: Int,
     into out: UnsafeMutablePointer<Float>
@@ -109,34 +113,34 @@ extension Kernel {
 
 /// The additive layers' rows: layer j's delta at `delta + j * stride` (per-cell rows),
 /// its staged progress at `progress + j * block` (scratch rows).
-@usableFromInline struct LayerRows {
-  @usableFromInline let delta: UnsafePointer<Float>
-  @usableFromInline let stride: Int
-  @usableFromInline let progress: UnsafePointer<Float>
-  @usableFromInline let block: Int
-  @usableFromInline let count: Int
-  @inlinable init(delta: UnsafePointer<Float>, stride: Int, progress: UnsafePointer<Float>, block: Int, count: Int) {
+struct LayerRows {
+  let delta: UnsafePointer<Float>
+  let stride: Int
+  let progress: UnsafePointer<Float>
+  let block: Int
+  let count: Int
+  init(delta: UnsafePointer<Float>, stride: Int, progress: UnsafePointer<Float>, block: Int, count: Int) {
     (self.delta, self.stride, self.progress, self.block, self.count) = (delta, stride, progress, block, count)
   }
 }
 
 /// What a retargeted channel's value starts from, per lane group at the block's cell `i`
 /// (`rest` cells from `i` on are valid).
-@usableFromInline protocol RetargetBase {
+protocol RetargetBase {
   func value<L: FloatLanes>(at i: Int, rest: Int) -> L
 }
 
 /// The recipe's channel: from + (to - from) x progress, each end c + h x height + w x width.
-@usableFromInline struct RecipeBase: RetargetBase {
-  @usableFromInline let from, delta: SIMD3<Float>
-  @usableFromInline let progress, height, tableWidth: UnsafePointer<Float>
-  @inlinable init(
+struct RecipeBase: RetargetBase {
+  let from, delta: SIMD3<Float>
+  let progress, height, tableWidth: UnsafePointer<Float>
+  init(
     from: SIMD3<Float>, delta: SIMD3<Float>, progress: UnsafePointer<Float>, height: UnsafePointer<Float>,
     tableWidth: UnsafePointer<Float>
   ) {
     (self.from, self.delta, self.progress, self.height, self.tableWidth) = (from, delta, progress, height, tableWidth)
   }
-  @inlinable @inline(__always)
+  @inline(__always)
   func value<L: FloatLanes>(at i: Int, rest: Int) -> L {
     Kernel.channelValue(
       from: from, delta: delta, progress: L.load(progress + i), height: Kernel.loadGroup(height + i, rest),
@@ -145,23 +149,23 @@ extension Kernel {
 }
 
 /// The recipe's channel with constant ends: from + (to - from) x progress.
-@usableFromInline struct ConstantRecipeBase: RetargetBase {
-  @usableFromInline let from, delta: Float
-  @usableFromInline let progress: UnsafePointer<Float>
-  @inlinable init(from: Float, delta: Float, progress: UnsafePointer<Float>) {
+struct ConstantRecipeBase: RetargetBase {
+  let from, delta: Float
+  let progress: UnsafePointer<Float>
+  init(from: Float, delta: Float, progress: UnsafePointer<Float>) {
     (self.from, self.delta, self.progress) = (from, delta, progress)
   }
-  @inlinable @inline(__always)
+  @inline(__always)
   func value<L: FloatLanes>(at i: Int, rest: Int) -> L { L.muladd(L.load(progress + i), delta, from) }
 }
 
 /// A timed segment: from + (to - from) x its staged progress, from and to per cell.
-@usableFromInline struct TimedBase: RetargetBase {
-  @usableFromInline let from, to, progress: UnsafePointer<Float>
-  @inlinable init(from: UnsafePointer<Float>, to: UnsafePointer<Float>, progress: UnsafePointer<Float>) {
+struct TimedBase: RetargetBase {
+  let from, to, progress: UnsafePointer<Float>
+  init(from: UnsafePointer<Float>, to: UnsafePointer<Float>, progress: UnsafePointer<Float>) {
     (self.from, self.to, self.progress) = (from, to, progress)
   }
-  @inlinable @inline(__always)
+  @inline(__always)
   func value<L: FloatLanes>(at i: Int, rest: Int) -> L {
     let a: L = Kernel.loadGroup(from + i, rest), b: L = Kernel.loadGroup(to + i, rest)
     return L.muladd(b - a, L.load(progress + i), a)
@@ -170,15 +174,15 @@ extension Kernel {
 
 /// A velocity-carrying segment: from + (to - from) x0(tau) + velocity g(tau), tau = t -
 /// begin clamped at 0; `to` from the cell's end on.
-@usableFromInline struct CarryingBase<S: SpringForm>: RetargetBase {
-  @usableFromInline let spring: S
-  @usableFromInline let rows:
+struct CarryingBase<S: SpringForm>: RetargetBase {
+  let spring: S
+  let rows:
     (
       from: UnsafePointer<Float>, to: UnsafePointer<Float>, begin: UnsafePointer<Float>,
       velocity: UnsafePointer<Float>, end: UnsafePointer<Float>
     )
-  @usableFromInline let t: Float
-  @inlinable init(
+  let t: Float
+  init(
     spring: S,
     rows: (
       from: UnsafePointer<Float>, to: UnsafePointer<Float>, begin: UnsafePointer<Float>,
@@ -187,7 +191,7 @@ extension Kernel {
   ) {
     (self.spring, self.rows, self.t) = (spring, rows, t)
   }
-  @inlinable @inline(__always)
+  @inline(__always)
   func value<L: FloatLanes>(at i: Int, rest: Int) -> L {
     let from: L = Kernel.loadGroup(rows.from + i, rest), to: L = Kernel.loadGroup(rows.to + i, rest)
     let begin: L = Kernel.loadGroup(rows.begin + i, rest), velocity: L = Kernel.loadGroup(rows.velocity + i, rest)

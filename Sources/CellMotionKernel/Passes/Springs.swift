@@ -8,7 +8,7 @@ import Foundation
 /// progress per lane at local time `local` (seconds in [0, duration]), exactly 1 from
 /// `duration` on (the settled end). One type per damping regime, so the spring stage's
 /// loop holds only its own arithmetic.
-@usableFromInline protocol SpringForm {
+protocol SpringForm {
   func progress<L: FloatLanes>(_ local: L, duration: Float) -> L
   /// For a spring released at rest: its progress x0 and its impulse response g (the
   /// displacement per unit of initial velocity, `Spring.impulseResponse`) at `local`
@@ -21,22 +21,22 @@ import Foundation
 }
 
 /// 1 - e^(-a t) (cos(wd t) + b sin(wd t)).
-@usableFromInline struct UnderdampedSpring: SpringForm {
-  @usableFromInline let a, wd, b: Float
-  @inlinable init(a: Float, wd: Float, b: Float) { (self.a, self.wd, self.b) = (a, wd, b) }
-  @inlinable @inline(__always)
+struct UnderdampedSpring: SpringForm {
+  let a, wd, b: Float
+  init(a: Float, wd: Float, b: Float) { (self.a, self.wd, self.b) = (a, wd, b) }
+  @inline(__always)
   func progress<L: FloatLanes>(_ local: L, duration: Float) -> L {
     Self.progress(local, a: L(repeating: a), wd: L(repeating: wd), b: L(repeating: b), duration: L(repeating: duration))
   }
   /// The same with constants per lane (keyframe segments).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func progress<L: FloatLanes>(_ local: L, a: L, wd: L, b: L, duration: L) -> L {
     // local x (-a): for constants broadcast across lanes the negation is loop-invariant.
     let e = L.exp(local * (L(repeating: 0) - a))
     let sc = L.sincos(local * wd)
     return (1 - e * (sc.cos + sc.sin * b)).replacing(with: L(repeating: 1), where: L.ge(local, duration))
   }
-  @inlinable @inline(__always)
+  @inline(__always)
   func motion<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L) {
     let e = L.exp(local * -a)
     let sc = L.sincos(local * wd)
@@ -44,13 +44,13 @@ import Foundation
     return (1 - L.muladd(es, b, e * sc.cos), es * (1 / wd))
   }
   /// x = 1 - e (cos + b sin): x' = e ((a - b wd) cos + (a b + wd) sin).
-  @inlinable @inline(__always)
+  @inline(__always)
   func velocity<L: FloatLanes>(_ local: L) -> L {
     let e = L.exp(local * -a)
     let sc = L.sincos(local * wd)
     return e * L.muladd(sc.sin, a * b + wd, sc.cos * (a - b * wd))
   }
-  @inlinable @inline(__always)
+  @inline(__always)
   func motionVelocity<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L) {
     let e = L.exp(local * -a)
     let sc = L.sincos(local * wd)
@@ -60,30 +60,30 @@ import Foundation
 }
 
 /// 1 - (1 + c t) e^(-w0 t).
-@usableFromInline struct CriticalSpring: SpringForm {
-  @usableFromInline let w0, c: Float
-  @inlinable init(w0: Float, c: Float) { (self.w0, self.c) = (w0, c) }
-  @inlinable @inline(__always)
+struct CriticalSpring: SpringForm {
+  let w0, c: Float
+  init(w0: Float, c: Float) { (self.w0, self.c) = (w0, c) }
+  @inline(__always)
   func progress<L: FloatLanes>(_ local: L, duration: Float) -> L {
     Self.progress(local, w0: L(repeating: w0), c: L(repeating: c), duration: L(repeating: duration))
   }
   /// The same with constants per lane (keyframe segments).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func progress<L: FloatLanes>(_ local: L, w0: L, c: L, duration: L) -> L {
     (1 - (local * c + 1) * L.exp(local * (L(repeating: 0) - w0))).replacing(with: L(repeating: 1), where: L.ge(local, duration))
   }
-  @inlinable @inline(__always)
+  @inline(__always)
   func motion<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L) {
     let e = L.exp(local * -w0)
     return (1 - (local * c + 1) * e, local * e)
   }
   /// x = 1 - (1 + c t) e^(-w0 t): x' = e (w0 (1 + c t) - c).
-  @inlinable @inline(__always)
+  @inline(__always)
   func velocity<L: FloatLanes>(_ local: L) -> L {
     let e = L.exp(local * -w0)
     return e * L.muladd(L.muladd(local, c, L(repeating: 1)), w0, L(repeating: -c))
   }
-  @inlinable @inline(__always)
+  @inline(__always)
   func motionVelocity<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L) {
     let e = L.exp(local * -w0)
     let es = local * e
@@ -92,19 +92,19 @@ import Foundation
 }
 
 /// 1 - e^(-a t) (cosh(beta t) + c t sinh(beta t) / (beta t)).
-@usableFromInline struct OverdampedSpring: SpringForm {
-  @usableFromInline let a, beta, c, slow, fast: Float
-  @inlinable init(a: Float, beta: Float, c: Float, slow: Float, fast: Float) {
+struct OverdampedSpring: SpringForm {
+  let a, beta, c, slow, fast: Float
+  init(a: Float, beta: Float, c: Float, slow: Float, fast: Float) {
     (self.a, self.beta, self.c, self.slow, self.fast) = (a, beta, c, slow, fast)
   }
-  @inlinable @inline(__always)
+  @inline(__always)
   func progress<L: FloatLanes>(_ local: L, duration: Float) -> L {
     Self.progress(
       local, a: L(repeating: a), beta: L(repeating: beta), c: L(repeating: c), slow: L(repeating: slow),
       fast: L(repeating: fast), duration: L(repeating: duration))
   }
   /// The same with constants per lane (keyframe segments).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func progress<L: FloatLanes>(_ local: L, a: L, beta: L, c: L, slow: L, fast: L, duration: L) -> L {
     // e^(-a t) cosh(beta t) = (e1 + e2) / 2 and e^(-a t) sinh(beta t) / (beta t) with
     // e1,2 = e^(-slow t), e^(-fast t) (slow = a - beta without cancellation), both
@@ -114,7 +114,7 @@ import Foundation
     return (1 - (cosh + local * c * sinhc)).replacing(with: L(repeating: 1), where: L.ge(local, duration))
   }
   /// (e^(-a t) cosh(beta t), e^(-a t) sinh(beta t) / (beta t)) per lane.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func hyperbolic<L: FloatLanes>(_ local: L, a: L, beta: L, slow: L, fast: L) -> (cosh: L, sinhc: L) {
     let zero = L(repeating: 0)
     let e1 = L.exp(local * (zero - slow)), e2 = L.exp(local * (zero - fast))
@@ -124,7 +124,7 @@ import Foundation
     let direct = (e1 - e2) / L.maximum(y * 2, L(repeating: 1e-30))
     return ((e1 + e2) * 0.5, series.replacing(with: direct, where: L.ge(y, L(repeating: 0.5))))
   }
-  @inlinable @inline(__always)
+  @inline(__always)
   func motion<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L) {
     let (cosh, sinhc) = Self.hyperbolic(
       local, a: L(repeating: a), beta: L(repeating: beta), slow: L(repeating: slow), fast: L(repeating: fast))
@@ -133,13 +133,13 @@ import Foundation
   }
   /// x = 1 - (Ch + c t Shc) with Ch = e^(-a t) cosh(beta t), t Shc = e^(-a t) sinh(beta t)
   /// / beta: x' = (a - c) Ch + (c a - beta^2) t Shc.
-  @inlinable @inline(__always)
+  @inline(__always)
   func velocity<L: FloatLanes>(_ local: L) -> L {
     let (cosh, sinhc) = Self.hyperbolic(
       local, a: L(repeating: a), beta: L(repeating: beta), slow: L(repeating: slow), fast: L(repeating: fast))
     return L.muladd(local * sinhc, c * a - beta * beta, cosh * (a - c))
   }
-  @inlinable @inline(__always)
+  @inline(__always)
   func motionVelocity<L: FloatLanes>(_ local: L) -> (progress: L, impulse: L) {
     let (cosh, sinhc) = Self.hyperbolic(
       local, a: L(repeating: a), beta: L(repeating: beta), slow: L(repeating: slow), fast: L(repeating: fast))
@@ -151,14 +151,13 @@ import Foundation
 extension Kernel {
   /// The spring loop of `progressStage`: `count` cells' progress of `part` (a spring in
   /// the form `S`), inactive lanes at 1.
-  @inlinable
   static func springStage<L: FloatLanes, S: SpringForm>(
-    _: L.Type, _ spring: S, _ part: CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>,
-    count: Int, into out: UnsafeMutablePointer<Float>
+    _: L.Type, _ spring: S, _ part: CompiledPart, _ r: PartTiming, _ clock: PartClock, count: Int,
+    into out: UnsafeMutablePointer<Float>
   ) {
     var i = 0
     while i < count {
-      let (local, inactive) = partLocalTime(part, r, start: loadGroup(start + i, count - i) as L, t: t)
+      let (local, inactive) = partLocalTime(part, r, clock, input: loadGroup(clock.input + i, count - i) as L)
       spring.progress(local, duration: part.duration).replacing(with: L(repeating: 1), where: inactive)
         .store(to: out + i)
       i += L.width
@@ -168,11 +167,15 @@ extension Kernel {
   /// Progress of `curve` at local time `local` (seconds in [0, duration]) per lane, any
   /// curve, its solve read at run time (the stages specialise instead; tests and the
   /// run-time fallback use this).
-  @inlinable
   static func curveProgress<L: FloatLanes>(_ curve: CompiledCurve, local: L, duration dur: Float) -> L {
     switch curve {
     case .bezier, .fittedBezier, .rootFittedBezier:
-      return RuntimeSolve.progress(L.clamp(local * (1 / dur), 0, 1), BezierConstants(curve).unsafelyUnwrapped)
+      let c = BezierConstants(curve).unsafelyUnwrapped, x = L.clamp(local * (1 / dur), 0, 1)
+      switch c.solve {
+      case .newton: return RuntimeNewtonSolve.progress(x, c)
+      case .fitted: return RuntimeFittedSolve.progress(x, c)
+      case .rootFitted: return RuntimeRootFittedSolve.progress(x, c)
+      }
     case .underdamped(let a, let wd, let b):
       return UnderdampedSpring(a: a, wd: wd, b: b).progress(local, duration: dur)
     case .critical(let w0, let c):

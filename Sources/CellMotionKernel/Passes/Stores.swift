@@ -16,7 +16,7 @@ extension Kernel {
   /// Called once per block and never inlined: inlined into the group loop, the optimiser's
   /// SLP vectoriser merged the shuffles with the arithmetic that produced the lanes into
   /// inserts and spills; called per group, every live vector was spilled around the call.
-  @usableFromInline @inline(never)
+  @inline(never)
   static func storePlanarBlock(
     _ pairs: UnsafePointer<Float>, stride: Int, count n: Int, unpacked: Bool, to p: UnsafeMutablePointer<Float>
   ) {
@@ -63,14 +63,14 @@ extension Kernel {
   /// (`PlanarConstants.isIdentity`, no corners asked for): `n` identity matrices at `p`,
   /// 16 Floats each, or 6 with the affine layout, stored from constants
   /// (`cm_store_identity_matrices`, `cm_store_affine_identity`); stage 3 does not run.
-  @usableFromInline @inline(never)
+  @inline(never)
   static func storeIdentityBlock(count n: Int, at b: Int, _ outputs: KernelOutputs) {
     storeIdentity(count: n, at: b, outputs)
   }
 
   /// The identity matrices of cells `b ..< b + n` in `outputs.matrices`, in its layout:
   /// `storeIdentityBlock`'s work, inlined where the fold pass stores it group by group.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func storeIdentity(count n: Int, at b: Int, _ outputs: KernelOutputs) {
     if outputs.affine {
       cm_store_affine_identity(outputs.matrices + 6 &* b, n)
@@ -84,7 +84,7 @@ extension Kernel {
   /// `cm_store_affine_pairs8` (pairs moved as doubles, shuffled into three 32-byte stores
   /// per 4 cells), the rest one by one. Out of line for the reason given at
   /// `storePlanarBlock`.
-  @usableFromInline @inline(never)
+  @inline(never)
   static func storeAffineBlock(
     _ pairs: UnsafePointer<Float>, stride: Int, count n: Int, unpacked: Bool, to p: UnsafeMutablePointer<Float>
   ) {
@@ -113,7 +113,7 @@ extension Kernel {
   /// of `n` cells to `n` consecutive 64-byte matrices at `p`: 8 cells at a time by
   /// `cm_store_matrices8` (two 8 x 8 transposes), the rest one by one. Out of line for the
   /// reason given at `storePlanarBlock`.
-  @usableFromInline @inline(never)
+  @inline(never)
   static func storeMatrixBlock(_ soa: UnsafePointer<Float>, stride: Int, count n: Int, to p: UnsafeMutablePointer<Float>) {
     var i = 0
     // See `storePlanarBlock` for the two alignments.
@@ -138,7 +138,7 @@ extension Kernel {
   /// The four projected corners (0,0), (w,0), (0,h), (w,h) of `lanes` cells: p * M,
   /// divided by w; 8 Floats per cell. Out of line: optional output, kept away from the
   /// hot loops' register allocation.
-  @usableFromInline @inline(never)
+  @inline(never)
   static func storeCorners<L: FloatLanes>(
     _ matrix: LaneMatrix<L>, at i: Int, lanes: Int, to co: UnsafeMutablePointer<Float>, width: L, height: L
   ) {

@@ -7,42 +7,74 @@ import Foundation
 /// The progress stage's Bezier loop for one solve (`SolvePath.dispatch`); `Keep` `Yes`
 /// also stores each lane's parameter to `parameters` (a type, so the loop without it has
 /// no trace of it).
-@usableFromInline struct ProgressStage<L: FloatLanes, Keep: StaticFlag>: SolveVisitor {
+struct ProgressStage<L: FloatLanes, Keep: StaticFlag>: SolveVisitor {
   /// The part where its caller holds it (not a copy: the part is about 300 bytes, and
   /// copying it per block, with `memcpy`, cost tip-in 1 instruction per cell and a store
   /// forwarding stall in the stage's prologue).
-  @usableFromInline let part: UnsafePointer<CompiledPart>
-  @usableFromInline let timing: PartTiming
-  @usableFromInline let t: Float
-  @usableFromInline let start: UnsafePointer<Float>
-  @usableFromInline let count: Int
-  @usableFromInline let out: UnsafeMutablePointer<Float>
-  @usableFromInline let parameters: UnsafeMutablePointer<Float>?
-  @inlinable init(
-    part: UnsafePointer<CompiledPart>, timing: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
+  let part: UnsafePointer<CompiledPart>
+  let timing: PartTiming
+  let clock: PartClock
+  let count: Int
+  let out: UnsafeMutablePointer<Float>
+  let parameters: UnsafeMutablePointer<Float>?
+  init(
+    part: UnsafePointer<CompiledPart>, timing: PartTiming, clock: PartClock, count: Int,
     out: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>?
   ) {
-    (self.part, self.timing, self.t, self.start, self.count, self.out) = (part, timing, t, start, count, out)
+    (self.part, self.timing, self.clock, self.count, self.out) = (part, timing, clock, count, out)
     self.parameters = parameters
   }
-  @inlinable @inline(__always)
+  @inline(__always)
   func visit<S: BezierSolve>(_: S.Type) {
     Kernel.bezierStage(
-      L.self, S.self, Keep.self, part.pointee, timing, t: t, start: start, count: count, into: out, parameters: parameters)
+      L.self, S.self, Keep.self, part.pointee, timing, clock, count: count, into: out, parameters: parameters)
   }
+}
+
+/// Where a part's cells are on their recipe's timeline: u = input x `scale` + `offset`,
+/// seconds since each cell's start, from a per-cell input column. The one place a
+/// progress source differs from the clock: every stage after it reads progress alike.
+/// - the clock (`ProgressSource.clock`, and a retarget's segments and layers): the input is
+///   the cells' start (or begin) times and u = t - start at frame time t;
+/// - a progress source: the input is the cells' progress f and u = f x span (the recipe's
+///   active duration).
+/// `rate` is du/d(driver): 1 second per second on the clock, the span per unit of
+/// progress (velocities are per unit of the driver).
+struct PartClock {
+  /// The input column from the block's first cell.
+  let input: UnsafePointer<Float>
+  let scale: Float
+  let offset: Float
+  let rate: Float
+
+  /// The media-timing clock at frame time `t` (seconds from the batch's origin) for cells
+  /// whose start times (same origin) are at `start`.
+  static func clock(start: UnsafePointer<Float>, t: Float) -> PartClock {
+    PartClock(input: start, scale: -1, offset: t, rate: 1)
+  }
+  /// Progress per cell at `progress`, over a timeline of `span` seconds.
+  static func progress(_ progress: UnsafePointer<Float>, span: Float) -> PartClock {
+    PartClock(input: progress, scale: span, offset: 0, rate: span)
+  }
+  /// The same clock for the cells from `n` on.
+  func advanced(by n: Int) -> PartClock { PartClock(input: input + n, scale: scale, offset: offset, rate: rate) }
+  /// u per lane for the group whose input is `x`: t - start exactly on the clock (a fused
+  /// multiply-add by -1 rounds once, as the subtraction).
+  @inline(__always)
+  func time<L: FloatLanes>(_ x: L) -> L { L.muladd(x, scale, offset) }
 }
 
 /// A part's media timing as the kernel reads it: the recipe's (`CompiledRecipe.timing`),
 /// or a retarget's (`retarget`: speed 1, once, filling both ways).
-@usableFromInline package struct PartTiming: Sendable, Hashable {
-  @usableFromInline package let speed: Float
-  @usableFromInline package let repeatCount: Float
-  @usableFromInline package let autoreverses: Bool
-  @usableFromInline package let fillsBackwards: Bool
-  @usableFromInline package let fillsForwards: Bool
+package struct PartTiming: Sendable, Hashable {
+  package let speed: Float
+  package let repeatCount: Float
+  package let autoreverses: Bool
+  package let fillsBackwards: Bool
+  package let fillsForwards: Bool
   /// Speed 1, at most one iteration, no autoreverse: local time is the time since the start
   /// (decided once here: tested in the stages, a computed flag cost tip-in 5 %).
-  @usableFromInline package let simpleTiming: Bool
+  package let simpleTiming: Bool
 
   init(_ timing: RecipeTiming) {
     speed = Float(timing.speed)
@@ -54,11 +86,11 @@ import Foundation
   }
 
   /// A retarget's segment or additive layer: progress 0 before its begin, 1 after its end.
-  @inlinable static var retarget: PartTiming {
+  static var retarget: PartTiming {
     PartTiming(speed: 1, repeatCount: 0, autoreverses: false, fillsBackwards: true, fillsForwards: true)
   }
 
-  @inlinable init(speed: Float, repeatCount: Float, autoreverses: Bool, fillsBackwards: Bool, fillsForwards: Bool) {
+  init(speed: Float, repeatCount: Float, autoreverses: Bool, fillsBackwards: Bool, fillsForwards: Bool) {
     (self.speed, self.repeatCount, self.autoreverses) = (speed, repeatCount, autoreverses)
     (self.fillsBackwards, self.fillsForwards) = (fillsBackwards, fillsForwards)
     simpleTiming = speed == 1 && repeatCount <= 1 && !autoreverses
@@ -69,12 +101,12 @@ extension Kernel {
   /// Local time of one timed part per lane at frame time `t` (relative to the batch
   /// origin), in seconds within [0, duration], and the lanes where the part is inactive
   /// (no fill: the model value shows, as progress 1).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func partLocalTime<L: FloatLanes>(
-    _ part: CompiledPart, _ r: PartTiming, start: L, t: Float
+    _ part: CompiledPart, _ r: PartTiming, _ clock: PartClock, input: L
   ) -> (local: L, inactive: L.Mask) {
     let dur = part.duration
-    var ta = (L(repeating: t) - start) - part.delay
+    var ta = clock.time(input) - part.delay
     var local: L
     var inactive: L.Mask
     if r.simpleTiming {
@@ -114,35 +146,32 @@ extension Kernel {
   ///
   /// `parameters`: where a Bezier part also stores each lane's solved parameter s (when
   /// velocities are asked for: their stage then reads it instead of solving again).
-  @inlinable @inline(__always)
+  ///
+  /// Compiled once per lane width (never inlined): every caller (the run's parts, a
+  /// retarget's segment and layers) shares it, and it holds one loop per solve the
+  /// `SolvePath` names, each with and without kept parameters.
+  @inline(never)
   static func progressStage<L: FloatLanes>(
-    _: L.Type, _ part: borrowing CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
+    _: L.Type, _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock, count: Int,
     into out: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>? = nil
   ) {
-    // Bezier solves run as types, so their loops specialise to straight-line code (a
-    // literal argument to an inlined function was not enough: the optimiser kept the stage
-    // out of line with the step count as a run-time value). `SolvePath.dispatch` switches
-    // without a default, so a solve cannot be dropped. The run-time solve after it is never
-    // reached (`SolvePath` maps every Bezier to a solve). `Keep`: the parameters are kept.
-    @inline(__always) func bezier<Keep: StaticFlag>(_: Keep.Type, _ p: UnsafePointer<CompiledPart>) -> Bool {
-      let stage = ProgressStage<L, Keep>(
-        part: p, timing: r, t: t, start: start, count: count, out: out, parameters: parameters)
-      if p.pointee.solvePath.dispatch(stage) { return true }
-      guard !p.pointee.curve.isSpring else { return false }
-      stage.visit(RuntimeSolve.self)
-      return true
+    // Bezier solves run as types, so the specialised ones' loops unroll to straight-line
+    // code. `SolvePath.dispatch` switches without a default, so a solve cannot be dropped.
+    // `Keep`: the parameters are kept.
+    @inline(__always) func bezier<Keep: StaticFlag>(_: Keep.Type) -> Bool {
+      p.pointee.solvePath.dispatch(
+        ProgressStage<L, Keep>(part: p, timing: r, clock: clock, count: count, out: out, parameters: parameters))
     }
-    let solved = withUnsafePointer(to: part) { p in parameters != nil ? bezier(Yes.self, p) : bezier(No.self, p) }
-    if solved { return }
-    switch part.curve {
+    if parameters != nil ? bezier(Yes.self) : bezier(No.self) { return }
+    switch p.pointee.curve {
     case .underdamped(let a, let wd, let b):
-      springStage(L.self, UnderdampedSpring(a: a, wd: wd, b: b), part, r, t: t, start: start, count: count, into: out)
+      springStage(L.self, UnderdampedSpring(a: a, wd: wd, b: b), p.pointee, r, clock, count: count, into: out)
     case .critical(let w0, let c):
-      springStage(L.self, CriticalSpring(w0: w0, c: c), part, r, t: t, start: start, count: count, into: out)
+      springStage(L.self, CriticalSpring(w0: w0, c: c), p.pointee, r, clock, count: count, into: out)
     case .overdamped(let a, let beta, let c, let slow, let fast):
       springStage(
-        L.self, OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast), part, r, t: t, start: start,
-        count: count, into: out)
+        L.self, OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast), p.pointee, r, clock, count: count,
+        into: out)
     case .bezier, .fittedBezier, .rootFittedBezier:
       break  // `bezier` above
     }
@@ -151,9 +180,8 @@ extension Kernel {
   /// The Bezier loop of `progressStage`; `S` fixes the solve (`BezierSolve`); with `Keep`
   /// `Yes`, each lane's parameter s is stored to `parameters` too (`BezierSolve.solve`: the
   /// same progress bits), a type so the loop without it stays as it was.
-  @inlinable
   static func bezierStage<L: FloatLanes, S: BezierSolve, Keep: StaticFlag>(
-    _: L.Type, _: S.Type, _: Keep.Type, _ part: borrowing CompiledPart, _ r: PartTiming, t: Float, start: UnsafePointer<Float>,
+    _: L.Type, _: S.Type, _: Keep.Type, _ part: borrowing CompiledPart, _ r: PartTiming, _ clock: PartClock,
     count: Int, into out: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>? = nil
   ) {
     let c = part.bezier
@@ -162,18 +190,21 @@ extension Kernel {
       // `partLocalTime`'s simple case with every recipe constant in a local first (read
       // through `r` they were reloaded and re-tested per group), and the inactive lanes
       // as two selects at the end (no mask kept alive across the solve).
-      let t0 = t - part.delay
+      // ta = input x scale + t0 (on the clock t0 - start, exactly), and x = ta / dur as one
+      // multiply-add from the input (off the solve's critical path: the selects below use
+      // ta). At ta = dur exactly x may round to 1 - ulp (the general path below forces 1);
+      // a Float clock cannot resolve that instant, and from the next representable time on
+      // x clamps to 1.
+      let t0 = clock.offset - part.delay, scale = clock.scale
+      let xScale = scale * inv, xOffset = t0 * inv
       let before: Float = r.fillsBackwards ? -.infinity : 0
       let after: Float = r.fillsForwards ? .infinity : dur
+      let input = clock.input
       var i = 0
       while i < count {
-        let st: L = loadGroup(start + i, count &- i)
-        let ta = L(repeating: t0) - st
-        // x = (t0 - start) / dur as one multiply-add (off the solve's critical path: the
-        // selects below use ta). At ta = dur exactly it may round to 1 - ulp (the general
-        // path below forces 1); a Float clock cannot resolve that instant, and from the
-        // next representable time on x clamps to 1.
-        let x = L.clamp(L.muladd(st, -inv, t0 * inv), 0, 1)
+        let st: L = loadGroup(input + i, count &- i)
+        let ta = L.muladd(st, scale, t0)
+        let x = L.clamp(L.muladd(st, xScale, xOffset), 0, 1)
         progress(x, c, S.self, Keep.self, keepingAt: parameters, i)
           .replacing(with: L(repeating: 1), where: L.lt(ta, L(repeating: before)))
           .replacing(with: L(repeating: 1), where: L.ge(ta, L(repeating: after)))
@@ -184,7 +215,7 @@ extension Kernel {
     }
     var i = 0
     while i < count {
-      let (local, inactive) = partLocalTime(part, r, start: loadGroup(start + i, count - i) as L, t: t)
+      let (local, inactive) = partLocalTime(part, r, clock, input: loadGroup(clock.input + i, count - i) as L)
       // x exactly 1 at the end (local * (1 / dur) can round below it, and keyframes that
       // jump at their end, such as a spring segment cut there, would show it).
       let x = L.clamp(local * inv, 0, 1).replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: dur)))
@@ -198,7 +229,7 @@ extension Kernel {
   /// `parameters + i` too. Inlining guaranteed (`@inline(always)`): with the hint alone the
   /// square-root fitted solve (easeIn, easeOut: the flips) stayed a call per group, its
   /// vectors passed through memory.
-  @inlinable @inline(always)
+  @inline(always)
   static func progress<L: FloatLanes, S: BezierSolve, Keep: StaticFlag>(
     _ x: L, _ c: BezierConstants, _: S.Type, _: Keep.Type, keepingAt parameters: UnsafeMutablePointer<Float>?, _ i: Int
   ) -> L {
@@ -212,7 +243,7 @@ extension Kernel {
   /// to [0, 1], or `modelValue` where the recipe does not animate it, written straight to
   /// `out` for the block's `count` cells (a last partial group stores only its valid
   /// lanes).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func opacityStage<L: FloatLanes>(
     _: L.Type, _ channel: CompiledChannel?, modelValue: Float, progress: StagedProgress, height: UnsafePointer<Float>,
     tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>

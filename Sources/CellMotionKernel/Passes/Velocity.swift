@@ -10,54 +10,76 @@ import CellMotion
 import Foundation
 
 /// A loop over a block's lane groups computing a part's d(progress)/dt: `run` with the
-/// curve's d(progress)/d(local time) at a local time and the group's cell, or `visit`
-/// with its Bezier solve.
-@usableFromInline protocol RateLoop: SolveVisitor {
+/// curve's d(progress)/d(local time) (`CurveRate`, which `Kernel.rateStage` picks once per
+/// part).
+protocol RateLoop {
   associatedtype Lanes: FloatLanes
   var part: CompiledPart { get }
   /// Each lane's Bezier parameter as the progress stage solved it (rows of the block,
   /// from its first cell), or nil: solve again.
   var parameters: UnsafePointer<Float>? { get }
-  func run(_ curveRate: (_ local: Lanes, _ i: Int) -> Lanes)
+  func run<R: CurveRate>(_ curveRate: R)
 }
 
-extension RateLoop {
-  @inlinable @inline(__always)
-  func visit<S: BezierSolve>(_: S.Type) {
-    let c = part.bezier, inv = 1 / part.duration
-    if let parameters {
-      run { _, i in Kernel.bezierSlope(atParameter: Lanes.load(parameters + i), c) * inv }
-    } else {
-      run { local, _ in Kernel.bezierSlope(local * inv, c, S.self) * inv }
-    }
-  }
+/// A curve's d(progress)/d(local time) per lane group, at local time `local` (seconds) of
+/// the group at the block's cell `i`. A type rather than a closure, so each rate loop
+/// specialises on it and inlines it (closures passed to the loops stayed calls per group).
+protocol CurveRate {
+  func rate<L: FloatLanes>(_ local: L, _ i: Int) -> L
+}
+
+/// A Bezier's slope at the parameters its progress stage kept, over its duration.
+struct KeptParameterRate: CurveRate {
+  let parameters: UnsafePointer<Float>
+  let c: BezierConstants
+  let inv: Float
+  @inline(__always)
+  func rate<L: FloatLanes>(_ local: L, _ i: Int) -> L { Kernel.bezierSlope(atParameter: L.load(parameters + i), c) * inv }
+}
+
+/// A Bezier's slope at a fresh solve (`Kernel.bezierSlope`), over its duration.
+struct SolvedParameterRate: CurveRate {
+  let c: BezierConstants
+  let inv: Float
+  @inline(__always)
+  func rate<L: FloatLanes>(_ local: L, _ i: Int) -> L { Kernel.bezierSlope(local * inv, c) * inv }
+}
+
+/// A spring's x'(t).
+struct SpringRate<S: SpringForm>: CurveRate {
+  let spring: S
+  @inline(__always)
+  func rate<L: FloatLanes>(_ local: L, _ i: Int) -> L { spring.velocity(local) }
 }
 
 /// A retarget piece's rate added to a velocity row: (to - from) (or the delta in `to`,
 /// `from` nil) x d(progress)/dt of `part` begun at each cell's `begin` (speed 1).
-@usableFromInline struct RowRateStage<L: FloatLanes>: RateLoop {
-  @usableFromInline let part: CompiledPart
-  @usableFromInline let t: Float
-  @usableFromInline let begin: UnsafePointer<Float>
-  @usableFromInline let from: UnsafePointer<Float>?
-  @usableFromInline let to: UnsafePointer<Float>
-  @usableFromInline let count: Int
-  @usableFromInline let out: UnsafeMutablePointer<Float>
-  @inlinable var parameters: UnsafePointer<Float>? { nil }
-  @inlinable init(
+struct RowRateStage<L: FloatLanes>: RateLoop {
+  typealias Lanes = L
+  let part: CompiledPart
+  /// The clock at the cells' begin times (`PartClock.clock`).
+  let clock: PartClock
+  let from: UnsafePointer<Float>?
+  let to: UnsafePointer<Float>
+  let count: Int
+  let out: UnsafeMutablePointer<Float>
+  let parameters: UnsafePointer<Float>?
+  init(
     part: CompiledPart, t: Float, begin: UnsafePointer<Float>, from: UnsafePointer<Float>?, to: UnsafePointer<Float>,
-    count: Int, out: UnsafeMutablePointer<Float>
+    count: Int, out: UnsafeMutablePointer<Float>, parameters: UnsafePointer<Float>?
   ) {
-    (self.part, self.t, self.begin, self.from, self.to, self.count, self.out) = (part, t, begin, from, to, count, out)
+    (self.part, self.from, self.to, self.count, self.out) = (part, from, to, count, out)
+    clock = .clock(start: begin, t: t)
+    self.parameters = parameters
   }
-  @inlinable @inline(__always)
-  func run(_ curveRate: (L, Int) -> L) {
+  @inline(__always)
+  func run<R: CurveRate>(_ curveRate: R) {
     let dur = L(repeating: part.duration)
     var i = 0
     while i < count {
       let rest = count &- i
-      let (local, rate) = Kernel.partRate(part, .retarget, start: Kernel.loadGroup(begin + i, rest) as L, t: t)
-      let v = curveRate(local, i).replacing(with: L(repeating: 0), where: L.ge(local, dur)) * rate
+      let (local, rate) = Kernel.partRate(part, .retarget, clock, input: Kernel.loadGroup(clock.input + i, rest) as L)
+      let v = curveRate.rate(local, i).replacing(with: L(repeating: 0), where: L.ge(local, dur)) * rate
       var d: L = Kernel.loadGroup(to + i, rest)
       if let from { d = d - Kernel.loadGroup(from + i, rest) }
       let sum: L = Kernel.loadGroup(UnsafePointer(out + i), rest)
@@ -70,36 +92,37 @@ extension RateLoop {
 /// One part's d(progress)/dt per lane group, times each user channel's to - from (with
 /// the cell's geometry), stored to the users' velocity rows: Beziers through the part's
 /// own solve (`SolvePath.dispatch`), springs through `run` with their x'(t).
-@usableFromInline struct PartRateStage<L: FloatLanes>: RateLoop {
-  @usableFromInline let part: CompiledPart
-  @usableFromInline let timing: PartTiming
-  @usableFromInline let t: Float
-  @usableFromInline let start: UnsafePointer<Float>
-  @usableFromInline let count: Int
-  @usableFromInline let users: UnsafeBufferPointer<(row: Int, delta: SIMD3<Float>)>
-  @usableFromInline let height, tableWidth: UnsafePointer<Float>
-  @usableFromInline let out: UnsafeMutablePointer<Float>
-  @usableFromInline let stride: Int
-  @usableFromInline let parameters: UnsafePointer<Float>?
-  @inlinable init(
-    part: CompiledPart, timing: PartTiming, t: Float, start: UnsafePointer<Float>, count: Int,
+struct PartRateStage<L: FloatLanes>: RateLoop {
+  typealias Lanes = L
+  let part: CompiledPart
+  let timing: PartTiming
+  /// The recipe's clock for the block (`PartClock`).
+  let clock: PartClock
+  let count: Int
+  let users: UnsafeBufferPointer<(row: Int, delta: SIMD3<Float>)>
+  let height, tableWidth: UnsafePointer<Float>
+  let out: UnsafeMutablePointer<Float>
+  let stride: Int
+  let parameters: UnsafePointer<Float>?
+  init(
+    part: CompiledPart, timing: PartTiming, clock: PartClock, count: Int,
     users: UnsafeBufferPointer<(row: Int, delta: SIMD3<Float>)>, height: UnsafePointer<Float>,
     tableWidth: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, stride: Int, parameters: UnsafePointer<Float>?
   ) {
-    (self.part, self.timing, self.t, self.start, self.count) = (part, timing, t, start, count)
+    (self.part, self.timing, self.clock, self.count) = (part, timing, clock, count)
     (self.users, self.height, self.tableWidth, self.out, self.stride) = (users, height, tableWidth, out, stride)
     self.parameters = parameters
   }
 
   /// The loop, with `curveRate` giving d(progress)/d(local time) at a local time.
-  @inlinable @inline(__always)
-  func run(_ curveRate: (L, Int) -> L) {
+  @inline(__always)
+  func run<R: CurveRate>(_ curveRate: R) {
     let dur = L(repeating: part.duration)
     var i = 0
     while i < count {
       let rest = count &- i
-      let (local, rate) = Kernel.partRate(part, timing, start: Kernel.loadGroup(start + i, rest) as L, t: t)
-      let v = curveRate(local, i).replacing(with: L(repeating: 0), where: L.ge(local, dur)) * rate
+      let (local, rate) = Kernel.partRate(part, timing, clock, input: Kernel.loadGroup(clock.input + i, rest) as L)
+      let v = curveRate.rate(local, i).replacing(with: L(repeating: 0), where: L.ge(local, dur)) * rate
       let h: L = Kernel.loadGroup(height + i, rest), w: L = Kernel.loadGroup(tableWidth + i, rest)
       for u in users {
         let d = L.muladd(h, u.delta.y, L.muladd(w, u.delta.z, L(repeating: u.delta.x)))
@@ -111,15 +134,15 @@ extension RateLoop {
 }
 
 /// Where each channel's velocity comes from, compiled once (`CompiledRecipe.velocityPlan`).
-@usableFromInline package struct VelocityPlan: Sendable {
+package struct VelocityPlan: Sendable {
   /// Per part: the two-value channels that read it (output row, from, to - from).
-  @usableFromInline var partChannels: [[(row: Int, delta: SIMD3<Float>)]]
+  var partChannels: [[(row: Int, delta: SIMD3<Float>)]]
   /// Retargeted channels: output row and index in `CompiledRecipe.retargets`.
-  @usableFromInline var retargets: [(row: Int, index: Int)]
+  var retargets: [(row: Int, index: Int)]
   /// Output rows of channels the recipe does not animate (written as 0).
-  @usableFromInline var zeroRows: [Int]
+  var zeroRows: [Int]
   /// Keyframe channels: output row and index in `CompiledRecipe.keyframes`.
-  @usableFromInline var keyframes: [(row: Int, index: Int)]
+  var keyframes: [(row: Int, index: Int)]
   /// Bit `row` set for each row this recipe writes a velocity to (not zeroRows).
   package var movingRows: UInt16 {
     var mask: UInt16 = 0x7FF
@@ -160,49 +183,55 @@ extension RateLoop {
   }
 }
 
-/// Where the progress stage left each Bezier part's solved parameters for the block
-/// (`Kernel.evaluateRun`): row k of `base` for part k < `count`, nil for the others
-/// (their rate stage solves again).
-@usableFromInline struct ParameterRows {
-  @usableFromInline let base: UnsafePointer<Float>
-  @usableFromInline let block: Int
-  @usableFromInline let count: Int
-  /// Parts whose parameters fit the rows the matrix passes use later: 16.
-  @inlinable static var capacity: Int { 16 }
-  @inlinable init(base: UnsafePointer<Float>, block: Int, count: Int) {
-    (self.base, self.block, self.count) = (base, block, min(count, Self.capacity))
-  }
-  @inlinable subscript(part: Int) -> UnsafePointer<Float>? { part < count ? base + part * block : nil }
+/// Where the progress stages left each Bezier solve's parameters for the block, when
+/// velocities are asked for: the parameters of the progress staged in scratch row r
+/// (a part's, or a retarget segment's or layer's) in row r of `base`, for r below
+/// `capacity`; nil for the others (their rate stage solves again). `base` is the block's
+/// matrix rows, which the matrix passes fill only after the velocity stage.
+struct ParameterRows {
+  let base: UnsafeMutablePointer<Float>
+  let block: Int
+  /// Staged rows whose parameters fit the matrix rows: 16.
+  static var capacity: Int { 16 }
+  init(base: UnsafeMutablePointer<Float>, block: Int) { (self.base, self.block) = (base, block) }
+  /// Where the progress stage of staged row `row` keeps its parameters, or nil.
+  func keep(_ row: Int) -> UnsafeMutablePointer<Float>? { row < Self.capacity ? base + row * block : nil }
+  /// Where the parameters of staged row `row` are, or nil.
+  subscript(row: Int) -> UnsafePointer<Float>? { keep(row).map { UnsafePointer($0) } }
 }
 
 extension Kernel {
-  /// Local time and d(local time)/dt per lane of `part` at frame time `t` (seconds): the
-  /// speed inside the active interval (negated in a reversed iteration), 0 outside it.
-  @inlinable @inline(__always)
-  static func partRate<L: FloatLanes>(_ part: CompiledPart, _ r: PartTiming, start: L, t: Float) -> (local: L, rate: L) {
+  /// Local time and d(local time)/d(driver) per lane of `part` on `clock` for the group
+  /// whose input is `input`: the speed inside the active interval (negated in a reversed
+  /// iteration) times the clock's rate (1 on the clock, the span for a progress source),
+  /// 0 outside it.
+  @inline(__always)
+  static func partRate<L: FloatLanes>(_ part: CompiledPart, _ r: PartTiming, _ clock: PartClock, input: L) -> (
+    local: L, rate: L
+  ) {
     let dur = part.duration
-    var ta = (L(repeating: t) - start) - part.delay
+    var ta = clock.time(input) - part.delay
     let zero = L(repeating: 0)
     if r.simpleTiming {
       let inside = L.and(L.ge(ta, zero), L.lt(ta, L(repeating: dur)))
-      return (L.clamp(ta, 0, dur), zero.replacing(with: L(repeating: 1), where: inside))
+      return (L.clamp(ta, 0, dur), zero.replacing(with: L(repeating: clock.rate), where: inside))
     }
     ta = ta * r.speed
     let active = dur * max(r.repeatCount, 1) * (r.autoreverses ? 2 : 1)
     let k = L.floor(ta * (1 / dur))
     var local = L.clamp(ta - k * dur, 0, dur)
-    var rate = L(repeating: r.speed)
+    var rate = L(repeating: r.speed * clock.rate)
     if r.autoreverses {
       let odd = L.ge(k - L.floor(k * 0.5) * 2, L(repeating: 0.5))
       local = local.replacing(with: dur - local, where: odd)
-      rate = rate.replacing(with: L(repeating: -r.speed), where: odd)
+      rate = rate.replacing(with: L(repeating: -(r.speed * clock.rate)), where: odd)
     }
     let inside = L.and(L.ge(ta, zero), L.lt(ta, L(repeating: active)))
     return (local, zero.replacing(with: rate, where: inside))
   }
 
   /// Stores the first `count` lanes of `v` at `out` (a whole group when there is room).
-  @inlinable @inline(__always)
+  @inline(__always)
   static func storeGroup<L: FloatLanes>(_ v: L, _ out: UnsafeMutablePointer<Float>, _ count: Int) {
     if count >= L.width {
       v.store(to: out)
@@ -213,10 +242,10 @@ extension Kernel {
 
   /// Writes every channel's velocity for the block's `count` cells (from cell `b`) into
   /// the velocity rows (`KernelOutputs.velocities`, `stride` apart).
-  @inlinable
   static func velocityStage<L: FloatLanes>(
-    _: L.Type, _ r: CompiledRecipe, at b: Int, count: Int, t: Float, progress: StagedProgress, inputs: KernelInputs,
-    outputs: KernelOutputs, out: UnsafeMutablePointer<Float>, stride: Int, parameters: ParameterRows
+    _: L.Type, _ r: CompiledRecipe, at b: Int, count: Int, t: Float, clock: PartClock, progress: StagedProgress,
+    inputs: KernelInputs, outputs: KernelOutputs, out: UnsafeMutablePointer<Float>, stride: Int,
+    parameters: ParameterRows
   ) {
     let plan = r.velocityPlan
     // Rows that may hold something other than 0 (`KernelOutputs.velocityRowsToClear`).
@@ -229,13 +258,13 @@ extension Kernel {
       plan.partChannels[k].withUnsafeBufferPointer { users in
         rateStage(
           part, PartRateStage<L>(
-            part: part, timing: r.timing, t: t, start: inputs.start + b, count: count, users: users, height: height,
+            part: part, timing: r.timing, clock: clock, count: count, users: users, height: height,
             tableWidth: tableWidth, out: out + b, stride: stride, parameters: parameters[k]))
       }
     }
     for (row, index) in plan.keyframes {
       keyframeVelocity(
-        L.self, r, r.keyframes[index], at: b, count: count, t: t, progress: progress, inputs: inputs,
+        L.self, r, r.keyframes[index], at: b, count: count, clock: clock, progress: progress, inputs: inputs,
         parameters: parameters, into: out + row * stride + b)
     }
     for (row, index) in plan.retargets {
@@ -249,7 +278,7 @@ extension Kernel {
       case nil where k.base.unsafelyUnwrapped.part >= r.parts.count:
         // The running base is a keyframe channel.
         keyframeVelocity(
-          L.self, r, r.keyframes[k.base.unsafelyUnwrapped.part - r.parts.count], at: b, count: count, t: t,
+          L.self, r, r.keyframes[k.base.unsafelyUnwrapped.part - r.parts.count], at: b, count: count, clock: clock,
           progress: progress, inputs: inputs, parameters: parameters, into: target)
       case nil:
         let ch = k.base.unsafelyUnwrapped
@@ -258,14 +287,16 @@ extension Kernel {
           let part = r.parts[ch.part]
           rateStage(
             part, PartRateStage<L>(
-              part: part, timing: r.timing, t: t, start: inputs.start + b, count: count,
+              part: part, timing: r.timing, clock: clock, count: count,
               users: UnsafeBufferPointer(users), height: height, tableWidth: tableWidth, out: target, stride: 0,
               parameters: parameters[ch.part]))
         }
       case .timed(let part):
         target.update(repeating: 0, count: count)
         rateStage(
-          part, RowRateStage<L>(part: part, t: t, begin: input(3), from: input(1), to: input(2), count: count, out: target))
+          part, RowRateStage<L>(
+            part: part, t: t, begin: input(3), from: input(1), to: input(2), count: count, out: target,
+            parameters: parameters[k.progressRow]))
       case .carrying(let curve):
         var i = 0
         while i < count {
@@ -278,7 +309,8 @@ extension Kernel {
         rateStage(
           part, RowRateStage<L>(
             part: part, t: t, begin: input(2 + k.segmentRows + 2 * j), from: nil,
-            to: input(1 + k.segmentRows + 2 * j), count: count, out: target))
+            to: input(1 + k.segmentRows + 2 * j), count: count, out: target,
+            parameters: parameters[k.firstLayerRow + j]))
       }
     }
   }
@@ -286,17 +318,16 @@ extension Kernel {
   /// A keyframe channel's velocity into `out`: its part's d(f)/dt (a `PartRateStage`
   /// with one user), then times d(value)/df at f (`keyframeSlope`, the cell's geometry
   /// applied).
-  @inlinable
   static func keyframeVelocity<L: FloatLanes>(
-    _: L.Type, _ r: CompiledRecipe, _ k: CompiledKeyframes, at b: Int, count: Int, t: Float, progress: StagedProgress,
-    inputs: KernelInputs, parameters: ParameterRows, into out: UnsafeMutablePointer<Float>
+    _: L.Type, _ r: CompiledRecipe, _ k: CompiledKeyframes, at b: Int, count: Int, clock: PartClock,
+    progress: StagedProgress, inputs: KernelInputs, parameters: ParameterRows, into out: UnsafeMutablePointer<Float>
   ) {
     let part = r.parts[k.part]
     withUnsafeTemporaryAllocation(of: (row: Int, delta: SIMD3<Float>).self, capacity: 1) { users in
       users[0] = (0, SIMD3(1, 0, 0))
       rateStage(
         part, PartRateStage<L>(
-          part: part, timing: r.timing, t: t, start: inputs.start + b, count: count, users: UnsafeBufferPointer(users),
+          part: part, timing: r.timing, clock: clock, count: count, users: UnsafeBufferPointer(users),
           height: inputs.height + b, tableWidth: inputs.tableWidth + b, out: out, stride: 0,
           parameters: parameters[k.part]))
     }
@@ -317,22 +348,30 @@ extension Kernel {
     }
   }
 
-  /// Runs a rate loop for `part`'s curve: its Bezier solve, or its spring's x'(t).
-  @inlinable @inline(__always)
+  /// Runs a rate loop for `part`'s curve: a Bezier's slope at the parameters the progress
+  /// stage kept (or at a fresh solve, `bezierSlope`), whatever solve its progress took, or
+  /// its spring's x'(t). Compiled once per lane width and loop kind (never inlined): five
+  /// loops, not one per solve and call site.
+  @inline(never)
   static func rateStage<V: RateLoop>(_ part: CompiledPart, _ stage: V) {
-    if part.solvePath.dispatch(stage) { return }
     switch part.curve {
-    case .underdamped(let a, let wd, let bb): stage.run { local, _ in UnderdampedSpring(a: a, wd: wd, b: bb).velocity(local) }
-    case .critical(let w0, let c): stage.run { local, _ in CriticalSpring(w0: w0, c: c).velocity(local) }
+    case .bezier, .fittedBezier, .rootFittedBezier:
+      let c = part.bezier, inv = 1 / part.duration
+      if let parameters = stage.parameters {
+        stage.run(KeptParameterRate(parameters: parameters, c: c, inv: inv))
+      } else {
+        stage.run(SolvedParameterRate(c: c, inv: inv))
+      }
+    case .underdamped(let a, let wd, let bb): stage.run(SpringRate(spring: UnderdampedSpring(a: a, wd: wd, b: bb)))
+    case .critical(let w0, let c): stage.run(SpringRate(spring: CriticalSpring(w0: w0, c: c)))
     case .overdamped(let a, let beta, let c, let slow, let fast):
-      stage.run { local, _ in OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast).velocity(local) }
-    case .bezier, .fittedBezier, .rootFittedBezier: stage.visit(RuntimeSolve.self)
+      stage.run(SpringRate(spring: OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast)))
     }
   }
 
   /// A velocity-carrying segment's velocity per lane: (to - from) x0'(tau) + velocity
   /// g'(tau) from its begin until its end, 0 outside.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func carryingVelocity<L: FloatLanes>(
     _ curve: CompiledCurve, _ input: (Int) -> UnsafePointer<Float>, at i: Int, t: Float, count: Int
   ) -> L {

@@ -69,7 +69,6 @@ extension MatrixStages {
   }
 
   /// The SIMD loop of `composeWithParent`; inputs already validated.
-  @inlinable
   static func _composeSIMD(
     _ matrices: UnsafePointer<Float>, _ parent: UnsafePointer<Float>,
     _ output: UnsafeMutablePointer<Float>, _ count: Int
@@ -94,7 +93,7 @@ extension MatrixStages {
   /// Deliberately not inlined: when LLVM sees these built from P's rows it folds the
   /// shuffles into the loop (cross-lane permutes per cell, 2x slower); opaque values
   /// keep the loop at 6 in-lane shuffles and 8 multiply-adds per matrix.
-  @usableFromInline @inline(never)
+  @inline(never)
   static func _composeRotatedColumns(_ parent: UnsafePointer<Float>)
     -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
   {
@@ -124,7 +123,7 @@ extension MatrixStages {
 
 /// `[row r | row r+1]` of `M * P` from `v = [row r | row r+1]` of M: lane c sums
 /// `rot_j(v)[c] * b_j[c]` over j (in-lane rotations only; see `_composeRotatedColumns`).
-@inlinable @inline(__always)
+@inline(__always)
 func _stageRowPair(
   _ v: SIMD8<Float>, _ b0: SIMD8<Float>, _ b1: SIMD8<Float>, _ b2: SIMD8<Float>, _ b3: SIMD8<Float>
 ) -> SIMD8<Float> {
@@ -135,7 +134,6 @@ func _stageRowPair(
 }
 
 /// Lane c (both halves) = `P[(c + j) % 4][c]`.
-@usableFromInline
 func _stageRotatedColumns(_ parent: UnsafePointer<Float>, _ j: Int) -> SIMD8<Float> {
   let c0 = parent[4 * ((0 + j) & 3) + 0], c1 = parent[4 * ((1 + j) & 3) + 1]
   let c2 = parent[4 * ((2 + j) & 3) + 2], c3 = parent[4 * ((3 + j) & 3) + 3]

@@ -8,7 +8,6 @@ extension MatrixStages {
   /// (homogeneous corners, then their product with V), 0 for `.simd`. Saturates at
   /// `Int.max` where `32 * count` overflows (such counts exceed `maximumCount`, which
   /// `projectCorners` rejects).
-  @inlinable
   public static func projectionScratchCount(count: Int, backend: StageBackend) -> Int {
     guard backend == .blas else { return 0 }
     let (floats, overflow) = 32.multipliedReportingOverflow(by: Swift.max(count, 0))
@@ -133,7 +132,6 @@ extension MatrixStages {
   /// (LLVM splits vectors built from two 128-bit halves and pushes the interleave
   /// shuffles through the arithmetic: 12 ns), and `M V` rows then `x A + y B + D` in
   /// interleaved lanes (LLVM scalarised the partly used rows: 15 ns); this one: ~10 ns.
-  @inlinable
   static func _projectSIMD(
     _ corners: UnsafePointer<Float>, _ matrices: UnsafePointer<Float>,
     _ viewProjection: UnsafePointer<Float>, _ points: UnsafeMutablePointer<Float>,
@@ -216,7 +214,7 @@ extension MatrixStages {
 
 /// Component k of the homogeneous corners `(x, y, 0, 1) * M` for 4 corners:
 /// `x * M[0][k] + y * M[1][k] + M[3][k]` (a free function: no captured context).
-@inlinable @inline(__always)
+@inline(__always)
 func _stageCorner(
   _ xs: SIMD4<Float>, _ ys: SIMD4<Float>, _ m: UnsafePointer<Float>, _ k: Int
 ) -> SIMD4<Float> {

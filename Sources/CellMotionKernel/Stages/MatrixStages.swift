@@ -117,7 +117,6 @@ public enum MatrixStages {
 
   // MARK: - Validation shared by the stages
 
-  @usableFromInline
   static func _checkCount(_ count: Int) throws(CellMotionError) {
     guard count >= 0, count <= maximumCount else {
       throw .outOfRange(
@@ -125,7 +124,6 @@ public enum MatrixStages {
     }
   }
 
-  @usableFromInline
   static func _checkSize(_ actual: Int, _ expected: Int, _ field: String) throws(CellMotionError) {
     guard actual >= expected else {
       throw .bufferSize(field: field, expected: expected, actual: actual)
@@ -133,7 +131,6 @@ public enum MatrixStages {
   }
 
   /// Throws when the first `aCount` floats at `a` and the first `bCount` at `b` share memory.
-  @usableFromInline
   static func _checkDisjoint(
     _ a: UnsafeRawPointer?, _ aCount: Int, _ aField: String,
     _ b: UnsafeRawPointer?, _ bCount: Int, _ bField: String
@@ -150,40 +147,36 @@ public enum MatrixStages {
 // MARK: - Lane helpers
 
 /// `a * b + c` lane-wise; fused (one rounding) where the target has FMA.
-@inlinable @inline(__always)
+@inline(__always)
 func _stageMadd(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> SIMD8<Float> {
   cm_muladd8(a, b, c)
 }
 
 /// `a * b + c` lane-wise; fused (one rounding) where the target has FMA.
-@inlinable @inline(__always)
+@inline(__always)
 func _stageMadd(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>) -> SIMD4<Float> {
   cm_muladd4(a, b, c)
 }
 
 /// Lane `k` of each 128-bit half broadcast over that half:
 /// `[v[k], v[k], v[k], v[k], v[k+4], v[k+4], v[k+4], v[k+4]]` (one `vshufps`).
-@inlinable @inline(__always)
+@inline(__always)
 func _stageSplat(_ v: SIMD8<Float>, _ k: Int) -> SIMD8<Float> {
   SIMD8(v[k], v[k], v[k], v[k], v[k + 4], v[k + 4], v[k + 4], v[k + 4])
 }
 
-@inlinable @inline(__always)
+@inline(__always)
 func _stageLoad8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
   UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
 }
 
-@inlinable @inline(__always)
+@inline(__always)
 func _stageLoad4(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
   UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
 }
 
-@inlinable @inline(__always)
-func _stageStore(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
-  UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
-}
+@inline(__always)
+func _stageStore(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) { cm_store8(p, v) }
 
-@inlinable @inline(__always)
-func _stageStore(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
-  UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
-}
+@inline(__always)
+func _stageStore(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) { cm_store4(p, v) }
