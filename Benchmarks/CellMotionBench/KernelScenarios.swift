@@ -8,6 +8,8 @@
 // | simd8-affine     | Kernel.evaluate, SIMD8, one thread, 6-Float affine output layout   |
 // |                  | (planar presets only: tip-in at every size, the rest at 10,000)    |
 // | simd8-2threads   | Kernel.evaluate, SIMD8, 2 threads (concurrentPerform), N >= 16384  |
+// | progress-input   | Kernel.evaluate, SIMD8, one thread, each cell's progress from a    |
+// |                  | column (ProgressSource.progress) at the clock's places             |
 // | reference-float  | FloatReference: the reference's algorithm per cell, in Float       |
 // | reference-double | ReferenceEvaluator (the semantics, Double), result rounded to Float |
 //
@@ -94,6 +96,7 @@ enum KernelScenarios {
     case simd8, simd4
     case simd8Affine = "simd8-affine"
     case simd8TwoThreads = "simd8-2threads"
+    case progressInput = "progress-input"
     case referenceFloat = "reference-float"
     case referenceDouble = "reference-double"
   }
@@ -122,6 +125,9 @@ enum KernelScenarios {
     case .simd8TwoThreads: return n >= KernelOptions().parallelThreshold && (recipe == "tipIn" || explicitSizes)
     case .simd4:
       return recipe == "tipIn" || n == comparisonSize || explicitSizes
+    case .progressInput:
+      return (recipe == "tipIn" || n == comparisonSize || explicitSizes)
+        && ((try? Recipe.preset(named: recipe).activeDuration) ?? .infinity) <= CellBatch.precisionWindow
     case .referenceFloat:
       return n <= slowVariantCap && (recipe == "tipIn" || n == comparisonSize || explicitSizes)
         && ((try? FloatReference.supports(Recipe.preset(named: recipe))) ?? false)
@@ -173,6 +179,7 @@ enum KernelScenarios {
     case .simd8Affine: note = "Kernel.evaluate, SIMD8<Float>, 1 thread, affine2D layout (6 Floats per cell)"
     case .simd4: note = "Kernel.evaluate, SIMD4<Float>, 1 thread"
     case .simd8TwoThreads: note = "Kernel.evaluate, SIMD8<Float>, 2 threads"
+    case .progressInput: note = "Kernel.evaluate, SIMD8<Float>, 1 thread, progress per cell from a column"
     case .referenceFloat: note = "the reference algorithm per cell in Float (FloatReference)"
     case .referenceDouble: note = "ReferenceEvaluator in Double, stored as Float"
     }
@@ -190,6 +197,24 @@ enum KernelScenarios {
         try Kernel.evaluate(batch, at: time, into: &box.output, options: options)
         return {
           try! Kernel.evaluate(batch, at: time, into: &box.output, options: options)
+          blackHole(box.output.matrices.last)
+        }
+      case .progressInput:
+        // The same cells at the same places on their timelines as the clock's frame at
+        // `time`: progress (time - start) / activeDuration.
+        var driven = try CellBatch(recipes: [recipe], capacity: n, source: .progress)
+        let span = recipe.activeDuration
+        for i in 0..<n {
+          try driven.append(
+            recipe: 0, row: i, progress: span > 0 ? (time - Double(cells.start[i])) / span : 1,
+            geometry: CellGeometry(
+              width: Double(cells.width[i]), height: Double(cells.height[i]), tableWidth: Double(cells.tableWidth[i]),
+              detailHeight: Double(cells.detailHeight[i])))
+        }
+        let box = OutputBox(try FrameOutput(capacity: n, includeFold: recipe.fold != nil))
+        try Kernel.evaluate(driven, at: time, into: &box.output)
+        return {
+          try! Kernel.evaluate(driven, at: time, into: &box.output)
           blackHole(box.output.matrices.last)
         }
       case .referenceFloat:
