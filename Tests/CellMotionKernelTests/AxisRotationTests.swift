@@ -46,26 +46,26 @@ struct AxisRotationTests {
   @Test("Flips take the axis-rotation shape with a centred sine; folds a centred sine; others not")
   func shapes() throws {
     let flipX = try CompiledRecipe(.flipX), flipY = try CompiledRecipe(.flipY)
-    #expect(flipX.axisRotation?.aboutX == true)
-    #expect(flipY.axisRotation?.aboutX == false)
-    #expect(flipX.axisRotation?.centre != nil && flipY.axisRotation?.centre != nil)
+    #expect(flipX.matrixPlan.axisRotation?.aboutX == true)
+    #expect(flipY.matrixPlan.axisRotation?.aboutX == false)
+    #expect(flipX.matrixPlan.axisRotation?.centre != nil && flipY.matrixPlan.axisRotation?.centre != nil)
     for fold in [Recipe.foldOpen, .foldClosed] {
       let r = try CompiledRecipe(fold)
-      #expect(r.foldAngleCentre != nil, "\(fold.name)")
-      #expect(r.axisRotation == nil, "\(fold.name)")
+      #expect(r.fold?.angleCentre != nil, "\(fold.name)")
+      #expect(r.matrixPlan.axisRotation == nil, "\(fold.name)")
     }
-    #expect(try CompiledRecipe(.tipIn).axisRotation == nil)
+    #expect(try CompiledRecipe(.tipIn).matrixPlan.axisRotation == nil)
     // A second transform channel, or a matrix path, is the general shape.
     var two = Recipe.flipX
     two.channels.append(ChannelAnimation(.translationY, from: 20, to: 0, curve: .bezier(.easeOut), duration: 0.5))
-    #expect(try CompiledRecipe(two).axisRotation == nil)
+    #expect(try CompiledRecipe(two).matrixPlan.axisRotation == nil)
     // A rotation that turns more than a half turn and back (a wide spring) gets no centre.
     var wide = Recipe.flipY
     wide.channels[0] = ChannelAnimation(
       .rotationY, from: ChannelValue(Double.pi), to: 0,
       curve: .spring(try Spring.uiKit(dampingRatio: 0.2, duration: 1, initialSpringVelocity: 0)), duration: 1)
     let compiledWide = try CompiledRecipe(wide)
-    #expect(compiledWide.axisRotation != nil && compiledWide.axisRotation?.centre == nil)
+    #expect(compiledWide.matrixPlan.axisRotation != nil && compiledWide.matrixPlan.axisRotation?.centre == nil)
   }
 
   /// Random single-axis rotations (about x or y; constant or geometry-dependent angles, so
@@ -91,7 +91,7 @@ struct AxisRotationTests {
         anchorX: g.uniform(0...1), anchorY: g.uniform(0...1),
         perspectiveDistance: k % 4 == 3 ? nil : g.uniform(200...2000))
       let compiled = try CompiledRecipe(recipe)
-      let shape = try #require(compiled.axisRotation)
+      let shape = try #require(compiled.matrixPlan.axisRotation)
       shaped += 1
       if shape.centre != nil { centred += 1 }
       for n in [0, 1, 7, 9, 1023] {

@@ -401,8 +401,8 @@ struct KernelDifferentialTests {
       name: "parts\(parts)", channels: channels, fold: fold ? FoldSpec(direction: .open, duration: 0.4) : nil)
     let compiled = try CompiledRecipe(recipe)
     #expect(compiled.parts.count == parts)
-    #expect(compiled.blockCells >= 8 && compiled.blockCells % 8 == 0)
-    #expect(compiled.blockCells * (parts + 16) <= Kernel.scratchFloats)
+    #expect(compiled.layout.blockCells >= 8 && compiled.layout.blockCells % 8 == 0)
+    #expect(compiled.layout.blockCells * (parts + 16) <= ScratchLayout.floats)
     if fold && parts == CompiledRecipe.maxParts {
       // One part more than the scratch holds is a typed error, with a fold as without.
       var more = recipe
@@ -410,7 +410,7 @@ struct KernelDifferentialTests {
         ChannelAnimation(.translationX, from: 1, to: 0, curve: .bezier(.easeIn), duration: 0.3, delay: 5))
       #expect(throws: CellMotionError.self) { try CompiledRecipe(more) }
     }
-    print("\(parts) parts: \(compiled.blockCells) cells per block")
+    print("\(parts) parts: \(compiled.layout.blockCells) cells per block")
     var c = Comparison("parts\(parts)")
     // Every lane width on the same batch; the quick sweep's largest batch for wide recipes
     // is 257 cells (still dozens of 8-cell blocks and a tail).
@@ -458,7 +458,7 @@ struct KernelDifferentialTests {
     print("progress bounds: \(outside) of \(samples) sampled values outside")
     #expect(outside == 0)
     let tip = try CompiledRecipe(.tipIn)
-    #expect(tip.planarConstants?.smallAngle == true)
+    #expect(tip.matrixPlan.planarConstants?.smallAngle == true)
     // A z rotation with m33 exactly 1 (affine, so the 2D path; `Transform3D.rotation`'s
     // t z^2 + c need not round to 1).
     func rotationZ(_ angle: Double) -> Transform3D {
@@ -470,17 +470,17 @@ struct KernelDifferentialTests {
       name: "wide", matrix: MatrixAnimation(from: rotationZ(2.5), to: .identity, curve: .bezier(.easeOut), duration: 1))
     let wideCompiled = try CompiledRecipe(wide)
     #expect(wideCompiled.isPlanar)
-    #expect(wideCompiled.planarConstants?.smallAngle == false)
+    #expect(wideCompiled.matrixPlan.planarConstants?.smallAngle == false)
     // 0.7 rad is inside pi/4, but a spring with damping ratio 0.2 overshoots by 53 %.
     let eased = Recipe(
       name: "eased", matrix: MatrixAnimation(from: .identity, to: rotationZ(0.7), curve: .bezier(.easeOut), duration: 1))
-    #expect(try CompiledRecipe(eased).planarConstants?.smallAngle == true)
+    #expect(try CompiledRecipe(eased).matrixPlan.planarConstants?.smallAngle == true)
     let spring = Recipe(
       name: "springy",
       matrix: MatrixAnimation(
         from: .identity, to: rotationZ(0.7),
         curve: .spring(try Spring.uiKit(dampingRatio: 0.2, duration: 1, initialSpringVelocity: 0)), duration: 1))
-    #expect(try CompiledRecipe(spring).planarConstants?.smallAngle == false)
+    #expect(try CompiledRecipe(spring).matrixPlan.planarConstants?.smallAngle == false)
     // Both paths against the reference.
     var c = Comparison("small/large angle")
     for lanes in LaneWidth.allCases {

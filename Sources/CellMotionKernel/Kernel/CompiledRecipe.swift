@@ -129,9 +129,15 @@ public struct CompiledRecipe: Sendable {
   package internal(set) var baseRecipe: Int? = nil
   /// Every curve compiled for this recipe, to seed the compilation of derived recipes.
   package let compiledCurves: [AnimationCurve: CompiledCurve]
-  /// Scratch rows before the matrix entries: every part's progress, every keyframe
-  /// channel's value, every retargeted channel's value and staged progress.
-  package let timedRows: Int
+  /// The block's scratch rows: every part's progress, every keyframe channel's value,
+  /// every retargeted channel's value and staged progress, then the matrix rows; and the
+  /// cells per block that fit (`ScratchLayout`).
+  let layout: ScratchLayout
+  /// The passes a block runs (`KernelPass` order): progress, keyframes and retargets
+  /// where the recipe has them, opacity, velocities (in frames that ask), matrices, fold.
+  private(set) var passes: PassSet = []
+  /// How the matrix pass makes the cells' matrices.
+  private(set) var matrixPlan = MatrixPlan.general
   /// Where each channel's velocity comes from (`Kernel.velocityStage`).
   package private(set) var velocityPlan = VelocityPlan.empty
   /// Uniform flags that pick the kernel path for this recipe.
@@ -147,9 +153,10 @@ public struct CompiledRecipe: Sendable {
   package let anchor: SIMD2<Float>
   /// Media timing: speed, repeat, autoreverse, fill.
   package let timing: PartTiming
-  /// Fold: part index, direction (+1 open, -1 close) and m34.
-  /// `held`: the fold shows its end state (reduce motion), progress 1 in every lane.
-  package let fold: (part: Int, opening: Bool, m34: Float, held: Bool)?
+  /// The fold's plan (recipes with a fold).
+  private(set) var fold: FoldPlan? = nil
+  /// Whether the fold shows its end state (reduce motion holds it).
+  package var holdsFold: Bool { fold?.held == true }
   /// The reduce-motion policy compiled in (the recipe's own, or the one given to `init`).
   public let motion: MotionPolicy
   /// Where the cells' progress comes from (`ProgressSource`).
@@ -159,32 +166,20 @@ public struct CompiledRecipe: Sendable {
   let progressSpan: Float
   /// Whether the transform stays affine 2D at every time (the kernel's 6-entry path).
   public let isPlanar: Bool
-  /// The general path's specialised shape: a single rotation about x or y (flips); nil
-  /// for every other recipe.
-  private(set) var axisRotation: AxisRotation? = nil
-  /// (c, sin c, cos c) when the fold's angle stays within `AngleCentre.reach` of c (every
-  /// fold curve that does not overshoot far); nil: the full-range sine.
-  private(set) var foldAngleCentre: SIMD3<Float>? = nil
   /// Seconds from a cell's staggered start until nothing changes (`Recipe.activeDuration`).
   public let activeDuration: Double
-  /// Cells per block of the kernel's staged evaluation: every part's progress and the 16
-  /// matrix entries of a block fit the kernel's stack scratch (`Kernel.scratchFloats`); at
-  /// most 256, a multiple of 8. (256 rather than 128: every per-block step, the stages'
-  /// set-up and the run's dispatch, is paid half as often; 3-10 % faster on every preset at
-  /// 10,000 cells, and 512 measured no better.)
-  package let blockCells: Int
-  /// The planar path's start values, deltas and flags, computed once here so that a frame
-  /// does no work (and no allocation) to derive them; nil when not `isPlanar`.
-  var planarConstants: PlanarConstants? = nil
   /// Whether the kernel stores this recipe's cell matrices as the identity from constants,
-  /// computing no entries: nothing moves the cells (`PlanarConstants.isIdentity`: the fade
-  /// and fold recipes) and no projected corners are asked for.
-  func storesIdentity(corners: Bool) -> Bool { planarConstants?.isIdentity == true && !corners }
+  /// computing no entries: nothing moves the cells (`MatrixPlan.identity`: the fade and
+  /// fold recipes) and no projected corners are asked for.
+  func storesIdentity(corners: Bool) -> Bool {
+    if case .identity = matrixPlan { return !corners }
+    return false
+  }
   /// Most distinct timed parts (curve, duration, delay) one recipe may have, 240: enough
-  /// for a block of 16 cells in the kernel's scratch (a fold's halves take none of it). Counted on
-  /// the recipe's own values (curve, duration, delay and end time as Floats) before any
-  /// curve is compiled.
-  public static var maxParts: Int { Kernel.scratchFloats / 16 - 16 }
+  /// for a block of 16 cells in the kernel's scratch (`ScratchLayout.maxStagedRows`; a
+  /// fold's halves take none of it). Counted on the recipe's own values (curve, duration,
+  /// delay and end time as Floats) before any curve is compiled.
+  public static var maxParts: Int { ScratchLayout.maxStagedRows }
   /// Most channels one recipe may have: 1,024. There are 11 channel kinds and where two
   /// channels animate the same one the later wins, so real recipes have a handful; the
   /// bound keeps compiling, and the kernel's per-cell work over the channels, in
@@ -365,7 +360,7 @@ public struct CompiledRecipe: Sendable {
     self.keyframes = keyframes
     self.retargets = retargets
     retargetInputRows = retargetInputs
-    timedRows = progressRow
+    layout = ScratchLayout(stagedRows: progressRow)
     self.compiledCurves = compiledCurves
     let transformChannels = channels.filter { $0.channel != .opacity && $0.channel != .shadowOpacity }
     self.transformChannels = transformChannels
@@ -400,19 +395,6 @@ public struct CompiledRecipe: Sendable {
     m34 = recipe.perspectiveDistance.map { Float(-1 / $0) } ?? 0
     anchor = SIMD2(Float(recipe.anchorX), Float(recipe.anchorY))
     self.timing = PartTiming(timing)
-    if let f = recipe.fold, let foldKey {
-      let i = foldRow ?? partOfKey[foldKey]
-      // A retargeted fold reads its row even when held: the motion is exact there.
-      fold = (
-        part: i, opening: f.direction == .open, m34: Float(-1 / f.perspectiveDistance),
-        held: foldRow == nil && policy.holdsTransforms
-      )
-    } else {
-      fold = nil
-    }
-    // Rows per cell: each part's progress and 16 matrix entries (fold halves go straight
-    // to the output).
-    blockCells = min(256, Kernel.scratchFloats / (timedRows + 16) / 8 * 8)
     self.parts = parts
     self.channels = channels
     var planar = !hasRotationXY && !hasTranslationZ && m34 == 0
@@ -423,17 +405,32 @@ public struct CompiledRecipe: Sendable {
       }
     }
     isPlanar = planar
-    if planar { planarConstants = PlanarConstants(self) }
-    if !planar { axisRotation = AxisRotation(self) }
-    velocityPlan = VelocityPlan(self)
-    if let f = fold {
-      // The fold's angle is (1 - openness) * (-pi/2), openness = p or 1 - p (p = 1 held).
-      let held = (lo: 1.0, hi: 1.0)
-      let bounds = f.held ? held : progressBounds(row: f.part)
-      foldAngleCentre = f.opening
-        ? AngleCentre.of(from: -.pi / 2, delta: .pi / 2, bounds: bounds)
-        : AngleCentre.of(from: 0, delta: -.pi / 2, bounds: bounds)
+    // The plans, from what is decided above (they read it through `self`).
+    if planar {
+      let k = PlanarConstants(self)
+      matrixPlan = k.isIdentity ? .identity(k) : .planar(k)
+    } else if let ar = AxisRotation(self) {
+      matrixPlan = .axisRotation(ar)
     }
+    velocityPlan = VelocityPlan(self)
+    if let f = recipe.fold, let foldKey {
+      // A retargeted fold reads its row even when held: the motion is exact there.
+      let row = foldRow ?? partOfKey[foldKey]
+      let held = foldRow == nil && policy.holdsTransforms
+      // The fold's angle is (1 - openness) * (-pi/2), openness = p or 1 - p (p = 1 held).
+      let bounds = held ? (lo: 1.0, hi: 1.0) : progressBounds(row: row)
+      let opening = f.direction == .open
+      fold = FoldPlan(
+        part: row, opening: opening, m34: Float(-1 / f.perspectiveDistance), held: held,
+        angleCentre: opening
+          ? AngleCentre.of(from: -.pi / 2, delta: .pi / 2, bounds: bounds)
+          : AngleCentre.of(from: 0, delta: -.pi / 2, bounds: bounds))
+    }
+    var passes: PassSet = [.init(.progress), .init(.opacity), .init(.velocities), .init(.matrices)]
+    if !keyframes.isEmpty { passes.insert(.init(.keyframes)) }
+    if !retargets.isEmpty { passes.insert(.init(.retargets)) }
+    if fold != nil { passes.insert(.init(.fold)) }
+    self.passes = passes
   }
 }
 

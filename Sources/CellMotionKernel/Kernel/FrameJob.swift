@@ -72,7 +72,8 @@ struct FrameJob: @unchecked Sendable {
       // threads <= maxThreads (validated) so chunks <= 256, and ceil(n / chunks) is taken
       // without forming n + chunks - 1: no step can overflow for any count.
       let chunks = threads * 4
-      let per = (n / chunks + (n % chunks == 0 ? 0 : 1) + 7) & ~7
+      let w = LaneWidth.widest
+      let per = (n / chunks + (n % chunks == 0 ? 0 : 1) + w - 1) / w * w
       DispatchQueue.concurrentPerform(iterations: chunks) { c in
         let lo = min(n, c * per), hi = min(n, lo + per)
         if lo < hi { run(lo..<hi) }
@@ -126,7 +127,7 @@ extension FrameOutput {
   /// corners nil unless `includesCorners`), valid only during the call (the one place the
   /// kernel reaches the output's storage). The output must have room for at least one cell.
   mutating func withKernelOutputs<R>(
-    velocityRowsToClear: UInt16 = 0x7FF, identityStored: Bool = false, _ body: (KernelOutputs) -> R
+    velocityRowsToClear: UInt16 = ChannelRows.all, identityStored: Bool = false, _ body: (KernelOutputs) -> R
   ) -> R {
     let includeCorners = includesCorners, affine = layout == .affine2D
     let includeVelocities = includesVelocities, stride = capacity

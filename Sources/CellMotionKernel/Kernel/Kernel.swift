@@ -140,48 +140,39 @@ public enum Kernel {
     }
   }
 
-  /// Floats of per-frame stack scratch for one block (16 KiB, zeroed once per run of one
-  /// recipe): every part's progress and the block's matrix entries in SoA form
-  /// (`CompiledRecipe.blockCells`). On the stack because `withUnsafeTemporaryAllocation`
-  /// goes to the heap above 1 KiB on Linux (`swift_stdlib_isStackAllocationSafe` answers
-  /// false, measured).
-  package static var scratchFloats: Int { 4096 }
-
   /// The progress stages of a block when velocities are asked for: each Bezier part's
   /// solved parameter kept for the velocity stage, in the rows the matrix passes fill only
   /// after it. A function of its own so the frame without velocities keeps its loop small.
   @inline(never)
   static func progressKeepingParameters<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, _ clock: PartClock, count n: Int, into base: UnsafeMutablePointer<Float>,
-    soa: UnsafeMutablePointer<Float>
+    parameters: ParameterRows
   ) {
-    let block = r.blockCells
     // Each part borrowed where the array holds it, as in `evaluateRun`.
     r.parts.withUnsafeBufferPointer { parts in
       for k in parts.indices {
         progressStage(
           L.self, parts.baseAddress.unsafelyUnwrapped + k, r.timing, clock, count: n,
-          into: base + k * block, parameters: ParameterRows(base: soa, block: block).keep(k))
+          into: base + r.layout.staged(k), parameters: parameters.keep(k))
       }
     }
   }
 
-  /// Evaluates cells `range`, all of recipe `r`, block by block (`CompiledRecipe.blockCells`
-  /// cells, a multiple of 8), in stages that each run as a small loop over the block:
-  /// 1. every part's progress (`progressStage`) into the stack scratch, then every
-  ///    keyframe channel's value from its part's progress (`keyframeStage`), then every
-  ///    retargeted channel's value (`retargetStage`, derived recipes only);
-  /// 2. opacity and shadow opacity (`opacityStage`) straight to the outputs;
-  /// 3. the matrices, in groups of `L.width` lanes, into the scratch: (a, b), (c, d),
-  ///    (tx, ty) pair rows on the planar path (`evaluatePlanarRun`), 16 SoA rows on the
-  ///    general one (`evaluateGeneralBlock`), projected corners when asked for; a
-  ///    single-axis rotation (`axisRotationBlock`) goes straight to `matrices`, its
-  ///    varying rows transposed in registers (`FloatLanes.storeMatrices`);
-  /// 4. one out-of-line pass per block from the scratch into `matrices`
-  ///    (`storePlanarBlock`, `storeAffineBlock`, `storeMatrixBlock`); a recipe that moves
-  ///    nothing skips stage 3 and stores the identity (`storeIdentityBlock`);
-  /// 5. fold recipes: the two halves straight to `foldTop` / `foldBottom` as in 3's
-  ///    single-axis rotations, and the fold shadow (`foldStage`).
+  /// Evaluates cells `range`, all of recipe `r`, block by block (`ScratchLayout`: its
+  /// cells per block, a multiple of 8, and the rows of the stack scratch), running the
+  /// recipe's passes (`CompiledRecipe.passes`) in `KernelPass` order, each a small loop
+  /// over the block:
+  /// 1. progress: every part's progress into the scratch (`progressStage`);
+  /// 2. keyframes: every keyframe channel's value from its part's progress;
+  /// 3. retargets: every retargeted channel's value (derived recipes only);
+  /// 4. opacity and shadow opacity (`opacityStage`) straight to the outputs;
+  /// 5. velocities, when the frame asks for them (`velocityStage`);
+  /// 6. matrices by the recipe's `MatrixPlan`: the identity from constants
+  ///    (`storeIdentityBlock`; a fold's pass stores it with its halves), the planar path's
+  ///    pair rows then one store pass (`storePlanarBlock` or `storeAffineBlock`), a
+  ///    single-axis rotation straight to `matrices` (`axisRotationBlock`), or the general
+  ///    path's 16 SoA rows then `storeMatrixBlock`; projected corners when asked for;
+  /// 7. fold: the two halves straight to `foldTop` / `foldBottom`, and the shadow.
   /// Short loops with few live vectors keep everything in registers and let the processor
   /// overlap iterations (the Bezier solve is a chain of dependent steps; fused into one big
   /// group it left most of each group's latency exposed). A last partial group reads only
@@ -189,21 +180,16 @@ public enum Kernel {
   static func evaluateRun<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, _ range: Range<Int>, t: Float, inputs: KernelInputs, outputs: KernelOutputs
   ) {
-    // 16 Floats more than `scratchFloats`, so its start can be rounded up to a cache line:
-    // every lane group's loads and stores then stay within one line, whatever the stack
-    // frame's layout (a rebuild that moved it measured 3-5 % on the opacity-only presets).
-    var scratch = InlineArray<4112, Float>(repeating: 0)
-    let block = r.blockCells
-    let planar = r.planarConstants
+    var scratch = ScratchLayout.Storage(repeating: 0)
+    let layout = r.layout, block = layout.blockCells
     var span = scratch.mutableSpan
     span.withUnsafeMutableBufferPointer { buffer in
       let base = UnsafeMutableRawPointer(buffer.baseAddress!).alignedUp(toMultipleOf: 64)
         .assumingMemoryBound(to: Float.self)
       let progress = StagedProgress(base: UnsafePointer(base), stride: block)
-      let soa = base + r.timedRows * block
-      // Tested once per run: iterating even an empty array retains and releases its
-      // storage, measured at 5 % of fadeIn's time when done per block.
-      let hasKeyframes = !r.keyframes.isEmpty, hasRetargets = !r.retargets.isEmpty
+      let soa = base + layout.matrixOffset
+      let parameters = ParameterRows(base: soa, block: block)
+      let velocities = outputs.velocities != nil
       // Nothing moves the cells and no corners are asked for: their matrices are the
       // identity, stored from constants (`storeIdentityBlock`, or the fold pass) unless an
       // earlier frame left them there (`KernelOutputs.identityStored`).
@@ -220,79 +206,89 @@ public enum Kernel {
       while b < range.upperBound {
         let n = min(block, range.upperBound - b)
         let clock = recipeClock.advanced(by: b)
-        if outputs.velocities != nil {
-          progressKeepingParameters(L.self, r, clock, count: n, into: base, soa: soa)
-        } else {
-          // Each part borrowed where the array holds it (`progressStage` copies nothing).
-          r.parts.withUnsafeBufferPointer { parts in
-            for k in parts.indices {
-              progressStage(
-                L.self, parts.baseAddress.unsafelyUnwrapped + k, r.timing, clock, count: n,
-                into: base + k * block)
+        let height = inputs.height + b, tableWidth = inputs.tableWidth + b
+        r.passes.forEach { pass in
+          switch pass {
+          case .progress:
+            if velocities {
+              progressKeepingParameters(L.self, r, clock, count: n, into: base, parameters: parameters)
+            } else {
+              // Each part borrowed where the array holds it (`progressStage` copies nothing).
+              r.parts.withUnsafeBufferPointer { parts in
+                for k in parts.indices {
+                  progressStage(
+                    L.self, parts.baseAddress.unsafelyUnwrapped + k, r.timing, clock, count: n,
+                    into: base + layout.staged(k))
+                }
+              }
             }
-          }
-        }
-        if hasKeyframes {
-          for k in r.keyframes {
-            keyframeStage(
-              L.self, k, progress: progress, height: inputs.height + b, tableWidth: inputs.tableWidth + b, count: n,
-              into: base + k.row * block)
-          }
-        }
-        if hasRetargets {
-          // Borrowed through the buffer rather than indexed in the array: 0.3-0.4 fewer
-          // instructions per cell (callgrind); `retargetStage`'s switch on the segment
-          // still copies the retarget once per block.
-          r.retargets.withUnsafeBufferPointer { retargets in
-            for k in retargets.indices {
-              retargetStage(
-                L.self, (retargets.baseAddress.unsafelyUnwrapped + k).pointee, scratch: base, block: block,
-                rows: inputs.retarget.unsafelyUnwrapped, stride: inputs.retargetStride, at: b, t: t,
-                height: inputs.height + b, tableWidth: inputs.tableWidth + b, count: n,
-                parameters: outputs.velocities != nil ? ParameterRows(base: soa, block: block) : nil)
+          case .keyframes:
+            for k in r.keyframes {
+              keyframeStage(
+                L.self, k, progress: progress, height: height, tableWidth: tableWidth, count: n,
+                into: base + layout.staged(k.row))
             }
+          case .retargets:
+            // Borrowed through the buffer rather than indexed in the array: 0.3-0.4 fewer
+            // instructions per cell (callgrind).
+            r.retargets.withUnsafeBufferPointer { retargets in
+              for k in retargets.indices {
+                retargetStage(
+                  L.self, (retargets.baseAddress.unsafelyUnwrapped + k).pointee, scratch: base, block: block,
+                  rows: inputs.retarget.unsafelyUnwrapped, stride: inputs.retargetStride, at: b, t: t,
+                  height: height, tableWidth: tableWidth, count: n, parameters: velocities ? parameters : nil)
+              }
+            }
+          case .opacity:
+            opacityStage(
+              L.self, r.opacityChannel, modelValue: 1, progress: progress, height: height, tableWidth: tableWidth,
+              count: n, into: outputs.opacity + b)
+            opacityStage(
+              L.self, r.shadowChannel, modelValue: 0, progress: progress, height: height, tableWidth: tableWidth,
+              count: n, into: outputs.shadow + b)
+          case .velocities:
+            guard let out = outputs.velocities else { return }
+            velocityStage(
+              L.self, r, at: b, count: n, t: t, clock: clock, progress: progress, inputs: inputs, outputs: outputs,
+              out: out, stride: outputs.velocityStride, parameters: parameters)
+          case .matrices:
+            matrixPass(
+              L.self, r, at: b, count: n, progress: progress, soa: soa, identityCells: identityCells,
+              storeIdentity: storeIdentity, inputs: inputs, outputs: outputs)
+          case .fold:
+            foldStage(
+              L.self, r.fold.unsafelyUnwrapped, at: b, count: n, progress: progress, inputs: inputs, outputs: outputs,
+              identityCells: storeIdentity)
           }
-        }
-        opacityStage(
-          L.self, r.opacityChannel, modelValue: 1, progress: progress, height: inputs.height + b,
-          tableWidth: inputs.tableWidth + b, count: n, into: outputs.opacity + b)
-        opacityStage(
-          L.self, r.shadowChannel, modelValue: 0, progress: progress, height: inputs.height + b,
-          tableWidth: inputs.tableWidth + b, count: n, into: outputs.shadow + b)
-        if let velocities = outputs.velocities {
-          velocityStage(
-            L.self, r, at: b, count: n, t: t, clock: clock, progress: progress, inputs: inputs, outputs: outputs,
-            out: velocities,
-            stride: outputs.velocityStride,
-            parameters: ParameterRows(base: soa, block: block))
-        }
-        if identityCells {
-          // A fold recipe's pass stores them with its halves, interleaved with its work.
-          if r.fold == nil && storeIdentity {
-            storeIdentityBlock(count: n, at: b, outputs)
-          }
-        } else if let planar {
-          evaluatePlanarRun(
-            L.self, r, planar, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
-          if outputs.affine {
-            storeAffineBlock(soa, stride: 2 * block, count: n, unpacked: L.pairsUnpacked, to: outputs.matrices + 6 * b)
-          } else {
-            storePlanarBlock(
-              soa, stride: 2 * block, count: n, unpacked: L.pairsUnpacked, to: outputs.matrices + 16 * b)
-          }
-        } else if let ar = r.axisRotation {
-          axisRotationBlock(L.self, r, ar, at: b, count: n, progress: progress, inputs: inputs, outputs: outputs)
-        } else {
-          evaluateGeneralBlock(L.self, r, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
-          storeMatrixBlock(soa, stride: block, count: n, to: outputs.matrices + 16 * b)
-        }
-        if let fold = r.fold {
-          foldStage(
-            L.self, fold, centre: r.foldAngleCentre, at: b, count: n, progress: progress, inputs: inputs,
-            outputs: outputs, identityCells: storeIdentity)
         }
         b += n
       }
+    }
+  }
+
+  /// The matrix pass of a block by the recipe's `MatrixPlan` (see `evaluateRun`, pass 6).
+  @inline(__always)
+  static func matrixPass<L: FloatLanes>(
+    _: L.Type, _ r: CompiledRecipe, at b: Int, count n: Int, progress: StagedProgress, soa: UnsafeMutablePointer<Float>,
+    identityCells: Bool, storeIdentity: Bool, inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    let block = r.layout.blockCells
+    switch r.matrixPlan {
+    case .identity where identityCells:
+      // A fold recipe's pass stores them with its halves, interleaved with its work.
+      if r.fold == nil && storeIdentity { storeIdentityBlock(count: n, at: b, outputs) }
+    case .identity(let k), .planar(let k):
+      evaluatePlanarRun(L.self, r, k, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+      if outputs.affine {
+        storeAffineBlock(soa, stride: 2 * block, count: n, unpacked: L.pairsUnpacked, to: outputs.matrices + 6 * b)
+      } else {
+        storePlanarBlock(soa, stride: 2 * block, count: n, unpacked: L.pairsUnpacked, to: outputs.matrices + 16 * b)
+      }
+    case .axisRotation(let ar):
+      axisRotationBlock(L.self, r, ar, at: b, count: n, progress: progress, inputs: inputs, outputs: outputs)
+    case .general:
+      evaluateGeneralBlock(L.self, r, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+      storeMatrixBlock(soa, stride: block, count: n, to: outputs.matrices + 16 * b)
     }
   }
 }

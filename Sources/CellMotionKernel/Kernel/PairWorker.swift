@@ -15,7 +15,7 @@ final class PairWorker: @unchecked Sendable {
 
   /// The cell where the worker's half starts: the middle, rounded up to a multiple of 8
   /// (lane groups are the same in any split, so results stay bit-identical).
-  static func split(_ n: Int) -> Int { min(n, (n / 2 + 7) & ~7) }
+  static func split(_ n: Int) -> Int { min(n, (n / 2 + LaneWidth.widest - 1) / LaneWidth.widest * LaneWidth.widest) }
 
   private let lock = NSLock()
   private let go = DispatchSemaphore(value: 0)

@@ -63,7 +63,7 @@ struct KernelOutputs: @unchecked Sendable {
     shadow: UnsafeMutablePointer<Float>, foldTop: UnsafeMutablePointer<Float>?,
     foldBottom: UnsafeMutablePointer<Float>?, foldShadow: UnsafeMutablePointer<Float>?,
     corners: UnsafeMutablePointer<Float>?, affine: Bool = false, velocities: UnsafeMutablePointer<Float>? = nil,
-    velocityStride: Int = 0, velocityRowsToClear: UInt16 = 0x7FF, identityStored: Bool = false
+    velocityStride: Int = 0, velocityRowsToClear: UInt16 = ChannelRows.all, identityStored: Bool = false
   ) {
     self.affine = affine
     self.identityStored = identityStored

@@ -424,12 +424,12 @@ public struct TableAnimator: Sendable {
     guard !events.folds.isEmpty, let expansion = simulation.expansion else { return }
     for (row, fold) in events.folds {
       // Reduce motion: a closing detail is at its folded end state at once (nothing drawn).
-      if foldBatch.recipes[0].fold?.held == true && fold.phase == .closing { continue }
+      if foldBatch.recipes[0].holdsFold && fold.phase == .closing { continue }
       let local = fold.localTime(at: time)
       let openingLocal = fold.phase == .opening ? local : fold.duration - local
       let detail = try expansion.detailHeight(row: row)
       if foldBatch.count == foldOutput.capacity { break }
-      let held = foldBatch.recipes[0].fold?.held == true
+      let held = foldBatch.recipes[0].holdsFold
       try foldBatch.append(
         recipe: 0, row: row, startTime: fold.motion != nil && !held ? time : time - openingLocal,
         geometry: CellGeometry(width: cellWidth, height: detail, tableWidth: tableWidth, detailHeight: detail))

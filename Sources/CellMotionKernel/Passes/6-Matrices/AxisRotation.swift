@@ -1,4 +1,4 @@
-// Pass 3 on the general path, specialised: a recipe whose only transform is a rotation
+// Pass 6 (KernelPass.matrices), `MatrixPlan.axisRotation`: a recipe whose only transform is a rotation
 // about x or about y (the flip presets), with perspective and an anchor, as explicit
 // entries; and the sine and cosine of an angle known to stay near a centre.
 

@@ -1,4 +1,4 @@
-// Pass 4: from the block's SoA scratch to the caller's AoS buffers (16-Float matrices,
+// Pass 6 (KernelPass.matrices), its stores: from the block's SoA scratch to the caller's AoS buffers (16-Float matrices,
 // 6-Float affine records, corners), out of line and aligned to the destination.
 
 import CellMotion

@@ -1,4 +1,4 @@
-// Pass 3 on the general path, matrix keyframes: every lane selects its own segment's
+// Pass 6 (KernelPass.matrices) on the general path, matrix keyframes: every lane selects its own segment's
 // constants by compares (no branch on lanes), eases its fraction as scalar keyframes do,
 // interpolates on each path the track uses (2D, 3D, componentwise, discrete, constant) and
 // keeps the result of its segment's path.

@@ -1,4 +1,4 @@
-// The fold recipes' two halves: each half turns about its hinge with perspective; their
+// Pass 7 (KernelPass.fold): the fold recipes' two halves: each half turns about its hinge with perspective; their
 // matrices and the shadow opacity per lane group.
 
 import CellMotion
@@ -8,15 +8,14 @@ extension Kernel {
   /// The fold halves of one lane group (recipes with a fold only).
   @inline(__always)
   static func evaluateFold<L: FloatLanes>(
-    _ fold: (part: Int, opening: Bool, m34: Float, held: Bool), centre: SIMD3<Float>?, progress: StagedProgress, at i: Int,
-    width: L, detailHeight: L
+    _ fold: FoldPlan, progress: StagedProgress, at i: Int, width: L, detailHeight: L
   ) -> LaneFold<L> {
     let z = L(repeating: 0), one = L(repeating: 1)
     // Held (reduce motion): the end state, progress 1 (a uniform branch).
     let p: L = fold.held ? one : progress(fold.part, i)
     let openness = fold.opening ? p : 1 - p
     let angle = (1 - openness) * (-Float.pi / 2)
-    let cs = sincos(angle, near: centre)
+    let cs = sincos(angle, near: fold.angleCentre)
     let (sn, c) = (cs.sin, cs.cos)
     let k = fold.m34
     let hw = width * 0.5
@@ -53,8 +52,8 @@ extension Kernel {
   /// 17.1 -> 20.5 ns); the SIMD4 and SIMD8 builds already kept it out of line.
   @inline(never)
   static func foldStage<L: FloatLanes>(
-    _: L.Type, _ fold: (part: Int, opening: Bool, m34: Float, held: Bool), centre: SIMD3<Float>?, at b: Int, count n: Int,
-    progress: StagedProgress, inputs: KernelInputs, outputs: KernelOutputs, identityCells: Bool
+    _: L.Type, _ fold: FoldPlan, at b: Int, count n: Int, progress: StagedProgress, inputs: KernelInputs,
+    outputs: KernelOutputs, identityCells: Bool
   ) {
     guard let fs = outputs.foldShadow, let ft = outputs.foldTop, let fb = outputs.foldBottom else { return }
     // Whole groups in one loop and the block's last partial group after it, so the loop
@@ -63,7 +62,7 @@ extension Kernel {
     @inline(__always) func group(_ i: Int, lanes: Int) {
       let c = b &+ i
       let f = evaluateFold(
-        fold, centre: centre, progress: progress, at: i, width: loadGroup(inputs.width + c, lanes) as L,
+        fold, progress: progress, at: i, width: loadGroup(inputs.width + c, lanes) as L,
         detailHeight: loadGroup(inputs.detailHeight + c, lanes))
       // The halves' buffers hold the constant rows from allocation (`FrameOutput`).
       L.storeMatrices(f.top, constant: ConstantRows.unitRows0And3.heldByOutput, cells: lanes, to: ft + 16 &* c)

@@ -1,4 +1,4 @@
-// Pass 1c, retargets (derived recipes only): after the parts' progress and the keyframe
+// Pass 3 (KernelPass.retargets; derived recipes only): after the parts' progress and the keyframe
 // values, each retargeted channel's value per lane = offset + (the recipe's channel, or
 // the replacing segment) + the sum of the additive layers, from the cell's numbers in the
 // batch's retarget rows. The segment's and layers' progress is staged first with the

@@ -1,4 +1,4 @@
-// Pass 1, Bezier curves: local time fraction x to progress y(s(x)), solving x(s) = x per
+// Pass 1 (KernelPass.progress), Bezier curves: local time fraction x to progress y(s(x)), solving x(s) = x per
 // lane by safeguarded Newton steps or a fitted inverse, with the solve chosen per curve
 // when the recipe is compiled (`SolvePath`).
 

@@ -1,4 +1,4 @@
-// Pass 3 on the general path: the full 4x4 (rotations about x and y, z translation,
+// Pass 6 (KernelPass.matrices), `MatrixPlan.general`: the full 4x4 (rotations about x and y, z translation,
 // perspective, 3D matrix interpolation) as 16 SoA rows per block, and the optional
 // per-group outputs (fold halves, projected corners).
 

@@ -1,4 +1,4 @@
-// Pass 1b, keyframes: after every part's progress, each keyframe channel's value per lane
+// Pass 2 (KernelPass.keyframes): after every part's progress, each keyframe channel's value per lane
 // from its part's progress (the animation's fraction f). Every lane finds its own segment
 // by comparing f with each segment's start and selecting that segment's constants (no
 // per-lane branch), eases its fraction with its own segment's curve (a Bezier solved with

@@ -1,4 +1,4 @@
-// Pass 3 on the planar path: recipes that stay affine in 2D compute six entries
+// Pass 6 (KernelPass.matrices), `MatrixPlan.planar`: recipes that stay affine in 2D compute six entries
 // (a b c d tx ty) per cell, in loops specialised to the recipe's shape (`PlanarShape`).
 
 import CellMotion
@@ -34,6 +34,10 @@ struct PlanarConstants: Sendable {
   /// fold recipes): its matrix is the identity at every time, stored as a constant
   /// (`Kernel.storeIdentityBlock`) with no entries computed.
   var isIdentity = false
+  /// Whether channels move the transform (`CompiledRecipe.hasChannelTransform`), and
+  /// whether they translate first (`CompiledRecipe.translateFirst`).
+  var hasChannels = false
+  var translateFirst = false
   init(_ r: CompiledRecipe) {
     func small(_ from: Float, _ delta: Float, _ part: Int) -> Bool {
       let b = r.progressBounds(row: part)
@@ -55,36 +59,32 @@ struct PlanarConstants: Sendable {
       smallAngle = small(fan, dan, p)
       unitScale = (fsx, fsy, dsx, dsy) == (1, 1, 0, 0)
     }
-    isIdentity = !r.hasChannelTransform && part == nil
+    hasChannels = r.hasChannelTransform
+    translateFirst = r.translateFirst
+    isIdentity = !hasChannels && part == nil
   }
 }
 
-/// Which planar path a block takes, known to the compiler: each flag is a constant in a
-/// specialised kernel (the group loop is then straight-line code with no per-group tests,
-/// phi moves or spills), or nil to read it from the recipe at run time (`AnyPlanar`).
-/// `Kernel.evaluatePlanarRun` picks the shape once per block.
+/// Which planar path a block takes: each flag a function of the recipe's constants, which
+/// the specialised shapes answer with a literal (their group loop is then straight-line
+/// code with no per-group tests, phi moves or spills) and `AnyPlanar` by reading the
+/// constants at run time. `Kernel.evaluatePlanarRun` picks the shape once per block.
 protocol PlanarShape {
   /// Whether channels move the transform (`CompiledRecipe.hasChannelTransform`).
-  static var channels: Bool? { get }
+  static func channels(_ k: PlanarConstants) -> Bool
   /// Whether a whole-matrix animation applies (`PlanarConstants.part != nil`).
-  static var matrix: Bool? { get }
-  /// Whether projected corners are written (`storeCorners`).
-  static var extras: Bool? { get }
-  static var smallAngle: Bool? { get }
-  static var remainder: Bool? { get }
-  static var unitScale: Bool? { get }
-  static var smallRotationZ: Bool? { get }
-  static var translateFirst: Bool? { get }
+  static func matrix(_ k: PlanarConstants) -> Bool
+  /// Whether projected corners are written (`storeCorners`), given whether the frame asks.
+  static func extras(corners: Bool) -> Bool
+  static func smallAngle(_ k: PlanarConstants) -> Bool
+  static func remainder(_ k: PlanarConstants) -> Bool
+  static func unitScale(_ k: PlanarConstants) -> Bool
+  static func smallRotationZ(_ k: PlanarConstants) -> Bool
+  static func translateFirst(_ k: PlanarConstants) -> Bool
   /// Whether a channel rotates about z, and whether any scales (`PlanarConstants`).
-  static var rotatesZ: Bool? { get }
-  static var scales: Bool? { get }
+  static func rotatesZ(_ k: PlanarConstants) -> Bool
+  static func scales(_ k: PlanarConstants) -> Bool
 }
-
-extension PlanarShape {
-  static var rotatesZ: Bool? { nil }
-  static var scales: Bool? { nil }
-}
-
 
 protocol StaticFlag { static var value: Bool { get } }
 enum Yes: StaticFlag { static var value: Bool { true } }
@@ -92,26 +92,31 @@ enum No: StaticFlag { static var value: Bool { false } }
 
 /// Every flag read at run time: recipes with channels and a matrix, fold or corners.
 enum AnyPlanar: PlanarShape {
-  static var channels: Bool? { nil }
-  static var matrix: Bool? { nil }
-  static var extras: Bool? { nil }
-  static var smallAngle: Bool? { nil }
-  static var remainder: Bool? { nil }
-  static var unitScale: Bool? { nil }
-  static var smallRotationZ: Bool? { nil }
-  static var translateFirst: Bool? { nil }
+  @inline(__always) static func channels(_ k: PlanarConstants) -> Bool { k.hasChannels }
+  @inline(__always) static func matrix(_ k: PlanarConstants) -> Bool { k.part != nil }
+  @inline(__always) static func extras(corners: Bool) -> Bool { corners }
+  @inline(__always) static func smallAngle(_ k: PlanarConstants) -> Bool { k.smallAngle }
+  @inline(__always) static func remainder(_ k: PlanarConstants) -> Bool { k.hasRemainder }
+  @inline(__always) static func unitScale(_ k: PlanarConstants) -> Bool { k.unitScale }
+  @inline(__always) static func smallRotationZ(_ k: PlanarConstants) -> Bool { k.smallRotationZ }
+  @inline(__always) static func translateFirst(_ k: PlanarConstants) -> Bool { k.translateFirst }
+  @inline(__always) static func rotatesZ(_ k: PlanarConstants) -> Bool { k.rotatesZ }
+  @inline(__always) static func scales(_ k: PlanarConstants) -> Bool { k.scales }
 }
 
 /// A whole-matrix animation only (tip-in), no extras.
 enum MatrixPlanar<SmallAngle: StaticFlag, Remainder: StaticFlag, UnitScale: StaticFlag>: PlanarShape {
-  static var channels: Bool? { false }
-  static var matrix: Bool? { true }
-  static var extras: Bool? { false }
-  static var smallAngle: Bool? { SmallAngle.value }
-  static var remainder: Bool? { Remainder.value }
-  static var unitScale: Bool? { UnitScale.value }
-  static var smallRotationZ: Bool? { nil }
-  static var translateFirst: Bool? { nil }
+  @inline(__always) static func channels(_ k: PlanarConstants) -> Bool { false }
+  @inline(__always) static func matrix(_ k: PlanarConstants) -> Bool { true }
+  @inline(__always) static func extras(corners: Bool) -> Bool { false }
+  @inline(__always) static func smallAngle(_ k: PlanarConstants) -> Bool { SmallAngle.value }
+  @inline(__always) static func remainder(_ k: PlanarConstants) -> Bool { Remainder.value }
+  @inline(__always) static func unitScale(_ k: PlanarConstants) -> Bool { UnitScale.value }
+  // Not read without channels.
+  @inline(__always) static func smallRotationZ(_ k: PlanarConstants) -> Bool { k.smallRotationZ }
+  @inline(__always) static func translateFirst(_ k: PlanarConstants) -> Bool { k.translateFirst }
+  @inline(__always) static func rotatesZ(_ k: PlanarConstants) -> Bool { k.rotatesZ }
+  @inline(__always) static func scales(_ k: PlanarConstants) -> Bool { k.scales }
 }
 
 /// Channels only (slide-in, move-up, the channel form of tip-in), no extras; whether they
@@ -120,16 +125,17 @@ enum MatrixPlanar<SmallAngle: StaticFlag, Remainder: StaticFlag, UnitScale: Stat
 enum ChannelPlanar<
   RotatesZ: StaticFlag, SmallRotationZ: StaticFlag, Scales: StaticFlag, TranslateFirst: StaticFlag
 >: PlanarShape {
-  static var rotatesZ: Bool? { RotatesZ.value }
-  static var scales: Bool? { Scales.value }
-  static var channels: Bool? { true }
-  static var matrix: Bool? { false }
-  static var extras: Bool? { false }
-  static var smallAngle: Bool? { nil }
-  static var remainder: Bool? { nil }
-  static var unitScale: Bool? { nil }
-  static var smallRotationZ: Bool? { SmallRotationZ.value }
-  static var translateFirst: Bool? { TranslateFirst.value }
+  @inline(__always) static func channels(_ k: PlanarConstants) -> Bool { true }
+  @inline(__always) static func matrix(_ k: PlanarConstants) -> Bool { false }
+  @inline(__always) static func extras(corners: Bool) -> Bool { false }
+  @inline(__always) static func rotatesZ(_ k: PlanarConstants) -> Bool { RotatesZ.value }
+  @inline(__always) static func scales(_ k: PlanarConstants) -> Bool { Scales.value }
+  @inline(__always) static func smallRotationZ(_ k: PlanarConstants) -> Bool { SmallRotationZ.value }
+  @inline(__always) static func translateFirst(_ k: PlanarConstants) -> Bool { TranslateFirst.value }
+  // Not read without a matrix animation.
+  @inline(__always) static func smallAngle(_ k: PlanarConstants) -> Bool { k.smallAngle }
+  @inline(__always) static func remainder(_ k: PlanarConstants) -> Bool { k.hasRemainder }
+  @inline(__always) static func unitScale(_ k: PlanarConstants) -> Bool { k.unitScale }
 }
 
 extension Kernel {
@@ -209,7 +215,7 @@ extension Kernel {
     L.storePairs(m.a, m.b, to: soa + 2 * i)
     L.storePairs(m.c, m.d, to: soa + 2 * s + 2 * i)
     L.storePairs(m.tx, m.ty, to: soa + 4 * s + 2 * i)
-    if S.extras ?? (outputs.corners != nil), let co = outputs.corners {
+    if S.extras(corners: outputs.corners != nil), let co = outputs.corners {
       let z = L(repeating: 0), one = L(repeating: 1)
       let matrix = LaneMatrix<L>(linear: (m.a, m.b, z, m.c, m.d, z, z, z, one), translation: (m.tx, m.ty, z))
       storeCorners(matrix, at: c, lanes: lanes, to: co, width: wi, height: he)
@@ -256,14 +262,14 @@ extension Kernel {
     tableWidth: L
   ) -> LanePlanar<L> {
     let one = L(repeating: 1), z = L(repeating: 0)
-    let hasChannels = S.channels ?? r.hasChannelTransform
+    let hasChannels = S.channels(k)
     var m = LanePlanar<L>(a: one, b: z, c: z, d: one, tx: z, ty: z)
     if hasChannels {
       let v: LaneChannels<L> = channelValues(r, progress: progress, at: i, height: height, tableWidth: tableWidth)
-      let scales = S.scales ?? k.scales
+      let scales = S.scales(k)
       let ex = scales ? v.s * v.sx : one, ey = scales ? v.s * v.sy : one
-      if S.rotatesZ ?? k.rotatesZ {
-        let cz = (S.smallRotationZ ?? k.smallRotationZ) ? L.sincosSmall(v.rz) : L.sincos(v.rz)
+      if S.rotatesZ(k) {
+        let cz = S.smallRotationZ(k) ? L.sincosSmall(v.rz) : L.sincos(v.rz)
         // S * Rz rows [ex cz, ex sz], [-ey sz, ey cz]; translation first or last.
         m.a = ex * cz.cos
         m.b = ex * cz.sin
@@ -273,7 +279,7 @@ extension Kernel {
         // No rotation: S alone (rz = 0, exactly the rows above with sin 0, cos 1).
         (m.a, m.d) = (ex, ey)
       }
-      if S.translateFirst ?? r.translateFirst {
+      if S.translateFirst(k) {
         m.tx = L.muladd(v.tx, m.a, v.ty * m.c)
         m.ty = L.muladd(v.tx, m.b, v.ty * m.d)
       } else {
@@ -281,17 +287,17 @@ extension Kernel {
         m.ty = v.ty
       }
     }
-    if S.matrix ?? (k.part != nil) {
+    if S.matrix(k) {
       let p: L = progress(k.part ?? 0, i)
       let angle = L.muladd(p, k.dan, k.fan)
-      let cs = (S.smallAngle ?? k.smallAngle) ? L.sincosSmall(angle) : L.sincos(angle)
+      let cs = S.smallAngle(k) ? L.sincosSmall(angle) : L.sincos(angle)
       // Scale * Rotation * Remainder; rotation rows [cos, sin], [-sin, cos].
       var a2 = cs.cos, b2 = cs.sin, c2 = -cs.sin, d2 = cs.cos
-      if !(S.unitScale ?? k.unitScale) {
+      if !S.unitScale(k) {
         let dsx = L.muladd(p, k.dsx, k.fsx), dsy = L.muladd(p, k.dsy, k.fsy)
         (a2, b2, c2, d2) = (dsx * a2, dsx * b2, dsy * c2, dsy * d2)
       }
-      if S.remainder ?? k.hasRemainder {
+      if S.remainder(k) {
         let r11 = L.muladd(p, k.d11, k.f11), r12 = L.muladd(p, k.d12, k.f12)
         let r21 = L.muladd(p, k.d21, k.f21), r22 = L.muladd(p, k.d22, k.f22)
         (a2, b2, c2, d2) = (

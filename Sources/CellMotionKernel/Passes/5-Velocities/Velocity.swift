@@ -1,4 +1,4 @@
-// Velocities (asked for with `FrameOutput(includeVelocities: true)`; nothing here runs
+// Pass 5 (KernelPass.velocities; asked for with `FrameOutput(includeVelocities: true)`; nothing here runs
 // otherwise): each channel's d(value)/dt per lane, in closed form, as the reference's
 // `channelVelocities` defines it: d(value)/d(progress) x the curve's d(progress)/d(local
 // time) (a Bezier's dy/dx over its duration at the solved parameter, a spring's x'(t)) x
@@ -145,8 +145,8 @@ package struct VelocityPlan: Sendable {
   var keyframes: [(row: Int, index: Int)]
   /// Bit `row` set for each row this recipe writes a velocity to (not zeroRows).
   package var movingRows: UInt16 {
-    var mask: UInt16 = 0x7FF
-    for r in zeroRows { mask &= ~(1 << UInt16(r)) }
+    var mask = ChannelRows.all
+    for r in zeroRows { mask &= ~ChannelRows.bit(r) }
     return mask
   }
 
@@ -191,8 +191,8 @@ package struct VelocityPlan: Sendable {
 struct ParameterRows {
   let base: UnsafeMutablePointer<Float>
   let block: Int
-  /// Staged rows whose parameters fit the matrix rows: 16.
-  static var capacity: Int { 16 }
+  /// Staged rows whose parameters fit the matrix rows (`ScratchLayout.matrixRows`).
+  static var capacity: Int { ScratchLayout.matrixRows }
   init(base: UnsafeMutablePointer<Float>, block: Int) { (self.base, self.block) = (base, block) }
   /// Where the progress stage of staged row `row` keeps its parameters, or nil.
   func keep(_ row: Int) -> UnsafeMutablePointer<Float>? { row < Self.capacity ? base + row * block : nil }
@@ -249,7 +249,7 @@ extension Kernel {
   ) {
     let plan = r.velocityPlan
     // Rows that may hold something other than 0 (`KernelOutputs.velocityRowsToClear`).
-    for row in plan.zeroRows where outputs.velocityRowsToClear & (1 << UInt16(row)) != 0 {
+    for row in plan.zeroRows where outputs.velocityRowsToClear & ChannelRows.bit(row) != 0 {
       (out + row * stride + b).update(repeating: 0, count: count)
     }
     let height = inputs.height + b, tableWidth = inputs.tableWidth + b

@@ -1,4 +1,4 @@
-// Pass 1, springs: the closed-form damped springs (under-, critically and over-damped) as
+// Pass 1 (KernelPass.progress), springs: the closed-form damped springs (under-, critically and over-damped) as
 // types the spring stage specialises on, and any curve's progress at a local time.
 
 import CellMotion

@@ -1,0 +1,79 @@
+// The kernel's plans and named numbers follow their one source: the velocity rows' mask
+// the channel list, the widest lane group the lane widths, the scratch layout its sizes,
+// the passes their one order, and a batch's columns their one list (every column keeps the
+// batch's count through appends, removals and compaction).
+
+import CellMotion
+import Testing
+import _TestSupport
+
+@testable import CellMotionKernel
+
+@Suite("Kernel plans and named numbers")
+struct PlansTests {
+  @Test("Velocity rows: one bit per channel of Channel.allCases, and recipes that animate every channel move every row")
+  func channelRows() throws {
+    #expect(ChannelRows.count == Channel.allCases.count)
+    #expect(ChannelRows.count <= UInt16.bitWidth, "the row mask is a UInt16: widen it before adding channels")
+    #expect(ChannelRows.all.nonzeroBitCount == Channel.allCases.count)
+    for row in 0..<ChannelRows.count { #expect(ChannelRows.all & ChannelRows.bit(row) != 0) }
+    // A recipe animating every channel writes every row; one animating none writes none.
+    let every = Recipe(
+      name: "every",
+      channels: Channel.allCases.map { ChannelAnimation($0, from: 0, to: 1, curve: .bezier(.linear), duration: 0.5) })
+    #expect(try CompiledRecipe(every).velocityPlan.movingRows == ChannelRows.all)
+    #expect(try CompiledRecipe(Recipe(name: "none")).velocityPlan.movingRows == 0)
+    // Each channel alone moves exactly its own row.
+    for (row, c) in Channel.allCases.enumerated() {
+      let one = Recipe(name: "one", channels: [ChannelAnimation(c, from: 0, to: 1, curve: .bezier(.linear), duration: 1)])
+      #expect(try CompiledRecipe(one).velocityPlan.movingRows == ChannelRows.bit(row), "\(c)")
+    }
+    // The output's default clears every row.
+    var out = try FrameOutput(capacity: 8, includeVelocities: true)
+    out.withKernelOutputs { #expect($0.velocityRowsToClear == ChannelRows.all) }
+  }
+
+  @Test("The widest lane group is the widest lane width; blocks are whole groups that fit the scratch")
+  func layout() {
+    #expect(LaneWidth.widest == LaneWidth.allCases.map(\.lanes).max())
+    #expect(ScratchLayout.floats == 4096)
+    #expect(CompiledRecipe.maxParts == ScratchLayout.maxStagedRows)
+    for staged in 0...ScratchLayout.maxStagedRows {
+      let l = ScratchLayout(stagedRows: staged)
+      #expect(l.blockCells % LaneWidth.widest == 0 && l.blockCells >= ScratchLayout.minimumBlockCells)
+      #expect(l.blockCells <= ScratchLayout.maximumBlockCells)
+      #expect(l.blockCells * (staged + ScratchLayout.matrixRows) <= ScratchLayout.floats, "\(staged) rows")
+    }
+  }
+
+  @Test("Passes run in KernelPass order; each recipe has the passes it needs")
+  func passes() throws {
+    var all: PassSet = []
+    for p in KernelPass.allCases { all.insert(PassSet(p)) }
+    var seen: [KernelPass] = []
+    all.forEach { seen.append($0) }
+    #expect(seen == KernelPass.allCases)
+    let fold = try CompiledRecipe(.foldOpen), tip = try CompiledRecipe(.tipIn), shake = try CompiledRecipe(.shake)
+    #expect(fold.passes.contains(PassSet(.fold)) && !tip.passes.contains(PassSet(.fold)))
+    #expect(shake.passes.contains(PassSet(.keyframes)) && !tip.passes.contains(PassSet(.keyframes)))
+    #expect(!tip.passes.contains(PassSet(.retargets)))
+    if case .identity = fold.matrixPlan {} else { Issue.record("a fold moves no cell: the identity plan") }
+    if case .planar = tip.matrixPlan {} else { Issue.record("tip-in is planar") }
+    if case .axisRotation = try CompiledRecipe(.flipX).matrixPlan {} else { Issue.record("flipX rotates about x") }
+  }
+
+  @Test("Every batch column keeps the batch's count through appends, removals, compaction and clearing")
+  func columns() throws {
+    var batch = try CellBatch(recipes: [.tipIn, .fade], capacity: 4)
+    let g = CellGeometry(width: 320, height: 60)
+    for i in 0..<9 { try batch.append(recipe: i % 2, row: i, startTime: Double(i) * 0.1, geometry: g) }
+    #expect(batch.columns.counts().allSatisfy { $0 == 9 }, "\(batch.columns.counts())")
+    batch.removeCells { $0 % 3 == 0 }
+    #expect(batch.columns.counts().allSatisfy { $0 == 6 }, "\(batch.columns.counts())")
+    #expect(batch.row == [1, 2, 4, 5, 7, 8])
+    batch.removeCells(finishedBy: 0.95, orRow: { $0 == 8 })
+    #expect(batch.columns.counts().allSatisfy { $0 == batch.count }, "\(batch.columns.counts())")
+    batch.removeAll()
+    #expect(batch.columns.counts().allSatisfy { $0 == 0 })
+  }
+}
