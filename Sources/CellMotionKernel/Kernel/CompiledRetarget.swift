@@ -83,21 +83,28 @@ package struct RetargetShape: Sendable, Hashable {
 /// written to scratch row `row`, which the channel then reads (from 0 to 1, as a keyframe
 /// channel's row).
 package struct CompiledRetarget: Sendable {
-  package enum Segment: Sendable {
-    /// from + (to - from) x progress; the part's progress is staged in `progressRow`.
-    case timed(CompiledPart)
+  /// What replaced the recipe's channel.
+  package enum SegmentKind: Sendable {
+    /// Nothing: the recipe's channel runs (`base`).
+    case none
+    /// from + (to - from) x progress of `pieces[0]`, staged in `progressRow`.
+    case timed
     /// from + (to - from) x0(tau) + velocity g(tau) until the cell's end, then to: the
-    /// spring released at rest (a compiled spring curve).
-    case carrying(CompiledCurve)
+    /// spring released at rest (`carrying`, a compiled spring curve).
+    case carrying
   }
   package let shape: RetargetShape
   /// The recipe's channel as compiled (its part or keyframe row, from and to); nil when a
   /// segment replaced it.
   package let base: CompiledChannel?
-  package let segment: Segment?
-  /// The additive layers' parts (curve, duration), progress staged in the rows after the
-  /// segment's.
-  package let layers: [CompiledPart]
+  package let kind: SegmentKind
+  /// The staged pieces, in the order their progress is staged from `progressRow` on: a
+  /// timed segment's part, then each additive layer's (curve, duration). One array, so
+  /// the stages borrow each piece where it is (a segment held in an enum's payload was
+  /// copied, 300 bytes, per block).
+  package let pieces: [CompiledPart]
+  /// The carrying segment's spring (`kind` `.carrying`).
+  package let carrying: CompiledCurve?
   /// Rows of the segment's numbers (`RetargetShape.segmentRows`).
   package let segmentRows: Int
   /// First per-cell row in the batch's retarget rows.
@@ -109,13 +116,17 @@ package struct CompiledRetarget: Sendable {
   /// Whether this is the fold's progress (the fold stage reads `row`), not a channel.
   package let isFold: Bool
 
-  /// Scratch rows of staged progress this retarget uses.
-  var progressRows: Int { shape.scratchRows - 1 }
-  /// Scratch row of the first additive layer's staged progress (after a timed segment's).
-  var firstLayerRow: Int {
-    if case .timed = segment { return progressRow + 1 }
-    return progressRow
-  }
+  /// Scratch rows of staged progress this retarget uses (one per piece).
+  var progressRows: Int { pieces.count }
+  /// The first additive layer's index in `pieces` (after a timed segment's part).
+  var firstLayer: Int { kind == .timed ? 1 : 0 }
+  /// Additive layers.
+  var layerCount: Int { pieces.count - firstLayer }
+  /// Scratch row of the first additive layer's staged progress.
+  var firstLayerRow: Int { progressRow + firstLayer }
+  /// The retarget row (from `input`) of piece `j`'s begin times: a timed segment's begin,
+  /// or a layer's.
+  func beginRow(ofPiece j: Int) -> Int { j < firstLayer ? 3 : 2 + segmentRows + 2 * (j - firstLayer) }
 
   init(
     _ shape: RetargetShape, base: CompiledChannel, input: Int, row: Int, progressRow: Int, isFold: Bool = false,
@@ -126,19 +137,20 @@ package struct CompiledRetarget: Sendable {
     func part(_ curve: AnimationCurve, _ duration: Double) -> CompiledPart {
       CompiledPart(curve: compile(curve), duration: Float(duration), delay: 0, endLocalTime: Float(duration))
     }
+    var pieces: [CompiledPart] = []
     switch shape.segment {
     case nil:
-      self.base = base
-      segment = nil
+      (self.base, kind, carrying) = (base, .none, nil)
     case .timed(let curve, let duration):
-      self.base = nil
-      segment = .timed(part(curve, duration))
+      (self.base, kind, carrying) = (nil, .timed, nil)
+      pieces.append(part(curve, duration))
     case .carrying(let spring):
-      self.base = nil
-      segment = .carrying(compile(.spring(spring)))
+      (self.base, kind, carrying) = (nil, .carrying, compile(.spring(spring)))
     }
-    layers = shape.layers.map { part($0.curve, $0.duration) }
+    pieces += shape.layers.map { part($0.curve, $0.duration) }
+    self.pieces = pieces
     (self.input, self.row, self.progressRow) = (input, row, progressRow)
     segmentRows = shape.segmentRows
+    assert(progressRows == shape.scratchRows - 1)
   }
 }

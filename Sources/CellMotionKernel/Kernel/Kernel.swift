@@ -144,16 +144,16 @@ public enum Kernel {
   /// solved parameter kept for the velocity stage, in the rows the matrix passes fill only
   /// after it. A function of its own so the frame without velocities keeps its loop small.
   @inline(never)
-  static func progressKeepingParameters<L: FloatLanes>(
+  static func progressKeepingRates<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, _ clock: PartClock, count n: Int, into base: UnsafeMutablePointer<Float>,
-    parameters: ParameterRows
+    rates: RateRows
   ) {
     // Each part borrowed where the array holds it, as in `evaluateRun`.
     r.parts.withUnsafeBufferPointer { parts in
       for k in parts.indices {
         progressStage(
           L.self, parts.baseAddress.unsafelyUnwrapped + k, r.timing, clock, count: n,
-          into: base + r.layout.staged(k), parameters: parameters.keep(k))
+          into: base + r.layout.staged(k), rates: rates.keep(k))
       }
     }
   }
@@ -188,7 +188,7 @@ public enum Kernel {
         .assumingMemoryBound(to: Float.self)
       let progress = StagedProgress(base: UnsafePointer(base), stride: block)
       let soa = base + layout.matrixOffset
-      let parameters = ParameterRows(base: soa, block: block)
+      let rates = RateRows(base: soa, block: block)
       let velocities = outputs.velocities != nil
       // Nothing moves the cells and no corners are asked for: their matrices are the
       // identity, stored from constants (`storeIdentityBlock`, or the fold pass) unless an
@@ -211,7 +211,7 @@ public enum Kernel {
           switch pass {
           case .progress:
             if velocities {
-              progressKeepingParameters(L.self, r, clock, count: n, into: base, parameters: parameters)
+              progressKeepingRates(L.self, r, clock, count: n, into: base, rates: rates)
             } else {
               // Each part borrowed where the array holds it (`progressStage` copies nothing).
               r.parts.withUnsafeBufferPointer { parts in
@@ -236,7 +236,7 @@ public enum Kernel {
                 retargetStage(
                   L.self, (retargets.baseAddress.unsafelyUnwrapped + k).pointee, scratch: base, block: block,
                   rows: inputs.retarget.unsafelyUnwrapped, stride: inputs.retargetStride, at: b, t: t,
-                  height: height, tableWidth: tableWidth, count: n, parameters: velocities ? parameters : nil)
+                  height: height, tableWidth: tableWidth, count: n, rates: velocities ? rates : nil)
               }
             }
           case .opacity:
@@ -250,7 +250,7 @@ public enum Kernel {
             guard let out = outputs.velocities else { return }
             velocityStage(
               L.self, r, at: b, count: n, t: t, clock: clock, progress: progress, inputs: inputs, outputs: outputs,
-              out: out, stride: outputs.velocityStride, parameters: parameters)
+              out: out, stride: outputs.velocityStride, rates: rates)
           case .matrices:
             matrixPass(
               L.self, r, at: b, count: n, progress: progress, soa: soa, identityCells: identityCells,

@@ -227,14 +227,19 @@ extension Kernel {
   }
 
   /// dy/dx at the parameter `s` (clamped to [0, 1]) a solve found, as `bezierSlope`.
-  @inline(__always)
+  /// Inlining guaranteed: with the hint alone it stayed a call per lane group in the
+  /// progress stage's rate loops (its vectors through memory).
+  @inline(always)
   static func bezierSlope<L: FloatLanes>(atParameter parameter: L, _ c: BezierConstants) -> L {
     let cx = L(repeating: c.cx)
     let s = L.clamp(parameter, 0, 1)
     let dx = L.muladd(L.muladd(s, c.ax * 3, L(repeating: c.bx * 2)), s, cx)
     let dy = L.muladd(L.muladd(s, c.ay * 3, L(repeating: c.by * 2)), s, L(repeating: c.cy))
     let ddx = L.muladd(s, c.ax * 6, L(repeating: c.bx * 2)), ddy = L.muladd(s, c.ay * 6, L(repeating: c.by * 2))
-    return (dy / dx).replacing(with: ddy / ddx, where: L.lt(dx, L(repeating: 1e-6)))  // x'(s) >= 0
+    // Where x'(s) vanishes (x'(s) >= 0) the ratio of second derivatives: the pair chosen
+    // first, then one divide (the same quotient as dividing both and selecting).
+    let flat = L.lt(dx, L(repeating: 1e-6))
+    return dy.replacing(with: ddy, where: flat) / dx.replacing(with: ddx, where: flat)
   }
 
   /// y(s) with the exact ends (0 at x <= 0, 1 at x >= 1): the last step of every solve's

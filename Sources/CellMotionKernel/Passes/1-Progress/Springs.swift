@@ -152,14 +152,24 @@ extension Kernel {
   /// The spring loop of `progressStage`: `count` cells' progress of `part` (a spring in
   /// the form `S`), inactive lanes at 1.
   static func springStage<L: FloatLanes, S: SpringForm>(
-    _: L.Type, _ spring: S, _ part: CompiledPart, _ r: PartTiming, _ clock: PartClock, count: Int,
-    into out: UnsafeMutablePointer<Float>
+    _: L.Type, _ spring: S, _ part: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock, count: Int,
+    into out: UnsafeMutablePointer<Float>, rates: UnsafeMutablePointer<Float>? = nil
   ) {
+    // The part's fields in locals first (read through the pointer in the loop they were
+    // reloaded per group: the stores to `out` might alias them).
+    let dur = part.pointee.duration, delay = part.pointee.delay, endLocalTime = part.pointee.endLocalTime
     var i = 0
     while i < count {
-      let (local, inactive) = partLocalTime(part, r, clock, input: loadGroup(clock.input + i, count - i) as L)
-      spring.progress(local, duration: part.duration).replacing(with: L(repeating: 1), where: inactive)
-        .store(to: out + i)
+      let input: L = loadGroup(clock.input + i, count - i)
+      let (local, inactive) = partLocalTime(
+        duration: dur, delay: delay, endLocalTime: endLocalTime, r, clock, input: input)
+      spring.progress(local, duration: dur).replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
+      if let rates {
+        // d(progress)/d(driver), as `partRate` and the spring's x'(t) define it.
+        let (rateLocal, factor) = partRate(duration: dur, delay: delay, r, clock, input: input)
+        (spring.velocity(rateLocal).replacing(with: L(repeating: 0), where: L.ge(rateLocal, L(repeating: dur))) * factor)
+          .store(to: rates + i)
+      }
       i += L.width
     }
   }

@@ -6,8 +6,8 @@ import CellMotion
 import Foundation
 
 /// The progress stage's Bezier loop for one solve (`SolvePath.dispatch`); `Keep` `Yes`
-/// also stores each lane's parameter to `parameters` (a type, so the loop without it has
-/// no trace of it).
+/// also stores each lane's rate d(progress)/d(driver) to `rates` (a type, so the loop
+/// without it has no trace of it).
 struct ProgressStage<L: FloatLanes, Keep: StaticFlag>: SolveVisitor {
   /// The part where its caller holds it (not a copy: the part is about 300 bytes, and
   /// copying it per block, with `memcpy`, cost tip-in 1 instruction per cell and a store
@@ -17,18 +17,17 @@ struct ProgressStage<L: FloatLanes, Keep: StaticFlag>: SolveVisitor {
   let clock: PartClock
   let count: Int
   let out: UnsafeMutablePointer<Float>
-  let parameters: UnsafeMutablePointer<Float>?
+  let rates: UnsafeMutablePointer<Float>?
   init(
     part: UnsafePointer<CompiledPart>, timing: PartTiming, clock: PartClock, count: Int,
-    out: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>?
+    out: UnsafeMutablePointer<Float>, rates: UnsafeMutablePointer<Float>?
   ) {
     (self.part, self.timing, self.clock, self.count, self.out) = (part, timing, clock, count, out)
-    self.parameters = parameters
+    self.rates = rates
   }
   @inline(__always)
   func visit<S: BezierSolve>(_: S.Type) {
-    Kernel.bezierStage(
-      L.self, S.self, Keep.self, part.pointee, timing, clock, count: count, into: out, parameters: parameters)
+    Kernel.bezierStage(L.self, S.self, Keep.self, part, timing, clock, count: count, into: out, rates: rates)
   }
 }
 
@@ -104,10 +103,9 @@ extension Kernel {
   /// (no fill: the model value shows, as progress 1).
   @inline(__always)
   static func partLocalTime<L: FloatLanes>(
-    _ part: CompiledPart, _ r: PartTiming, _ clock: PartClock, input: L
+    duration dur: Float, delay: Float, endLocalTime: Float, _ r: PartTiming, _ clock: PartClock, input: L
   ) -> (local: L, inactive: L.Mask) {
-    let dur = part.duration
-    var ta = clock.time(input) - part.delay
+    var ta = clock.time(input) - delay
     var local: L
     var inactive: L.Mask
     if r.simpleTiming {
@@ -131,7 +129,7 @@ extension Kernel {
       let before = L.lt(ta, L(repeating: 0))
       let after = L.ge(ta, L(repeating: active))
       local = tl.replacing(with: L(repeating: 0), where: before)
-      local = local.replacing(with: L(repeating: part.endLocalTime), where: after)
+      local = local.replacing(with: L(repeating: endLocalTime), where: after)
       inactive = L.lt(ta, L(repeating: -Float.infinity))
       if !r.fillsBackwards { inactive = L.or(inactive, before) }
       if !r.fillsForwards { inactive = L.or(inactive, after) }
@@ -145,8 +143,10 @@ extension Kernel {
   /// once, outside the loop, so each curve runs as its own small loop whose iterations
   /// the processor overlaps (the Bezier solve is a chain of dependent steps).
   ///
-  /// `parameters`: where a Bezier part also stores each lane's solved parameter s (when
-  /// velocities are asked for: their stage then reads it instead of solving again).
+  /// `rates`: where the stage also stores each lane's d(progress)/d(driver) (when
+  /// velocities are asked for: the velocity stage then multiplies it by each channel's
+  /// delta): the curve's slope (a Bezier's at the parameter it solved, a spring's x'(t))
+  /// times the media timing's rate (`partRate`), 0 outside the active interval.
   ///
   /// Compiled once per lane width (never inlined): every caller (the run's parts, a
   /// retarget's segment and layers) shares it, and it holds one loop per solve the
@@ -154,25 +154,25 @@ extension Kernel {
   @inline(never)
   static func progressStage<L: FloatLanes>(
     _: L.Type, _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock, count: Int,
-    into out: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>? = nil
+    into out: UnsafeMutablePointer<Float>, rates: UnsafeMutablePointer<Float>? = nil
   ) {
     // Bezier solves run as types, so the specialised ones' loops unroll to straight-line
     // code. `SolvePath.dispatch` switches without a default, so a solve cannot be dropped.
-    // `Keep`: the parameters are kept.
+    // `Keep`: the rates are kept.
     @inline(__always) func bezier<Keep: StaticFlag>(_: Keep.Type) -> Bool {
       p.pointee.solvePath.dispatch(
-        ProgressStage<L, Keep>(part: p, timing: r, clock: clock, count: count, out: out, parameters: parameters))
+        ProgressStage<L, Keep>(part: p, timing: r, clock: clock, count: count, out: out, rates: rates))
     }
-    if parameters != nil ? bezier(Yes.self) : bezier(No.self) { return }
+    if rates != nil ? bezier(Yes.self) : bezier(No.self) { return }
     switch p.pointee.curve {
     case .underdamped(let a, let wd, let b):
-      springStage(L.self, UnderdampedSpring(a: a, wd: wd, b: b), p.pointee, r, clock, count: count, into: out)
+      springStage(L.self, UnderdampedSpring(a: a, wd: wd, b: b), p, r, clock, count: count, into: out, rates: rates)
     case .critical(let w0, let c):
-      springStage(L.self, CriticalSpring(w0: w0, c: c), p.pointee, r, clock, count: count, into: out)
+      springStage(L.self, CriticalSpring(w0: w0, c: c), p, r, clock, count: count, into: out, rates: rates)
     case .overdamped(let a, let beta, let c, let slow, let fast):
       springStage(
-        L.self, OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast), p.pointee, r, clock, count: count,
-        into: out)
+        L.self, OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast), p, r, clock, count: count,
+        into: out, rates: rates)
     case .bezier, .fittedBezier, .rootFittedBezier:
       break  // `bezier` above
     }
@@ -182,11 +182,13 @@ extension Kernel {
   /// `Yes`, each lane's parameter s is stored to `parameters` too (`BezierSolve.solve`: the
   /// same progress bits), a type so the loop without it stays as it was.
   static func bezierStage<L: FloatLanes, S: BezierSolve, Keep: StaticFlag>(
-    _: L.Type, _: S.Type, _: Keep.Type, _ part: borrowing CompiledPart, _ r: PartTiming, _ clock: PartClock,
-    count: Int, into out: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>? = nil
+    _: L.Type, _: S.Type, _: Keep.Type, _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock,
+    count: Int, into out: UnsafeMutablePointer<Float>, rates: UnsafeMutablePointer<Float>? = nil
   ) {
-    let c = part.bezier
-    let dur = part.duration, inv = 1 / dur
+    // The part's fields read where the part is (through a pointer: passed by value, it was
+    // copied per call, a 300-byte `memcpy`).
+    let c = p.pointee.bezier
+    let dur = p.pointee.duration, delay = p.pointee.delay, endLocalTime = p.pointee.endLocalTime, inv = 1 / dur
     if r.simpleTiming {
       // `partLocalTime`'s simple case with every recipe constant in a local first (read
       // through `r` they were reloaded and re-tested per group), and the inactive lanes
@@ -196,18 +198,29 @@ extension Kernel {
       // ta). At ta = dur exactly x may round to 1 - ulp (the general path below forces 1);
       // a Float clock cannot resolve that instant, and from the next representable time on
       // x clamps to 1.
-      let t0 = clock.offset - part.delay, scale = clock.scale
+      let t0 = clock.offset - delay, scale = clock.scale
       let xScale = scale * inv, xOffset = t0 * inv
       let before: Float = r.fillsBackwards ? -.infinity : 0
       let after: Float = r.fillsForwards ? .infinity : dur
+      // Rates: dy/dx / duration x the clock's rate inside [0, duration) (`partRate`).
+      let rateScale = inv * clock.rate
       let input = clock.input
       var i = 0
       while i < count {
         let st: L = loadGroup(input + i, count &- i)
         let ta = L.muladd(st, scale, t0)
         let x = L.clamp(L.muladd(st, xScale, xOffset), 0, 1)
-        progress(x, c, S.self, Keep.self, keepingAt: parameters, i)
-          .replacing(with: L(repeating: 1), where: L.lt(ta, L(repeating: before)))
+        let y: L
+        if Keep.value {
+          let solved: (progress: L, parameter: L) = S.solve(x, c)
+          let inside = L.and(L.ge(ta, L(repeating: 0)), L.lt(ta, L(repeating: dur)))
+          L(repeating: 0).replacing(with: bezierSlope(atParameter: solved.parameter, c) * rateScale, where: inside)
+            .store(to: rates.unsafelyUnwrapped + i)
+          y = solved.progress
+        } else {
+          y = S.progress(x, c)
+        }
+        y.replacing(with: L(repeating: 1), where: L.lt(ta, L(repeating: before)))
           .replacing(with: L(repeating: 1), where: L.ge(ta, L(repeating: after)))
           .store(to: out + i)
         i &+= L.width
@@ -216,27 +229,25 @@ extension Kernel {
     }
     var i = 0
     while i < count {
-      let (local, inactive) = partLocalTime(part, r, clock, input: loadGroup(clock.input + i, count - i) as L)
+      let input: L = loadGroup(clock.input + i, count - i)
+      let (local, inactive) = partLocalTime(
+        duration: dur, delay: delay, endLocalTime: endLocalTime, r, clock, input: input)
       // x exactly 1 at the end (local * (1 / dur) can round below it, and keyframes that
       // jump at their end, such as a spring segment cut there, would show it).
       let x = L.clamp(local * inv, 0, 1).replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: dur)))
-      progress(x, c, S.self, Keep.self, keepingAt: parameters, i)
-        .replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
+      let y: L
+      if Keep.value {
+        let solved: (progress: L, parameter: L) = S.solve(x, c)
+        let (rateLocal, factor) = partRate(duration: dur, delay: delay, r, clock, input: input)
+        let slope = (bezierSlope(atParameter: solved.parameter, c) * inv)
+          .replacing(with: L(repeating: 0), where: L.ge(rateLocal, L(repeating: dur)))
+        (slope * factor).store(to: rates.unsafelyUnwrapped + i)
+        y = solved.progress
+      } else {
+        y = S.progress(x, c)
+      }
+      y.replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
       i += L.width
     }
-  }
-
-  /// One lane group's progress by solve `S`; with `Keep` `Yes` its parameter is stored at
-  /// `parameters + i` too. Inlining guaranteed (`@inline(always)`): with the hint alone the
-  /// square-root fitted solve (easeIn, easeOut: the flips) stayed a call per group, its
-  /// vectors passed through memory.
-  @inline(always)
-  static func progress<L: FloatLanes, S: BezierSolve, Keep: StaticFlag>(
-    _ x: L, _ c: BezierConstants, _: S.Type, _: Keep.Type, keepingAt parameters: UnsafeMutablePointer<Float>?, _ i: Int
-  ) -> L {
-    guard Keep.value else { return S.progress(x, c) }
-    let solved: (progress: L, parameter: L) = S.solve(x, c)
-    solved.parameter.store(to: parameters.unsafelyUnwrapped + i)
-    return solved.progress
   }
 }

@@ -15,47 +15,37 @@ extension Kernel {
   static func retargetStage<L: FloatLanes>(
     _: L.Type, _ k: borrowing CompiledRetarget, scratch: UnsafeMutablePointer<Float>, block: Int, rows: UnsafePointer<Float>,
     stride: Int, at b: Int, t: Float, height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int,
-    parameters: ParameterRows?
+    rates: RateRows?
   ) {
     // The cell rows from the block's first cell (a pointer, not `k`, captured: a nested
     // function capturing the retarget copied it, retaining its arrays, per block).
     let inputs = rows + k.input * stride + b
     @inline(__always) func input(_ j: Int) -> UnsafePointer<Float> { inputs + j * stride }
-    let segmentRows = k.segmentRows
-    // With velocities asked for, each solve's parameters kept (`ParameterRows`).
-    if case .timed(let part) = k.segment {
-      withUnsafePointer(to: part) { part in
+    // Each piece's progress staged (with velocities asked for, its rate kept: `RateRows`),
+    // each piece borrowed where the array holds it.
+    k.pieces.withUnsafeBufferPointer { pieces in
+      for j in pieces.indices {
+        let row = k.progressRow + j
         progressStage(
-          L.self, part, .retarget, .clock(start: input(3), t: t), count: count, into: scratch + k.progressRow * block,
-          parameters: parameters?.keep(k.progressRow))
-      }
-    }
-    let firstLayerRow = k.firstLayerRow
-    // Each layer borrowed where the array holds it (a copy per block is ~300 bytes).
-    k.layers.withUnsafeBufferPointer { layers in
-      for j in layers.indices {
-        progressStage(
-          L.self, layers.baseAddress.unsafelyUnwrapped + j, .retarget,
-          .clock(start: input(1 + segmentRows + 2 * j + 1), t: t), count: count,
-          into: scratch + (firstLayerRow + j) * block,
-          parameters: parameters?.keep(firstLayerRow + j))
+          L.self, pieces.baseAddress.unsafelyUnwrapped + j, .retarget, .clock(start: input(k.beginRow(ofPiece: j)), t: t),
+          count: count, into: scratch + row * block, rates: rates?.keep(row))
       }
     }
     let progress = StagedProgress(base: UnsafePointer(scratch), stride: block)
     let out = scratch + k.row * block
     let layers = LayerRows(
-      delta: input(1 + segmentRows), stride: 2 * stride, progress: scratch + firstLayerRow * block, block: block,
-      count: k.layers.count)
+      delta: input(1 + k.segmentRows), stride: 2 * stride, progress: scratch + k.firstLayerRow * block, block: block,
+      count: k.layerCount)
     // One loop per base (the recipe's channel, a timed segment, a carrying spring), each
     // specialised on its type.
-    switch k.segment {
-    case nil where k.base.unsafelyUnwrapped.usesGeometry == false:
+    switch k.kind {
+    case .none where k.base.unsafelyUnwrapped.usesGeometry == false:
       // Constant ends (no per-cell height or width): no geometry to load.
       let ch = k.base.unsafelyUnwrapped
       combineStage(
         L.self, ConstantRecipeBase(from: ch.from.x, delta: ch.to.x - ch.from.x, progress: progress.base + ch.part * block),
         offset: input(0), layers: layers, count: count, into: out)
-    case nil:
+    case .none:
       let ch = k.base.unsafelyUnwrapped
       combineStage(
         L.self, RecipeBase(
@@ -65,9 +55,9 @@ extension Kernel {
       combineStage(
         L.self, TimedBase(from: input(1), to: input(2), progress: progress.base + k.progressRow * block), offset: input(0),
         layers: layers, count: count, into: out)
-    case .carrying(let curve):
+    case .carrying:
       let rows = (from: input(1), to: input(2), begin: input(3), velocity: input(4), end: input(5))
-      switch curve {
+      switch k.carrying.unsafelyUnwrapped {
       case .underdamped(let a, let wd, let bb):
         combineStage(
           L.self, CarryingBase(spring: UnderdampedSpring(a: a, wd: wd, b: bb), rows: rows, t: t), offset: input(0),

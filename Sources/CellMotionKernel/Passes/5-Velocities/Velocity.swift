@@ -11,13 +11,10 @@ import Foundation
 
 /// A loop over a block's lane groups computing a part's d(progress)/dt: `run` with the
 /// curve's d(progress)/d(local time) (`CurveRate`, which `Kernel.rateStage` picks once per
-/// part).
+/// part). The fallback for staged rows whose rates the progress stage could not keep
+/// (`RateRows.capacity`): every other rate comes from the progress stage itself.
 protocol RateLoop {
   associatedtype Lanes: FloatLanes
-  var part: CompiledPart { get }
-  /// Each lane's Bezier parameter as the progress stage solved it (rows of the block,
-  /// from its first cell), or nil: solve again.
-  var parameters: UnsafePointer<Float>? { get }
   func run<R: CurveRate>(_ curveRate: R)
 }
 
@@ -26,15 +23,6 @@ protocol RateLoop {
 /// specialises on it and inlines it (closures passed to the loops stayed calls per group).
 protocol CurveRate {
   func rate<L: FloatLanes>(_ local: L, _ i: Int) -> L
-}
-
-/// A Bezier's slope at the parameters its progress stage kept, over its duration.
-struct KeptParameterRate: CurveRate {
-  let parameters: UnsafePointer<Float>
-  let c: BezierConstants
-  let inv: Float
-  @inline(__always)
-  func rate<L: FloatLanes>(_ local: L, _ i: Int) -> L { Kernel.bezierSlope(atParameter: L.load(parameters + i), c) * inv }
 }
 
 /// A Bezier's slope at a fresh solve (`Kernel.bezierSlope`), over its duration.
@@ -56,29 +44,29 @@ struct SpringRate<S: SpringForm>: CurveRate {
 /// `from` nil) x d(progress)/dt of `part` begun at each cell's `begin` (speed 1).
 struct RowRateStage<L: FloatLanes>: RateLoop {
   typealias Lanes = L
-  let part: CompiledPart
+  /// The part's duration (seconds; a retarget piece has no delay).
+  let duration: Float
   /// The clock at the cells' begin times (`PartClock.clock`).
   let clock: PartClock
   let from: UnsafePointer<Float>?
   let to: UnsafePointer<Float>
   let count: Int
   let out: UnsafeMutablePointer<Float>
-  let parameters: UnsafePointer<Float>?
   init(
-    part: CompiledPart, t: Float, begin: UnsafePointer<Float>, from: UnsafePointer<Float>?, to: UnsafePointer<Float>,
-    count: Int, out: UnsafeMutablePointer<Float>, parameters: UnsafePointer<Float>?
+    duration: Float, t: Float, begin: UnsafePointer<Float>, from: UnsafePointer<Float>?, to: UnsafePointer<Float>,
+    count: Int, out: UnsafeMutablePointer<Float>
   ) {
-    (self.part, self.from, self.to, self.count, self.out) = (part, from, to, count, out)
+    (self.duration, self.from, self.to, self.count, self.out) = (duration, from, to, count, out)
     clock = .clock(start: begin, t: t)
-    self.parameters = parameters
   }
   @inline(__always)
   func run<R: CurveRate>(_ curveRate: R) {
-    let dur = L(repeating: part.duration)
+    let dur = L(repeating: duration)
     var i = 0
     while i < count {
       let rest = count &- i
-      let (local, rate) = Kernel.partRate(part, .retarget, clock, input: Kernel.loadGroup(clock.input + i, rest) as L)
+      let (local, rate) = Kernel.partRate(
+        duration: duration, delay: 0, .retarget, clock, input: Kernel.loadGroup(clock.input + i, rest) as L)
       let v = curveRate.rate(local, i).replacing(with: L(repeating: 0), where: L.ge(local, dur)) * rate
       var d: L = Kernel.loadGroup(to + i, rest)
       if let from { d = d - Kernel.loadGroup(from + i, rest) }
@@ -94,7 +82,9 @@ struct RowRateStage<L: FloatLanes>: RateLoop {
 /// own solve (`SolvePath.dispatch`), springs through `run` with their x'(t).
 struct PartRateStage<L: FloatLanes>: RateLoop {
   typealias Lanes = L
-  let part: CompiledPart
+  /// The part's duration and delay, seconds (not the part: a copy of it per block cost a
+  /// 300-byte `memcpy`).
+  let duration, delay: Float
   let timing: PartTiming
   /// The recipe's clock for the block (`PartClock`).
   let clock: PartClock
@@ -103,25 +93,25 @@ struct PartRateStage<L: FloatLanes>: RateLoop {
   let height, tableWidth: UnsafePointer<Float>
   let out: UnsafeMutablePointer<Float>
   let stride: Int
-  let parameters: UnsafePointer<Float>?
   init(
-    part: CompiledPart, timing: PartTiming, clock: PartClock, count: Int,
+    part: UnsafePointer<CompiledPart>, timing: PartTiming, clock: PartClock, count: Int,
     users: UnsafeBufferPointer<(row: Int, delta: SIMD3<Float>)>, height: UnsafePointer<Float>,
-    tableWidth: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, stride: Int, parameters: UnsafePointer<Float>?
+    tableWidth: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, stride: Int
   ) {
-    (self.part, self.timing, self.clock, self.count) = (part, timing, clock, count)
+    (duration, delay) = (part.pointee.duration, part.pointee.delay)
+    (self.timing, self.clock, self.count) = (timing, clock, count)
     (self.users, self.height, self.tableWidth, self.out, self.stride) = (users, height, tableWidth, out, stride)
-    self.parameters = parameters
   }
 
   /// The loop, with `curveRate` giving d(progress)/d(local time) at a local time.
   @inline(__always)
   func run<R: CurveRate>(_ curveRate: R) {
-    let dur = L(repeating: part.duration)
+    let dur = L(repeating: duration)
     var i = 0
     while i < count {
       let rest = count &- i
-      let (local, rate) = Kernel.partRate(part, timing, clock, input: Kernel.loadGroup(clock.input + i, rest) as L)
+      let (local, rate) = Kernel.partRate(
+        duration: duration, delay: delay, timing, clock, input: Kernel.loadGroup(clock.input + i, rest) as L)
       let v = curveRate.rate(local, i).replacing(with: L(repeating: 0), where: L.ge(local, dur)) * rate
       let h: L = Kernel.loadGroup(height + i, rest), w: L = Kernel.loadGroup(tableWidth + i, rest)
       for u in users {
@@ -176,6 +166,11 @@ package struct VelocityPlan: Sendable {
         keyframes.append((row, ch.part - r.parts.count))
       } else if let k = r.retargets.firstIndex(where: { $0.row == ch.part }) {
         retargets.append((row, k))
+        // A retargeted channel still running its recipe's channel: that channel's rate is
+        // its part's, written with the part's other users (the layers then add to it).
+        if r.retargets[k].kind == .none, let base = r.retargets[k].base, base.part < r.parts.count {
+          partChannels[base.part].append((row, base.to - base.from))
+        }
       } else {
         zeroRows.append(row)
       }
@@ -183,20 +178,20 @@ package struct VelocityPlan: Sendable {
   }
 }
 
-/// Where the progress stages left each Bezier solve's parameters for the block, when
-/// velocities are asked for: the parameters of the progress staged in scratch row r
+/// Where the progress stages left each staged row's rate d(progress)/d(driver) for the
+/// block, when velocities are asked for: the rate of the progress staged in scratch row r
 /// (a part's, or a retarget segment's or layer's) in row r of `base`, for r below
-/// `capacity`; nil for the others (their rate stage solves again). `base` is the block's
-/// matrix rows, which the matrix passes fill only after the velocity stage.
-struct ParameterRows {
+/// `capacity`; nil for the others (their rate loop computes it again: `rateStage`). `base`
+/// is the block's matrix rows, which the matrix pass fills only after the velocity pass.
+struct RateRows {
   let base: UnsafeMutablePointer<Float>
   let block: Int
-  /// Staged rows whose parameters fit the matrix rows (`ScratchLayout.matrixRows`).
+  /// Staged rows whose rates fit the matrix rows (`ScratchLayout.matrixRows`).
   static var capacity: Int { ScratchLayout.matrixRows }
   init(base: UnsafeMutablePointer<Float>, block: Int) { (self.base, self.block) = (base, block) }
-  /// Where the progress stage of staged row `row` keeps its parameters, or nil.
+  /// Where the progress stage of staged row `row` keeps its rates, or nil.
   func keep(_ row: Int) -> UnsafeMutablePointer<Float>? { row < Self.capacity ? base + row * block : nil }
-  /// Where the parameters of staged row `row` are, or nil.
+  /// Where the rates of staged row `row` are, or nil.
   subscript(row: Int) -> UnsafePointer<Float>? { keep(row).map { UnsafePointer($0) } }
 }
 
@@ -206,11 +201,10 @@ extension Kernel {
   /// iteration) times the clock's rate (1 on the clock, the span for a progress source),
   /// 0 outside it.
   @inline(__always)
-  static func partRate<L: FloatLanes>(_ part: CompiledPart, _ r: PartTiming, _ clock: PartClock, input: L) -> (
-    local: L, rate: L
-  ) {
-    let dur = part.duration
-    var ta = clock.time(input) - part.delay
+  static func partRate<L: FloatLanes>(
+    duration dur: Float, delay: Float, _ r: PartTiming, _ clock: PartClock, input: L
+  ) -> (local: L, rate: L) {
+    var ta = clock.time(input) - delay
     let zero = L(repeating: 0)
     if r.simpleTiming {
       let inside = L.and(L.ge(ta, zero), L.lt(ta, L(repeating: dur)))
@@ -241,11 +235,13 @@ extension Kernel {
   }
 
   /// Writes every channel's velocity for the block's `count` cells (from cell `b`) into
-  /// the velocity rows (`KernelOutputs.velocities`, `stride` apart).
+  /// the velocity rows (`KernelOutputs.velocities`, `stride` apart): each channel's delta
+  /// times its part's rate (kept by the progress stage: `RateRows`), a keyframe channel's
+  /// slope times its part's rate, a retargeted channel's base plus each piece's delta
+  /// times its rate.
   static func velocityStage<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, at b: Int, count: Int, t: Float, clock: PartClock, progress: StagedProgress,
-    inputs: KernelInputs, outputs: KernelOutputs, out: UnsafeMutablePointer<Float>, stride: Int,
-    parameters: ParameterRows
+    inputs: KernelInputs, outputs: KernelOutputs, out: UnsafeMutablePointer<Float>, stride: Int, rates: RateRows
   ) {
     let plan = r.velocityPlan
     // Rows that may hold something other than 0 (`KernelOutputs.velocityRowsToClear`).
@@ -253,84 +249,147 @@ extension Kernel {
       (out + row * stride + b).update(repeating: 0, count: count)
     }
     let height = inputs.height + b, tableWidth = inputs.tableWidth + b
-    for k in 0..<plan.partChannels.count where !plan.partChannels[k].isEmpty {
-      let part = r.parts[k]
-      plan.partChannels[k].withUnsafeBufferPointer { users in
-        rateStage(
-          part, PartRateStage<L>(
-            part: part, timing: r.timing, clock: clock, count: count, users: users, height: height,
-            tableWidth: tableWidth, out: out + b, stride: stride, parameters: parameters[k]))
+    // Each part's rate to every channel that reads it (retargeted channels running their
+    // recipe's channel among them: `VelocityPlan`).
+    r.parts.withUnsafeBufferPointer { parts in
+      for k in 0..<plan.partChannels.count where !plan.partChannels[k].isEmpty {
+        plan.partChannels[k].withUnsafeBufferPointer { users in
+          if let rate = rates[k] {
+            scaleRate(
+              L.self, rate, users: users, height: height, tableWidth: tableWidth, count: count, into: out + b,
+              stride: stride)
+          } else {
+            let part = parts.baseAddress.unsafelyUnwrapped + k
+            rateStage(
+              part, PartRateStage<L>(
+                part: part, timing: r.timing, clock: clock, count: count, users: users, height: height,
+                tableWidth: tableWidth, out: out + b, stride: stride))
+          }
+        }
       }
     }
     for (row, index) in plan.keyframes {
       keyframeVelocity(
         L.self, r, r.keyframes[index], at: b, count: count, clock: clock, progress: progress, inputs: inputs,
-        parameters: parameters, into: out + row * stride + b)
+        rates: rates, into: out + row * stride + b)
     }
-    for (row, index) in plan.retargets {
-      let k = r.retargets[index]
-      let rows = inputs.retarget.unsafelyUnwrapped
-      @inline(__always) func input(_ j: Int) -> UnsafePointer<Float> { rows + (k.input + j) * inputs.retargetStride + b }
-      let target = out + row * stride + b
-      // The base's velocity written first, then each piece's added, each piece in a loop
-      // specialised on its own curve (`RowRateStage`).
-      switch k.segment {
-      case nil where k.base.unsafelyUnwrapped.part >= r.parts.count:
-        // The running base is a keyframe channel.
-        keyframeVelocity(
-          L.self, r, r.keyframes[k.base.unsafelyUnwrapped.part - r.parts.count], at: b, count: count, clock: clock,
-          progress: progress, inputs: inputs, parameters: parameters, into: target)
-      case nil:
-        let ch = k.base.unsafelyUnwrapped
-        withUnsafeTemporaryAllocation(of: (row: Int, delta: SIMD3<Float>).self, capacity: 1) { users in
-          users[0] = (0, ch.to - ch.from)
-          let part = r.parts[ch.part]
-          rateStage(
-            part, PartRateStage<L>(
-              part: part, timing: r.timing, clock: clock, count: count,
-              users: UnsafeBufferPointer(users), height: height, tableWidth: tableWidth, out: target, stride: 0,
-              parameters: parameters[ch.part]))
+    guard !plan.retargets.isEmpty else { return }
+    // Each retarget borrowed where the array holds it (a copy per block retained its arrays).
+    r.retargets.withUnsafeBufferPointer { retargets in
+      for (row, index) in plan.retargets {
+        let k = retargets.baseAddress.unsafelyUnwrapped + index
+        let rows = inputs.retarget.unsafelyUnwrapped, first = k.pointee.input
+        @inline(__always) func input(_ j: Int) -> UnsafePointer<Float> { rows + (first + j) * inputs.retargetStride + b }
+        let target = out + row * stride + b
+        // The base's velocity first (a recipe's channel is written by its part's loop
+        // above), then each piece's added.
+        switch k.pointee.kind {
+        case .none where k.pointee.base.unsafelyUnwrapped.part >= r.parts.count:
+          // The running base is a keyframe channel.
+          keyframeVelocity(
+            L.self, r, r.keyframes[k.pointee.base.unsafelyUnwrapped.part - r.parts.count], at: b, count: count,
+            clock: clock, progress: progress, inputs: inputs, rates: rates, into: target)
+        case .none:
+          break
+        case .timed:
+          target.update(repeating: 0, count: count)
+        case .carrying:
+          let curve = k.pointee.carrying.unsafelyUnwrapped
+          var i = 0
+          while i < count {
+            storeGroup(carryingVelocity(curve, input, at: i, t: t, count: count) as L, target + i, count &- i)
+            i &+= L.width
+          }
         }
-      case .timed(let part):
-        target.update(repeating: 0, count: count)
-        rateStage(
-          part, RowRateStage<L>(
-            part: part, t: t, begin: input(3), from: input(1), to: input(2), count: count, out: target,
-            parameters: parameters[k.progressRow]))
-      case .carrying(let curve):
-        var i = 0
-        while i < count {
-          storeGroup(carryingVelocity(curve, input, at: i, t: t, count: count) as L, target + i, count &- i)
-          i &+= L.width
+        // Each piece's delta x its rate added: a timed segment's (to - from), each layer's
+        // delta.
+        let firstLayer = k.pointee.firstLayer, segmentRows = k.pointee.segmentRows, row0 = k.pointee.progressRow
+        k.pointee.pieces.withUnsafeBufferPointer { pieces in
+          for j in pieces.indices {
+            let layer = j - firstLayer
+            let from = layer < 0 ? input(1) : nil, to = layer < 0 ? input(2) : input(1 + segmentRows + 2 * layer)
+            if let rate = rates[row0 + j] {
+              addRate(L.self, rate, from: from, to: to, count: count, into: target)
+            } else {
+              let part = pieces.baseAddress.unsafelyUnwrapped + j
+              rateStage(
+                part, RowRateStage<L>(
+                  duration: part.pointee.duration, t: t, begin: input(k.pointee.beginRow(ofPiece: j)), from: from, to: to,
+                  count: count, out: target))
+            }
+          }
         }
-      }
-      for j in 0..<k.layers.count {
-        let part = k.layers[j]
-        rateStage(
-          part, RowRateStage<L>(
-            part: part, t: t, begin: input(2 + k.segmentRows + 2 * j), from: nil,
-            to: input(1 + k.segmentRows + 2 * j), count: count, out: target,
-            parameters: parameters[k.firstLayerRow + j]))
       }
     }
   }
 
-  /// A keyframe channel's velocity into `out`: its part's d(f)/dt (a `PartRateStage`
-  /// with one user), then times d(value)/df at f (`keyframeSlope`, the cell's geometry
-  /// applied).
+  /// Each user's velocity row = its delta (c + h x height + w x width) x the kept `rate`.
+  @inline(never)
+  static func scaleRate<L: FloatLanes>(
+    _: L.Type, _ rate: UnsafePointer<Float>, users: UnsafeBufferPointer<(row: Int, delta: SIMD3<Float>)>,
+    height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>,
+    stride: Int
+  ) {
+    for u in users {
+      let target = out + u.row * stride
+      if u.delta.y == 0 && u.delta.z == 0 {
+        // A constant delta: one multiply per group.
+        var i = 0
+        while i < count {
+          storeGroup(L.load(rate + i) * u.delta.x, target + i, count &- i)
+          i &+= L.width
+        }
+      } else {
+        var i = 0
+        while i < count {
+          let rest = count &- i
+          let h: L = loadGroup(height + i, rest), w: L = loadGroup(tableWidth + i, rest)
+          let d = L.muladd(h, u.delta.y, L.muladd(w, u.delta.z, L(repeating: u.delta.x)))
+          storeGroup(L.load(rate + i) * d, target + i, rest)
+          i &+= L.width
+        }
+      }
+    }
+  }
+
+  /// A retarget piece's velocity added to `out`: (to - from) (or `to` alone, a layer's
+  /// delta) x the kept `rate`.
+  @inline(never)
+  static func addRate<L: FloatLanes>(
+    _: L.Type, _ rate: UnsafePointer<Float>, from: UnsafePointer<Float>?, to: UnsafePointer<Float>, count: Int,
+    into out: UnsafeMutablePointer<Float>
+  ) {
+    var i = 0
+    while i < count {
+      let rest = count &- i
+      var d: L = loadGroup(to + i, rest)
+      if let from { d = d - loadGroup(from + i, rest) }
+      storeGroup(L.muladd(L.load(rate + i), d, loadGroup(UnsafePointer(out + i), rest)), out + i, rest)
+      i &+= L.width
+    }
+  }
+
+  /// A keyframe channel's velocity into `out`: its part's d(f)/dt (the kept rate, or a
+  /// `PartRateStage` with one user), times d(value)/df at f (`keyframeSlope`, the cell's
+  /// geometry applied).
   static func keyframeVelocity<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, _ k: CompiledKeyframes, at b: Int, count: Int, clock: PartClock,
-    progress: StagedProgress, inputs: KernelInputs, parameters: ParameterRows, into out: UnsafeMutablePointer<Float>
+    progress: StagedProgress, inputs: KernelInputs, rates: RateRows, into out: UnsafeMutablePointer<Float>
   ) {
-    let part = r.parts[k.part]
-    withUnsafeTemporaryAllocation(of: (row: Int, delta: SIMD3<Float>).self, capacity: 1) { users in
-      users[0] = (0, SIMD3(1, 0, 0))
-      rateStage(
-        part, PartRateStage<L>(
-          part: part, timing: r.timing, clock: clock, count: count, users: UnsafeBufferPointer(users),
-          height: inputs.height + b, tableWidth: inputs.tableWidth + b, out: out, stride: 0,
-          parameters: parameters[k.part]))
+    let kept = rates[k.part]
+    if kept == nil {
+      r.parts.withUnsafeBufferPointer { parts in
+        let part = parts.baseAddress.unsafelyUnwrapped + k.part
+        withUnsafeTemporaryAllocation(of: (row: Int, delta: SIMD3<Float>).self, capacity: 1) { users in
+          users[0] = (0, SIMD3(1, 0, 0))
+          rateStage(
+            part, PartRateStage<L>(
+              part: part, timing: r.timing, clock: clock, count: count, users: UnsafeBufferPointer(users),
+              height: inputs.height + b, tableWidth: inputs.tableWidth + b, out: out, stride: 0))
+        }
+      }
     }
+    let rate = kept ?? UnsafePointer(out)
     k.table.withUnsafeBufferPointer { table in
       let segments = table.baseAddress.unsafelyUnwrapped, n = table.count / CompiledKeyframes.tableStride
       var i = 0
@@ -342,7 +401,7 @@ extension Kernel {
         if k.usesGeometry {
           d = L.muladd(loadGroup(inputs.height + b + i, rest), slope.height, L.muladd(loadGroup(inputs.tableWidth + b + i, rest), slope.width, d))
         }
-        storeGroup((loadGroup(UnsafePointer(out + i), rest) as L) * d, out + i, rest)
+        storeGroup((loadGroup(rate + i, rest) as L) * d, out + i, rest)
         i &+= L.width
       }
     }
@@ -353,15 +412,10 @@ extension Kernel {
   /// its spring's x'(t). Compiled once per lane width and loop kind (never inlined): five
   /// loops, not one per solve and call site.
   @inline(never)
-  static func rateStage<V: RateLoop>(_ part: CompiledPart, _ stage: V) {
-    switch part.curve {
+  static func rateStage<V: RateLoop>(_ part: UnsafePointer<CompiledPart>, _ stage: V) {
+    switch part.pointee.curve {
     case .bezier, .fittedBezier, .rootFittedBezier:
-      let c = part.bezier, inv = 1 / part.duration
-      if let parameters = stage.parameters {
-        stage.run(KeptParameterRate(parameters: parameters, c: c, inv: inv))
-      } else {
-        stage.run(SolvedParameterRate(c: c, inv: inv))
-      }
+      stage.run(SolvedParameterRate(c: part.pointee.bezier, inv: 1 / part.pointee.duration))
     case .underdamped(let a, let wd, let bb): stage.run(SpringRate(spring: UnderdampedSpring(a: a, wd: wd, b: bb)))
     case .critical(let w0, let c): stage.run(SpringRate(spring: CriticalSpring(w0: w0, c: c)))
     case .overdamped(let a, let beta, let c, let slow, let fast):
