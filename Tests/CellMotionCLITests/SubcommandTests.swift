@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+import _TestSupport
 
 @Suite("cellmotion subcommands")
 struct SubcommandTests {
@@ -154,7 +155,7 @@ struct SubcommandTests {
       var worst = 0.0
       for k in 92...100 {
         let second: Double = y[k + 1] - 2 * y[k] + y[k - 1]
-        worst = max(worst, abs(second))
+        worst = worstOf(worst, abs(second))
       }
       return worst
     }
@@ -189,7 +190,7 @@ struct SubcommandTests {
       var worst = 0.0
       for k in range {
         let (l, m, r) = (try #require(a[k - 1]), try #require(a[k]), try #require(a[k + 1]))
-        worst = max(worst, abs(r - 2 * m + l))
+        worst = worstOf(worst, abs(r - 2 * m + l))
       }
       return worst
     }

@@ -34,7 +34,7 @@ func normalisedError(_ k: Transform3D, _ r: Transform3D, scale s: Double) -> (Do
       if j == 3 { e *= s }
       if e.isNaN { e = .infinity }
       if e > worst || at < 0 {
-        worst = max(worst, e)
+        worst = worstOf(worst, e)
         if e >= worst { at = i * 4 + j }
       }
     }
@@ -88,11 +88,20 @@ func randomAffine(_ g: inout SeededGenerator) -> Transform3D {
     .scaledBy(g.uniform(0.5...1.5) * (g.next() % 6 == 0 ? -1 : 1), g.uniform(0.5...1.5), 1)
 }
 
+/// A random 3D transform: rotation, translation, scale, a shear half of the time (so the
+/// decomposition's skew terms are not always 0: the kernel's 3D path must use them) and a
+/// perspective half of the time.
 func random3D(_ g: inout SeededGenerator) -> Transform3D {
   var t = Transform3D.identity
     .rotatedBy(g.uniform(-3...3), g.uniform(-1...1), g.uniform(-1...1), g.uniform(-1...1))
     .translatedBy(g.uniform(-50...50), g.uniform(-50...50), g.uniform(-50...50))
     .scaledBy(g.uniform(0.5...1.5), g.uniform(0.5...1.5), g.uniform(0.5...1.5))
+  if g.next() % 2 == 0 {
+    // Row-vector shear: y gains k_xy x, z gains k_xz x + k_yz y (entries below the diagonal).
+    var shear = Transform3D.identity
+    (shear.m21, shear.m31, shear.m32) = (g.uniform(-0.6...0.6), g.uniform(-0.6...0.6), g.uniform(-0.6...0.6))
+    t = shear.concatenating(t)
+  }
   if g.next() % 2 == 0 {
     var p = Transform3D.identity
     p.m34 = -1 / g.uniform(300...1000)
@@ -195,7 +204,8 @@ func bracketError(_ k: Transform3D, _ refs: [Transform3D], scale s: Double) -> (
   for i in 0..<4 {
     for j in 0..<4 {
       let values = refs.map { $0[i, j] }
-      var e = max(0, values.min()! - k[i, j], k[i, j] - values.max()!)
+      // A NaN entry is an infinite error (`max` would take 0 over it).
+      var e = k[i, j].isNaN ? .infinity : max(0, values.min()! - k[i, j], k[i, j] - values.max()!)
       if i == 3 { e /= s }
       if j == 3 { e *= s }
       if e.isNaN { e = .infinity }
@@ -608,11 +618,11 @@ struct KernelDifferentialTests {
       var atNodes = 0.0, elsewhere = 0.0
       for k in 0...degree {
         let x = (1 + cos(Double.pi * (Double(k) + 0.5) / Double(degree + 1))) / 2
-        atNodes = max(atNodes, abs(p(x) - curve.parameter(forX: x)))
+        atNodes = worstOf(atNodes, abs(p(x) - curve.parameter(forX: x)))
       }
       for i in 0...2000 {
         let x = Double(i) / 2000
-        elsewhere = max(elsewhere, abs(p(x) - curve.parameter(forX: x)))
+        elsewhere = worstOf(elsewhere, abs(p(x) - curve.parameter(forX: x)))
       }
       print("InverseFit degree \(degree): \(atNodes) at the nodes, \(elsewhere) on [0, 1]")
       #expect(atNodes < 1e-6, "degree \(degree): \(atNodes) at the nodes")
@@ -624,7 +634,7 @@ struct KernelDifferentialTests {
         let x = Double(i) / 100, h = 1e-4
         var d = 0.0
         for k in stride(from: degree - 1, through: 0, by: -1) { d = d * (2 * x - 1) + Double(fit.dp[k]) }
-        derivative = max(derivative, abs(d - (p(x + h) - p(x - h)) / (2 * h)))
+        derivative = worstOf(derivative, abs(d - (p(x + h) - p(x - h)) / (2 * h)))
       }
       #expect(derivative < 1e-3, "degree \(degree): dP/dx off by \(derivative)")
     }
@@ -677,7 +687,7 @@ extension KernelDifferentialTests {
         let x = domain == .sqrtX ? v * v : 1 - v * v
         // s = end + v P(v): exact (0 or 1) at the flat end, the inverse at the nodes.
         let end = domain == .sqrtX ? 0.0 : 1.0
-        atNodes = max(atNodes, abs(end + v * p - curve.parameter(forX: x)))
+        atNodes = worstOf(atNodes, abs(end + v * p - curve.parameter(forX: x)))
       }
       #expect(atNodes < 1e-6, "\(curve): \(atNodes) at the nodes")
       guard case .rootFittedBezier(_, _, _, _, _, _, let chosen, let steps) = CompiledCurve(.bezier(curve)) else {
@@ -763,7 +773,7 @@ struct KernelBehaviourTests {
       try Kernel.evaluate(batch, at: 0.4, into: &b, options: KernelOptions(lanes: .simd4))
       #expect(a.matrices[(16 * n)...].allSatisfy { $0 == 12345 }, "n=\(n): wrote past the batch")
       var worst: Float = 0
-      for k in 0..<(16 * n) { worst = max(worst, abs(a.matrices[k] - b.matrices[k]) / 320) }
+      for k in 0..<(16 * n) { worst = worstOf(worst, abs(a.matrices[k] - b.matrices[k]) / 320) }
       #expect(worst <= 2e-6, "n=\(n) SIMD4 vs SIMD8 worst \(worst)")
     }
   }

@@ -100,7 +100,7 @@ struct VectorMathTests {
     for (x, y) in zip(xs, got) {
       let expected = Foundation.exp(Double(x))
       report.record(y, expected, "x=\(x)")
-      worstRelative = max(worstRelative, (Double(y) - expected).magnitude / expected)
+      worstRelative = worstOf(worstRelative, (Double(y) - expected).magnitude / expected)
     }
     print(report, "\n    worst relative error \(worstRelative)")
     #expect(report.nonFinite == 0)

@@ -18,7 +18,7 @@ func viewportError(_ a: Transform3D, _ b: Transform3D, scale: Double) -> Double 
       var e = abs(a[i, j] - b[i, j])
       if i < 3 { e *= scale }
       if j == 3 { e *= scale }
-      worst = max(worst, e.isNaN ? .infinity : e)
+      worst = worstOf(worst, e.isNaN ? .infinity : e)
     }
   }
   return worst
@@ -207,7 +207,7 @@ struct TableAnimatorTests {
         let state = try #require(animator.simulation.expansion)
         for f in animator.frame.folds {
           let openness = try #require(try state.foldOpenness(row: 2, at: t))
-          overshoot = max(overshoot, openness - 1)
+          overshoot = worstOf(overshoot, openness - 1)
           var spec = Recipe.foldOpen.fold!
           spec.direction = .open
           let p = motion == .full ? openness : 1

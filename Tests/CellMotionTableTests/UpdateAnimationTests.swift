@@ -62,14 +62,14 @@ struct UpdateAnimationTests {
             Issue.record("seed \(seed): row \(id) drawn at \(y) before the batch is not drawn after it")
             continue
           }
-          worstJump = max(worstJump, abs(y2 - y))
+          worstJump = worstOf(worstJump, abs(y2 - y))
           checked += 1
         }
         // Velocity: the new slide starts at rest (ease-in-ease-out, accelerate-decelerate).
         for n in 0..<sim.rows.rowCount {
           guard let rate = ratesBefore[sim.rows.ids[n]] else { continue }
           let now = sim.updates.shift(ofRow: n, at: t).topRate
-          worstRate = max(worstRate, abs(now - rate) / max(1, abs(rate)))
+          worstRate = worstOf(worstRate, abs(now - rate) / max(1, abs(rate)))
         }
       }
     }
@@ -205,7 +205,7 @@ struct UpdateAnimationTests {
     var worst = 0.0
     for k in 0...10_000 {
       let x = Double(k) / 10_000
-      worst = max(worst, abs(UpdateTiming.accelerateDecelerate.value(at: x) - (0.5 - 0.5 * cos(Double.pi * x))))
+      worst = worstOf(worst, abs(UpdateTiming.accelerateDecelerate.value(at: x) - (0.5 - 0.5 * cos(Double.pi * x))))
     }
     #expect(worst <= 0.003, "worst \(worst)")
     #expect(worst >= 1e-4, "not the same curve: the bound is meaningful")

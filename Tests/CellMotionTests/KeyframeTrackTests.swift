@@ -5,6 +5,7 @@
 
 import Foundation
 import Testing
+import _TestSupport
 
 @testable import CellMotion
 
@@ -86,6 +87,33 @@ struct KeyframeTrackTests {
     #expect(biased.outTangents[1] == 10 && biased.inTangents[1] == 10)
   }
 
+  /// Continuity c opens a corner at a key: Kochanek and Bartels (SIGGRAPH 1984, eq. 9-10)
+  /// give the incoming tangent (1-t)(1+b)(1-c)/2 back + (1-t)(1-b)(1+c)/2 ahead and the
+  /// outgoing one with c negated. Values [0, 10, 4], c = 0.5 at the middle key (t = b = 0):
+  /// back = 10, ahead = -6, so incoming 0.25 x 10 + 0.75 x -6 = -2 and outgoing
+  /// 0.75 x 10 + 0.25 x -6 = 6 per unit u (worked by hand here). With three keys u = 2 f,
+  /// so the spline's slope in f just before the key is -4 and just after it 12; measured
+  /// by one-sided finite differences of the evaluated track.
+  @Test("cubic: continuity makes a corner whose one-sided slopes are Kochanek-Bartels' hand-worked tangents")
+  func continuityCorner() throws {
+    let t = try KeyframeTrack(values: [0, 10, 4], mode: .cubic, continuity: [0, 0.5, 0])
+    #expect(near(t.inTangents[1], -2, 1e-12) && near(t.outTangents[1], 6, 1e-12), "\(t.inTangents) \(t.outTangents)")
+    let h = 1e-6
+    let left = (t.value(at: 0.5) - t.value(at: 0.5 - h)) / h
+    let right = (t.value(at: 0.5 + h) - t.value(at: 0.5)) / h
+    #expect(near(left, -4, 1e-3), "left slope \(left)")
+    #expect(near(right, 12, 1e-3), "right slope \(right)")
+    // Bias tilts both toward the backward difference, continuity still splits them: b = 0.5,
+    // c = -0.5, t = 0.2: in = 0.8 (1.5 x 1.5 / 2 x 10 + 0.5 x 0.5 / 2 x -6) = 8.4,
+    // out = 0.8 (1.5 x 0.5 / 2 x 10 + 0.5 x 1.5 / 2 x -6) = 1.2.
+    let mixed = try KeyframeTrack(
+      values: [0, 10, 4], mode: .cubic, tension: [0, 0.2, 0], continuity: [0, -0.5, 0], bias: [0, 0.5, 0])
+    #expect(near(mixed.inTangents[1], 8.4, 1e-12) && near(mixed.outTangents[1], 1.2, 1e-12))
+    let l2 = (mixed.value(at: 0.5) - mixed.value(at: 0.5 - h)) / h
+    let r2 = (mixed.value(at: 0.5 + h) - mixed.value(at: 0.5)) / h
+    #expect(near(l2, 16.8, 1e-3) && near(r2, 2.4, 1e-3), "\(l2) \(r2)")
+  }
+
   @Test("cubicPaced: through every value, at constant speed along the spline (finite differences)")
   func cubicPaced() throws {
     let v = [0.0, 1, 6, 7]
@@ -98,7 +126,7 @@ struct KeyframeTrackTests {
       let f = Double(k) / 200
       guard t.keyTimes.allSatisfy({ abs(f - $0) > 2 * h }) else { continue }
       let speed = abs(t.value(at: f + h) - t.value(at: f - h)) / (2 * h)
-      worst = max(worst, abs(speed - 7) / 7)
+      worst = worstOf(worst, abs(speed - 7) / 7)
     }
     #expect(worst < 1e-6, "worst relative speed error \(worst)")
     // Values that turn back inside a segment (its slope changes sign): still one speed.
@@ -193,11 +221,18 @@ struct KeyframeChannelTests {
       values: [ChannelValue(perTableWidth: 1), ChannelValue(-10, perCellHeight: 0.5), 0], mode: .cubic,
       tension: [0, 0.3, 0])
     let r = Recipe(name: "g", channels: [ChannelAnimation(.translationX, keyframes: kf, curve: .bezier(.easeOut), duration: 1)])
-    let c = try kf.track { $0.constant }, h = try kf.track { $0.perCellHeight }, w = try kf.track { $0.perTableWidth }
+    // For height 60 and width 320 the values are 320, -10 + 30 = 20 and 0. Worked by hand
+    // (Kochanek-Bartels with the ends repeated): tangents per unit u at the keys are
+    // out0 = -300 / 2 = -150; in1 = out1 = 0.7 x (-300 - 20) / 2 = -112; in2 = -20 / 2 = -10.
+    // Each segment is the cubic Hermite piece between its keys (key times 0, 0.5, 1).
+    func hermite(_ p0: Double, _ m0: Double, _ p1: Double, _ m1: Double, _ u: Double) -> Double {
+      let u2 = u * u, u3 = u2 * u
+      return (2 * u3 - 3 * u2 + 1) * p0 + (u3 - 2 * u2 + u) * m0 + (-2 * u3 + 3 * u2) * p1 + (u3 - u2) * m1
+    }
     for t in stride(from: 0.0, through: 1, by: 0.05) {
       let g = CellGeometry(width: 300, height: 60, tableWidth: 320)
       let f = TimingCurve.easeOut.value(at: t)
-      let expected = c.value(at: f) + 60 * h.value(at: f) + 320 * w.value(at: f)
+      let expected = f < 0.5 ? hermite(320, -150, 20, -112, f / 0.5) : hermite(20, -112, 0, -10, min((f - 0.5) / 0.5, 1))
       #expect(near(tx(r, t, geometry: g), expected, 1e-9), "t = \(t)")
     }
     #expect(near(tx(r, 0, geometry: CellGeometry(width: 300, height: 60, tableWidth: 320)), 320))
@@ -296,7 +331,7 @@ struct MatrixKeyframeTests {
 
   func expectClose(_ a: Transform3D, _ b: Transform3D, _ tolerance: Double = 1e-9, _ note: String = "") {
     var worst = 0.0
-    for i in 0..<4 { for j in 0..<4 { worst = max(worst, abs(a[i, j] - b[i, j])) } }
+    for i in 0..<4 { for j in 0..<4 { worst = worstOf(worst, abs(a[i, j] - b[i, j])) } }
     #expect(worst <= tolerance, "\(note): \(a) vs \(b)")
   }
 

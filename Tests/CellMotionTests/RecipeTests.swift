@@ -60,7 +60,7 @@ struct PresetTests {
       let b = ReferenceEvaluator.evaluate(.tipInChannels, geometry: cell, time: t).transform
       for corner in [Vector3(0, 0), Vector3(375, 0), Vector3(0, 80), Vector3(375, 80)] {
         let pa = a.apply(corner), pb = b.apply(corner)
-        worstPoints = max(worstPoints, ((pa.x - pb.x) * (pa.x - pb.x) + (pa.y - pb.y) * (pa.y - pb.y)).squareRoot())
+        worstPoints = worstOf(worstPoints, ((pa.x - pb.x) * (pa.x - pb.x) + (pa.y - pb.y) * (pa.y - pb.y)).squareRoot())
       }
       if i == 0 || i == 40 { expectClose(a, b, tolerance: 1e-12, "tip-in forms at t = \(t)") }
     }

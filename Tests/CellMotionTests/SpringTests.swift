@@ -91,7 +91,7 @@ struct SpringTests {
           let t = Double(i) * 0.005
           // |dx/dzeta| is O(1), so the difference must be O(|delta|).
           let d = (near.value(at: t) - critical.value(at: t)).magnitude
-          worst = max(worst, d / max(delta.magnitude, 1e-15))
+          worst = worstOf(worst, d / max(delta.magnitude, 1e-15))
         }
       }
     }
@@ -117,7 +117,7 @@ struct SpringTests {
         let s = spring(w0: w0, zeta: 1, v0: v0)
         #expect(s.regime == .critical)
         var maxX = -Double.infinity
-        for i in 0...20_000 { maxX = max(maxX, s.value(at: Double(i) * 5e-4)) }
+        for i in 0...20_000 { maxX = worstOf(maxX, s.value(at: Double(i) * 5e-4)) }
         #expect(maxX <= 1 + 1e-15, "w0 \(w0) v0 \(v0): max \(maxX)")
       }
     }
@@ -265,7 +265,7 @@ struct SpringTests {
       // critically damped spring with the same w0 and v0 otherwise (Core Animation's rule).
       let judged = s.regime == .underdamped ? s : spring(w0: s.naturalFrequency, zeta: 1, v0: s.initialVelocity)
       var worst = 0.0
-      for i in 0...3000 { worst = max(worst, (1 - judged.value(at: sd + Double(i) * 1e-3)).magnitude) }
+      for i in 0...3000 { worst = worstOf(worst, (1 - judged.value(at: sd + Double(i) * 1e-3)).magnitude) }
       #expect(worst <= 0.001 + 1e-12, "\(s): max |1 - x| after settling \(worst)")
       if s.regime != .underdamped && sd > 0 {
         // The sampled rule returns the first sample of the final run: one step earlier fails.

@@ -295,14 +295,14 @@ struct TimingCurveTests {
         let back = c.parameter(forX: x)
         // The residual of the solution is at the level of x's own rounding.
         let residual = abs(ExactBezier.x(c, s: back) - Wide(x))
-        worstResidual = max(worstResidual, residual)
+        worstResidual = worstOf(worstResidual, residual)
         #expect(residual <= 4e-16, "\(name) s=\(s) back=\(back)")
         // Where x'(s) is not tiny, s itself comes back: |ds| <= rounding(x) / x'(s).
         let t = 1 - s
         let dx = 3 * (c.x1 * t * t + 2 * (c.x2 - c.x1) * t * s + (1 - c.x2) * s * s)
         if dx > 1e-3 {
           let bound = 4e-16 / dx + 1e-15
-          worstS = max(worstS, (back - s).magnitude)
+          worstS = worstOf(worstS, (back - s).magnitude)
           #expect((back - s).magnitude <= bound, "\(name) s=\(s) back=\(back)")
         }
       }
@@ -358,12 +358,12 @@ struct TimingCurveTests {
       var maxSlope = 0.0
       for i in 0...4000 {
         let x = Double(i) / 4000
-        worst = max(worst, (c.coreAnimationValue(at: x) - c.value(at: x)).magnitude)
-        maxSlope = max(maxSlope, c.slope(at: x).magnitude)
+        worst = worstOf(worst, (c.coreAnimationValue(at: x) - c.value(at: x)).magnitude)
+        maxSlope = worstOf(maxSlope, c.slope(at: x).magnitude)
       }
       let bound = 1.5 * TimingCurve.coreAnimationEpsilon * maxSlope + 1e-12
       if c.name != nil { print("CA solver deviation \(name): \(worst) (max slope \(maxSlope))") }
-      overall = max(overall, worst)
+      overall = worstOf(overall, worst)
       #expect(worst <= bound, "\(name): \(worst) > \(bound)")
     }
     print("CA solver deviation, worst over \(curves.count) curves (seed \(rng.seed)): \(overall)")

@@ -229,14 +229,32 @@ struct DecompositionTests {
     #expect(Decomposed3D(.scale(0, 1, 1)) == nil)
   }
 
-  @Test("Quaternion <-> matrix agrees with CATransform3DMakeRotation")
+  /// CATransform3DMakeRotation's matrix written out here (Rodrigues' formula in Core
+  /// Animation's row-vector form, unit axis (x, y, z), c = cos a, s = sin a, t = 1 - c):
+  /// rows [t x x + c, t x y + z s, t x z - y s], [t x y - z s, t y y + c, t y z + x s],
+  /// [t x z + y s, t y z - x s, t z z + c]; e.g. a quarter turn about z maps (1, 0) to (0, 1).
+  func rodrigues(_ a: Double, _ x0: Double, _ y0: Double, _ z0: Double) -> Transform3D {
+    let n = (x0 * x0 + y0 * y0 + z0 * z0).squareRoot()
+    let (x, y, z) = (x0 / n, y0 / n, z0 / n)
+    let c = cos(a), s = sin(a), t = 1 - c
+    var m = Transform3D.identity
+    (m.m11, m.m12, m.m13) = (t * x * x + c, t * x * y + z * s, t * x * z - y * s)
+    (m.m21, m.m22, m.m23) = (t * x * y - z * s, t * y * y + c, t * y * z + x * s)
+    (m.m31, m.m32, m.m33) = (t * x * z + y * s, t * y * z - x * s, t * z * z + c)
+    return m
+  }
+
+  @Test("Quaternion <-> matrix and Transform3D.rotation agree with CATransform3DMakeRotation's formula written out")
   func quaternionMatrix() {
+    let quarter = rodrigues(.pi / 2, 0, 0, 1)
+    #expect(abs(quarter.m12 - 1) < 1e-15 && abs(quarter.m21 + 1) < 1e-15, "a quarter turn about z maps x to y")
     var g = SeededGenerator(seed: 7)
     for _ in 0..<200 {
       let a = g.uniform(-6...6)
       let (x, y, z) = (g.uniform(-1...1), g.uniform(-1...1), g.uniform(-1...1))
       let q = Quaternion(angle: a, axis: x, y, z)
-      expectClose(q.rotationMatrix, .rotation(a, x, y, z), tolerance: 1e-14, "seed \(g.seed)")
+      expectClose(q.rotationMatrix, rodrigues(a, x, y, z), tolerance: 1e-14, "seed \(g.seed)")
+      expectClose(Transform3D.rotation(a, x, y, z), rodrigues(a, x, y, z), tolerance: 1e-14, "seed \(g.seed)")
       let back = Quaternion(rotationMatrix: q.rotationMatrix)
       #expect(abs(abs(back.dot(q)) - 1) < 1e-14)
     }

@@ -26,6 +26,13 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
   }
 }
 
+/// The larger of two errors where a NaN counts as infinitely large: `Swift.max(1, .nan)` is
+/// 1, so a running maximum built with `max` would let a NaN result pass its tolerance.
+public func worstOf<T: FloatingPoint>(_ worst: T, _ error: T) -> T {
+  if worst.isNaN || error.isNaN { return .infinity }
+  return Swift.max(worst, error)
+}
+
 /// Tracks the worst absolute error seen and where, for reporting and asserting.
 public struct ErrorTracker: Sendable, CustomStringConvertible {
   public let name: String
