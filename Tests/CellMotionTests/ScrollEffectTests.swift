@@ -412,3 +412,19 @@ struct ScrollPresetTests {
     }
   }
 }
+
+@Suite("Scroll effects: the documentation's example")
+struct ScrollEffectsArticleTests {
+  @Test("The ScrollEffects article's example runs and says what it prints")
+  func articleExample() throws {
+    // Sources/CellMotion/CellMotion.docc/ScrollEffects.md, as written there.
+    let wheel = try ScrollEffect.wheelPicker(viewportExtent: 216, itemExtent: 32)
+    let scroll = try ScrollState(offsetY: 40, viewportWidth: 320, viewportHeight: 216)
+    let cell = try ScrollCell(y: 3 * 32 + 92, width: 320, height: 32)
+    let state = wheel.evaluate(cell: cell, scroll: scroll)
+    #expect(state.transform.isFinite && state.opacity > 0)
+    let answer = try ViewTimelineQuery.answer(
+      jsonLine: #"{"viewport": 600, "cellStart": 1000, "cellExtent": 100, "offset": 450, "rangeStart": "entry", "rangeEnd": "entry", "fill": "both"}"#)
+    #expect(answer == #"{"progress": 0.5}"#)
+  }
+}

@@ -387,7 +387,7 @@ struct AffineTimelineTests {
       let cell = try CellSpan(start: s, extent: S, sectionEnd: g.next() % 2 == 0 ? s + S + g.uniform(-20...900) : nil)
       for t in timelines {
         let direct = t.output(cell: cell, scroll: scroll)
-        let affine = t.resolved(extent: S, scroll: scroll).output(cellStart: s, sectionEnd: cell.sectionEnd)
+        let affine = t.resolved(extent: S, scroll: scroll).output(cell: cell)
         switch (direct, affine) {
         case (.noEffect, .noEffect): tracker.record(0, 0)
         case (.progress(let a), .progress(let b)), (.hidden(let a), .hidden(let b)):
@@ -449,7 +449,7 @@ struct ScrollValidationTests {
         start: g.extreme(InputLimits.scrollPosition), extent: g.extreme(InputLimits.length),
         sectionEnd: g.extreme(InputLimits.scrollPosition))
       for t in timelines {
-        for out in [t.output(cell: cell, scroll: scroll), t.resolved(extent: cell.extent, scroll: scroll).output(cellStart: cell.start, sectionEnd: cell.sectionEnd)] {
+        for out in [t.output(cell: cell, scroll: scroll), t.resolved(extent: cell.extent, scroll: scroll).output(cell: cell)] {
           if let v = out.value { #expect(v.isFinite, "\(t.kind) \(scroll) \(cell) -> \(out)") }
         }
       }

@@ -60,7 +60,11 @@ public struct ScrollEffect: Sendable, Hashable {
   public let domain: ClosedRange<Double>
 
   /// - Parameters:
-  ///   - domain: nil for the timeline's own `domain` (which must then be finite).
+  ///   - name: names the effect in errors.
+  ///   - timeline: gives each cell its value.
+  ///   - recipe: the recipe the value drives (`ProgressSource.progress`).
+  ///   - domain: the values mapped to progress 0 and 1; nil for the timeline's own
+  ///     `domain` (which must then be finite).
   /// - Throws: what `recipe.validate()` throws; `.invalidCombination` for a fold recipe, an
   ///   infinite domain or a recipe without a finite, positive active duration;
   ///   `.notFinite` / `.outOfRange` for a domain that is not finite with lower < upper.
@@ -106,8 +110,9 @@ public struct ScrollEffect: Sendable, Hashable {
     return state(for: output, geometry: cell.geometry(in: scroll))
   }
 
-  /// The state for a timeline output and a cell geometry.
-  public func state(for output: ScrollTimelineOutput, geometry: CellGeometry) -> ScrollEffectState {
+  /// The state for a timeline output and a cell geometry, both trusted to come from
+  /// validated inputs (`evaluate(cell:scroll:)` is the public entry point).
+  package func state(for output: ScrollTimelineOutput, geometry: CellGeometry) -> ScrollEffectState {
     let value: Double
     switch output {
     case .noEffect: return .noEffect

@@ -37,8 +37,15 @@ public struct ResolvedScrollTimeline: Sendable, Hashable {
   public let shape: Shape
   public let fill: ScrollFill
 
-  /// The output for a cell at `s` (and, for `toSectionEnd`, its section's end).
-  public func output(cellStart s: Double, sectionEnd: Double? = nil) -> ScrollTimelineOutput {
+  /// The output for a cell (its extent must be the one this was resolved for).
+  public func output(cell: CellSpan) -> ScrollTimelineOutput {
+    output(cellStart: cell.start, sectionEnd: cell.sectionEnd)
+  }
+
+  /// The hot loop's form: the output for a cell at `s` (and, for `toSectionEnd`, its
+  /// section's end), trusting both to be validated (`InputLimits.scrollPosition`), as the
+  /// kernel's columns are.
+  package func output(cellStart s: Double, sectionEnd: Double? = nil) -> ScrollTimelineOutput {
     let u = slope * s + intercept
     switch shape {
     case .ramp:

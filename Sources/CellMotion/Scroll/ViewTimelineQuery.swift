@@ -26,10 +26,14 @@ public struct ViewTimelineQuery: Sendable, Hashable {
 
   /// - Parameters:
   ///   - viewport: V, the scroll container's extent along the axis, points.
-  ///   - startInset, endInset: the view timeline's insets, points.
-  ///   - cellStart, cellExtent: the cell's layout position and extent, points.
+  ///   - startInset: the view timeline's start-side inset, points (positive shrinks the
+  ///     visibility range).
+  ///   - endInset: its end-side inset, points.
+  ///   - cellStart: the cell's layout position (its leading edge), points.
+  ///   - cellExtent: the cell's extent along the axis, points.
   ///   - offset: the scroll offset, points.
-  ///   - rangeStart, rangeEnd: `animation-range-start` / `-end` text (`"entry 25%"`).
+  ///   - rangeStart: `animation-range-start` text (`"entry 25%"`, `"normal"`).
+  ///   - rangeEnd: `animation-range-end` text (`"exit-crossing 40px"`).
   ///   - fill: `animation-fill-mode` text (`"both"`, `"none"`, `"forwards"`, `"backwards"`).
   /// - Throws: `.notFinite` / `.outOfRange` for numbers outside their ranges,
   ///   `.invalidSyntax` naming the text of a range or fill that does not parse.
