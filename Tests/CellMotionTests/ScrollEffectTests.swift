@@ -267,7 +267,7 @@ struct ScrollPresetTests {
         cell: try ScrollCell(y: s, width: 390, height: 100), scroll: try ScrollState(offsetY: o, viewportWidth: 390, viewportHeight: 600))
       let t = min(max((350 - abs(c)) / 100, 0), 1)
       let e = easeInOutByBisection(t)
-      worst = max(worst, abs(state.opacity - (0.3 + 0.7 * e)))
+      worst = worstOf(worst, abs(state.opacity - (0.3 + 0.7 * e)))
       #expect(abs(state.opacity - (0.3 + 0.7 * e)) < 1e-12, "c \(c): opacity \(state.opacity) vs \(0.3 + 0.7 * e)")
       let scale = 0.85 + 0.15 * e
       // Scale about the centre (195, 50).
