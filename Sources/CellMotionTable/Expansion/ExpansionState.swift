@@ -207,7 +207,7 @@ public struct ExpansionState: Sendable {
     if let current, let fold = current.fold, var openness = fold.motion, let retarget, t0 < fold.endTime {
       // Retargeting fold, still closing (the height waits at full): send it back open.
       next.height = ChannelMotion(
-        MotionSegment(from: 1, to: 1, curve: .bezier(.linear), duration: InputLimits.duration.lowerBound, begin: t0),
+        MotionSegment(unchecked: 1, to: 1, curve: .bezier(.linear), duration: InputLimits.duration.lowerBound, begin: t0),
         channel: .scaleY)
       next.fold = retargeted(&openness, fold, toward: 1, at: t0, policy: retarget)
     } else if let current, !current.expanded, let fold = current.fold, fold.phase == .closing,
@@ -272,7 +272,7 @@ public struct ExpansionState: Sendable {
     next.setHeight(from: 1, to: 0, start: start, duration: heightDuration)
     if let curve = heightAnimation {
       next.height = ChannelMotion(
-        MotionSegment(from: 1, to: 0, curve: curve, duration: heightDuration, begin: start), channel: .scaleY)
+        MotionSegment(unchecked: 1, to: 0, curve: curve, duration: heightDuration, begin: start), channel: .scaleY)
     }
   }
 
@@ -295,7 +295,7 @@ public struct ExpansionState: Sendable {
   private func foldSegment(from: Double, to: Double, at begin: Double) -> ChannelMotion {
     ChannelMotion(
       MotionSegment(
-        from: from, to: to, curve: foldAnimation ?? .bezier(.easeInEaseOut), duration: foldSegmentDuration,
+        unchecked: from, to: to, curve: foldAnimation ?? .bezier(.easeInEaseOut), duration: foldSegmentDuration,
         begin: begin), channel: .rotationX)
   }
 
@@ -327,7 +327,7 @@ public struct ExpansionState: Sendable {
       if (try? motion.retarget(to: target, at: t0, policy: retarget)) != nil { return motion }
     }
     let duration = max(heightDuration * abs(target - f), InputLimits.duration.lowerBound)
-    return ChannelMotion(MotionSegment(from: f, to: target, curve: curve, duration: duration, begin: t0), channel: .scaleY)
+    return ChannelMotion(MotionSegment(unchecked: f, to: target, curve: curve, duration: duration, begin: t0), channel: .scaleY)
   }
 
   // MARK: - Queries

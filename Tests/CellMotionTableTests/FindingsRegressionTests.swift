@@ -1,0 +1,85 @@
+// Regression tests for the soak issue's findings in the table layer: each test reproduces
+// one finding through the public API and states the behaviour decided for it (numbered as
+// in the issue).
+
+import CellMotion
+import Foundation
+import Testing
+import _TestSupport
+
+@testable import CellMotionKernel
+@testable import CellMotionTable
+
+@Suite("Soak findings: table")
+struct TableFindingsRegressionTests {
+  /// An under-damped spring (zeta = 0.05): a collapse overshoots far below the collapsed
+  /// height.
+  static func bouncyHeight() throws -> AnimationCurve { .spring(try Spring(stiffness: 400, damping: 2)) }
+
+  /// A table whose row 2 expands at 0 and collapses at 2 with `heightAnimation`.
+  static func expandCollapse(rows: Int, rowHeight: Double, detail: Double, curve: AnimationCurve) throws
+    -> (TableLayout, ExpansionState)
+  {
+    let base = try TableLayout(rowCount: rows, rowHeight: rowHeight)
+    var state = try ExpansionState(rowCount: rows, detailHeights: .uniform(detail), heightAnimation: curve)
+    try state.toggle(row: 2, at: 0)
+    try state.toggle(row: 2, at: 2)
+    return (base, state)
+  }
+
+  /// A table of `rows` rows of 44 points that reloads row 2 to 10 points at 0.1 s with
+  /// `timing`, stepped at 240 Hz through the slide: every frame must succeed, and every
+  /// drawn height is >= 0 and equal to the slide's height clamped at 0.
+  func reloadShrinks(_ timing: UpdateTiming) throws -> Int {
+    let sim = try TableSimulation(
+      layout: try TableLayout(rowCount: 20, rowHeight: 44), viewportHeight: 600, scroll: try .stationary(at: 0),
+      rule: .always, updateRecipes: RowAnimationRecipes(timing: timing))
+    var animator = try TableAnimator(simulation: sim, recipes: TableRecipes(first: .fadeIn), cellWidth: 320)
+    try animator.step(to: 0)
+    var u = RowUpdate()
+    u.reloadRows(at: [2], height: 10)
+    try animator.performBatchUpdates(u, at: 0.1)
+    let clock = try #require(animator.simulation.updates.batches.last?.clock)
+    var clampedFrames = 0
+    for k in 0...240 {
+      let t = 0.1 + Double(k) / 240
+      try animator.step(to: t)
+      let f = animator.frame
+      #expect(f.heights.allSatisfy { $0 >= 0 }, "t \(t)")
+      #expect(f.events.rowHeights.allSatisfy { $0 >= 0 }, "t \(t)")
+      let unclamped = 10 + 34 * clock.remaining(at: t)
+      let drawn = try #require(f.events.rowHeights.indices.contains(2 - f.rows.lowerBound) ? f.events.rowHeights[2 - f.rows.lowerBound] : nil)
+      #expect(abs(drawn - max(0, unclamped)) < 1e-9, "t \(t): \(drawn) vs \(unclamped)")
+      if unclamped < 0 { clampedFrames += 1 }
+    }
+    return clampedFrames
+  }
+
+  @Test("Finding 4g: FrameClock refuses a subnormal rate")
+  func subnormalRate() throws {
+    for r in [Double.leastNonzeroMagnitude, Double.leastNormalMagnitude / 100] {
+      #expect(throws: CellMotionError.self, "\(r)") { try FrameClock(rate: r) }
+    }
+    #expect(try FrameClock(rate: 60).frameInterval == 1.0 / 60)
+  }
+
+  @Test("Finding 4h: a fling refuses a subnormal stopSpeed")
+  func subnormalStopSpeed() throws {
+    #expect(throws: CellMotionError.self) {
+      try ScrollTrajectory.fling(from: 0, velocity: 1000, limits: 0...1e5, stopSpeed: .leastNonzeroMagnitude)
+    }
+    let fling = try ScrollTrajectory.fling(from: 0, velocity: 1000, limits: 0...1e5, stopSpeed: 1e-300)
+    #expect(fling.endTime.isFinite && fling.offset(at: 1e3).isFinite)
+  }
+
+  /// Seconds to toggle `rows` distinct rows open in `order`.
+  static func toggleTime(_ rows: [Int], count: Int) throws -> Double {
+    var state = try ExpansionState(rowCount: count, detailHeights: .uniform(50))
+    let clock = ContinuousClock()
+    let start = clock.now
+    for (k, r) in rows.enumerated() { try state.toggle(row: r, at: Double(k) * 1e-3) }
+    let d = clock.now - start
+    #expect(state.expandedRows.count == rows.count)
+    return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+  }
+}
