@@ -167,7 +167,10 @@ extension CellBatch {
     return recipes[r].baseRecipe ?? r
   }
 
+  ///
+  /// - Precondition: `0 <= i < count` (a trap names the index and the range).
   /// Cell `i`'s geometry as the kernel reads it (the Float values, exactly in Double).
+    precondition(i >= 0 && i < count, "CellBatch: cell index \(i) out of range 0..<\(count)")
   func geometry(ofCell i: Int) -> CellGeometry {
     CellGeometry(
       width: Double(width[i]), height: Double(height[i]), tableWidth: Double(tableWidth[i]),

@@ -135,7 +135,10 @@ public struct CellBatch: Sendable {
   ///   - startTime: when the cell was displayed, seconds (absolute, in `InputLimits.time`).
   ///   - geometry: the cell's size and the table's width, points.
   /// - Throws: `.invalidCombination` when the stagger needs a count that is not given;
-  ///   `.outOfRange` for a count below index + 1 and the other bad inputs.
+  ///   `.outOfRange` for a count below index + 1 or above `Stagger.maximumCount`, an index
+  ///   (row or batch position) at or above `Stagger.maximumCount` when the stagger needs
+  ///   the count, and the other bad inputs. Without such a stagger any row >= 0 is
+  ///   accepted, `Int.max` included.
   /// - Complexity: amortised O(1); no allocation while within the reserved capacity.
   public mutating func append(
     recipe: Int, row: Int, batchPosition: Int = 0, rowCount: Int? = nil, batchCount: Int? = nil,
@@ -157,6 +160,13 @@ public struct CellBatch: Sendable {
         throw .outOfRange(field: name, value: Double(count), expected: "\(index + 1)...\(Stagger.maximumCount)")
       }
     }
+      // The index first: the count's range below is stated from it (index + 1 cannot
+      // overflow once the index is below `Stagger.maximumCount`).
+      guard index < Stagger.maximumCount else {
+        throw .outOfRange(
+          field: stagger.base == .row ? "row" : "batchPosition", value: Double(index),
+          expected: "< \(Stagger.maximumCount) for a stagger that depends on the number of cells")
+      }
     let delay = ReferenceEvaluator.staggerDelay(
       stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
     append(
