@@ -55,6 +55,20 @@ struct TableFindingsRegressionTests {
     return clampedFrames
   }
 
+  @Test("Finding 2d (table): a rotation that depends on the cell's height is refused at init when a tall row would over-turn it")
+  func geometricRotation() throws {
+    let sim = try TableSimulation(
+      layout: try TableLayout(rowCount: 50, rowHeight: 44), viewportHeight: 400, scroll: try .stationary(at: 0), rule: .always)
+    let tilt = Recipe(
+      name: "tilt", channels: [ChannelAnimation(.rotationY, from: .cellHeight(0.01), to: 0, curve: .bezier(.linear), duration: 1)])
+    #expect(throws: CellMotionError.self) { try TableAnimator(simulation: sim, recipes: TableRecipes(first: tilt), cellWidth: 320) }
+    // Small enough for a row of 1e6 points: accepted, and every step runs.
+    let slight = Recipe(
+      name: "slight", channels: [ChannelAnimation(.rotationY, from: .cellHeight(1e-5), to: 0, curve: .bezier(.linear), duration: 1)])
+    var animator = try TableAnimator(simulation: sim, recipes: TableRecipes(first: slight), cellWidth: 320)
+    for k in 0...10 { try animator.step(to: Double(k) / 10) }
+  }
+
   @Test("Finding 4g: FrameClock refuses a subnormal rate")
   func subnormalRate() throws {
     for r in [Double.leastNonzeroMagnitude, Double.leastNormalMagnitude / 100] {

@@ -173,8 +173,10 @@ public struct TableAnimator: Sendable {
   ///     layout's (`ExpansionState.heightDuration`), not the recipe's, and keep their
   ///     duration.
   /// - Throws: `CellMotionError.outOfRange` for a capacity outside its range or options
-  ///   that `Kernel.evaluate` rejects; `.invalidCombination` for an affine layout with a
-  ///   recipe that is not affine; the errors of the recipes' compilation.
+  ///   that `Kernel.evaluate` rejects, or a recipe with a rotation that depends on the
+  ///   cell's height and would turn beyond `CompiledRecipe.maximumAngle` for a row 1e6
+  ///   points tall; `.invalidCombination` for an affine layout with a recipe that is not
+  ///   affine; the errors of the recipes' compilation.
   public init(
     simulation: TableSimulation, recipes: TableRecipes, cellWidth: Double, tableWidth: Double? = nil,
     capacity: Int = 256, options: KernelOptions = .init(), layout: MatrixLayout = .transform3D,
@@ -216,6 +218,11 @@ public struct TableAnimator: Sendable {
     updateRecipeIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
     updateBatch = try CellBatch(recipes: updateRecipes, capacity: 64, motion: motion)
     updateOutput = try FrameOutput(capacity: 64, layout: layout, includeFold: false)
+    // A rotation that depends on the cell's height must stay within the kernel's angles
+    // for every height a row is animated with (up to 1e6 points, `cellGeometry`): checked
+    // here, not when a tall row first appears mid-session.
+    let tallest = CellGeometry(width: cellWidth, height: InputLimits.length.upperBound, tableWidth: tw)
+    for r in batch.recipes + updateBatch.recipes { try r.checkAngles(tallest) }
     if layout == .affine2D, let r = updateBatch.recipes.first(where: { !$0.isPlanar }) {
       throw .invalidCombination(
         field: "layout", reason: "row animation recipe \(r.recipe.name) is not affine; use the transform3D layout")
