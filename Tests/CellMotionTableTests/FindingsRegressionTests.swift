@@ -27,6 +27,52 @@ struct TableFindingsRegressionTests {
     return (base, state)
   }
 
+  @Test("Finding 1a: an overshooting spring collapse never makes a negative height (drawn heights clamp at 0)")
+  func springCollapseClampsAtZero() throws {
+    let (base, state) = try Self.expandCollapse(rows: 10, rowHeight: 44, detail: 500, curve: try Self.bouncyHeight())
+    var negative = 0, clamped = 0
+    for k in 0..<400 {
+      let t = 2 + Double(k) * 0.0025
+      let f = try state.detailFraction(row: 2, at: t)
+      let unclamped = 44 + 500 * f
+      if unclamped < 0 { negative += 1 }
+      let snapshot = try state.snapshot(of: base, at: t)
+      let layout = snapshot.materialized()
+      let h = try layout.rowHeight(2)
+      #expect(h == max(0, unclamped), "t \(t)")
+      #expect(try snapshot.rowHeight(2) == h)
+      // Rows below sit right under the drawn row.
+      #expect(abs(try snapshot.rowOffset(3) - (88 + h)) < 1e-9)
+      if h == 0 { clamped += 1 }
+    }
+    #expect(negative > 0, "the spring must overshoot below 0 for this test to mean anything")
+    #expect(clamped == negative)
+    // The frame stepper draws the same collapse without an error.
+    let sim = try TableSimulation(
+      layout: base, viewportHeight: 800, scroll: try .stationary(at: 0), rule: .always, expansion: state)
+    var animator = try TableAnimator(simulation: sim, recipes: TableRecipes(first: .moveUpFade), cellWidth: 320)
+    for k in 0..<300 {
+      try animator.step(to: 2 + Double(k) / 240)
+      #expect(animator.frame.heights.allSatisfy { $0 >= 0 })
+    }
+  }
+
+  @Test("Finding 1b: an expanded height above the row-height limit materializes (row 9e5 + detail 2e5)")
+  func expandedAboveRowLimit() throws {
+    let base = try TableLayout(rowCount: 3, rowHeight: 9e5)
+    var state = try ExpansionState(rowCount: 3, detailHeights: .uniform(2e5))
+    try state.toggle(row: 1, at: 0)
+    let layout = try state.snapshot(of: base, at: 10).materialized()
+    #expect(try layout.rowHeight(1) == 1.1e6)
+    #expect(layout.contentHeight == 2.9e6)
+    // Drawn through the animator too: the row's cell animates with the largest cell height.
+    let sim = try TableSimulation(
+      layout: base, viewportHeight: 1e6, scroll: try .keyframes([(0, 0), (4, 1.5e6)]), rule: .always, expansion: state)
+    var animator = try TableAnimator(simulation: sim, recipes: TableRecipes(first: .moveUpFade), cellWidth: 320)
+    for k in 0...40 { try animator.step(to: Double(k) / 10) }
+    #expect(animator.frame.rows.contains(1) || animator.frame.rows.contains(2))
+  }
+
   /// A table of `rows` rows of 44 points that reloads row 2 to 10 points at 0.1 s with
   /// `timing`, stepped at 240 Hz through the slide: every frame must succeed, and every
   /// drawn height is >= 0 and equal to the slide's height clamped at 0.
@@ -53,6 +99,36 @@ struct TableFindingsRegressionTests {
       if unclamped < 0 { clampedFrames += 1 }
     }
     return clampedFrames
+  }
+
+  @Test("Finding 1c: an overshooting Bezier update curve never fails a step (heights clamp at 0)")
+  func overshootingBezierUpdate() throws {
+    let curve = AnimationCurve.bezier(try TimingCurve(x1: 0.3, y1: 0, x2: 0.7, y2: 3))
+    let timing = try UpdateTiming(
+      order: .simultaneous, removeDuration: 0.3, moveDuration: 0.3, changeDuration: 0.3, addDuration: 0.3, curve: curve)
+    #expect(try reloadShrinks(timing) > 0)
+  }
+
+  @Test("Finding 1d: an overshooting spring update curve never fails a step (heights clamp at 0)")
+  func overshootingSpringUpdate() throws {
+    let timing = try UpdateTiming(
+      order: .simultaneous, removeDuration: 0.3, moveDuration: 0.3, changeDuration: 0.3, addDuration: 0.3,
+      curve: try Self.bouncyHeight())
+    #expect(try reloadShrinks(timing) > 0)
+  }
+
+  @Test("Finding 1e: rows of exactly 1e-3 points animate (heights are the rows' own, not differences of offsets)")
+  func thinnestRows() throws {
+    for layout in [try TableLayout(rowCount: 2000, rowHeight: 1e-3), try TableLayout(rowHeights: Array(repeating: 1e-3, count: 2000))] {
+      let sim = try TableSimulation(
+        layout: layout, viewportHeight: 0.5, scroll: try .constantVelocity(from: 0, velocity: 0.3), rule: .always)
+      var animator = try TableAnimator(simulation: sim, recipes: TableRecipes(first: .moveUpFade), cellWidth: 320)
+      for k in 0...60 {
+        try animator.step(to: Double(k) / 60)
+        #expect(animator.frame.events.rowHeights.allSatisfy { $0 == 1e-3 })
+      }
+      #expect(animator.frame.rows.count >= 500)
+    }
   }
 
   @Test("Finding 2d (table): a rotation that depends on the cell's height is refused at init when a tall row would over-turn it")

@@ -283,7 +283,7 @@ public struct TableAnimator: Sendable {
       try batch.append(
         recipe: s.appearance == .first ? 0 : 1, row: s.row, batchPosition: s.batchPosition,
         rowCount: simulation.layout.rowCount, batchCount: s.batchCount,
-        startTime: s.startTime, geometry: CellGeometry(width: cellWidth, height: height, tableWidth: tableWidth))
+        startTime: s.startTime, geometry: cellGeometry(height: height))
     }
     if (time - batch.timeOrigin).magnitude > Self.rebaseInterval { try batch.rebase(to: time) }
     try Kernel.evaluate(batch, at: time, into: &output, options: options)
@@ -336,7 +336,7 @@ public struct TableAnimator: Sendable {
       try updateBatch.append(
         recipe: updateRecipeIndex[c.cell.key]!, row: c.cell.row ?? 0, batchPosition: c.cell.batchPosition,
         rowCount: max(rowCount, (c.cell.row ?? 0) + 1), batchCount: c.cell.batchCount, startTime: c.cell.beginTime,
-        geometry: CellGeometry(width: cellWidth, height: c.height, tableWidth: tableWidth))
+        geometry: cellGeometry(height: c.height))
     }
     try Kernel.evaluate(updateBatch, at: time, into: &updateOutput, options: KernelOptions(lanes: options.lanes))
     let floats = output.layout.floatsPerCell
@@ -371,6 +371,19 @@ public struct TableAnimator: Sendable {
   @inline(__always)
   static func appendTranslation(_ y: Float, _ floats: Int, to m: inout [Float]) {
     if floats == 6 {
+  /// The geometry a row's recipe sees for a cell drawn `height` points tall: its height
+  /// clamped into `InputLimits.length` (1e-3 ... 1e6 points), the sizes a recipe is
+  /// evaluated with. A drawn height can leave that range while the table animates (an
+  /// overshooting height animation holds a row at 0 points for a moment; a row of 9e5
+  /// points with a 2e5-point detail is 1.1e6 tall), and the frame must still be computed:
+  /// the recipe's height-dependent values then use the nearest height it accepts, while
+  /// the frame's `heights` and positions keep the drawn ones.
+  @inline(__always)
+  func cellGeometry(height: Double) -> CellGeometry {
+    let h = min(max(height, InputLimits.length.lowerBound), InputLimits.length.upperBound)
+    return CellGeometry(width: cellWidth, height: h, tableWidth: tableWidth)
+  }
+
       for k in 0..<6 { m.append(k == 0 || k == 3 ? 1 : (k == 5 ? y : 0)) }
     } else {
       for k in 0..<16 { m.append(k % 5 == 0 ? 1 : (k == 13 ? y : 0)) }

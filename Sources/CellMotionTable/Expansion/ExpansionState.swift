@@ -5,8 +5,9 @@
 // 1. The article's order of events: opening = the row's height grows, THEN the detail
 //    folds open; closing = the detail folds closed, THEN the height shrinks.
 // 2. No jumps: a toggle mid-way reverses from the current height and fold state.
-// 3. Heights always within [collapsed, expanded]; rows below move with the animated
-//    height through `LayoutSnapshot`; O(k) per frame for k rows with a plan.
+// 3. Heights within [collapsed, expanded] (an under-damped spring overshoots either end
+//    for a moment, but a drawn height never goes below 0); rows below move with the
+//    animated height through `LayoutSnapshot`; O(k) per frame for k rows with a plan.
 //
 // Timeline of a row (Dh = heightDuration, Df = foldDuration, t0 = toggle time):
 // - expand from collapsed (detail fraction f, fold closed): fraction f -> 1 over
@@ -342,7 +343,8 @@ public struct ExpansionState: Sendable {
   }
 
   /// How much of `row`'s detail is showing at `time` seconds, in [0, 1]: 0 collapsed,
-  /// 1 expanded. The height is `collapsed + fraction * detail`.
+  /// 1 expanded (an under-damped spring `heightAnimation` overshoots either end for a
+  /// moment). The height is `max(0, collapsed + fraction * detail)`.
   ///
   /// - Throws: `CellMotionError` for a bad row or a NaN time.
   /// - Complexity: O(log k) for k rows with a plan.
@@ -368,13 +370,16 @@ public struct ExpansionState: Sendable {
   }
 
   /// `row`'s height velocity in points per second at `time` (detail height x
-  /// `detailFractionVelocity`); nil without `heightAnimation`.
+  /// `detailFractionVelocity`); nil without `heightAnimation`. (While an overshoot holds
+  /// the drawn height at 0, `height(row:at:in:)`, the drawn height stands still.)
   public func heightVelocity(row: Int, at time: Double) throws(CellMotionError) -> Double? {
     try detailFractionVelocity(row: row, at: time).map { $0 * _detail(row) }
   }
 
   /// The height of `row` in points at `time` seconds, between its collapsed height (from
-  /// `base`) and its expanded height (collapsed + detail).
+  /// `base`) and its expanded height (collapsed + detail); an under-damped spring
+  /// overshoots either for a moment, but the height stops at 0 (UIKit never shows a
+  /// negative frame; the rows below then sit right under the row's top).
   ///
   /// - Throws: `CellMotionError` for a bad row, a NaN time, or a `base` with a different
   ///   row count (`.invalidCombination`).
@@ -384,7 +389,7 @@ public struct ExpansionState: Sendable {
   {
     try checkBase(base)
     let fraction = try detailFraction(row: row, at: time)
-    return base._height(row) + _detail(row) * fraction
+    return max(0, base._height(row) + _detail(row) * fraction)
   }
 
   /// The fold animation running on `row`'s detail at `time` seconds, or nil if none is in
@@ -468,8 +473,11 @@ public struct ExpansionState: Sendable {
     for motion in motions {
       let fraction = motion.fraction(at: time, curve: heightCurve)
       // An overshooting spring can take the fraction below 0 for a moment: kept, so rows
-      // below move continuously.
-      if fraction != 0 { snapshot._append(row: motion.row, delta: _detail(motion.row) * fraction) }
+      // below move continuously, but the drawn height stops at 0 (UIKit never shows a
+      // negative frame), so the delta never takes more than the collapsed height.
+      if fraction != 0 {
+        snapshot._append(row: motion.row, delta: max(_detail(motion.row) * fraction, -base._height(motion.row)))
+      }
     }
     snapshot._finish()
   }

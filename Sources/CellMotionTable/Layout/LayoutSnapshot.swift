@@ -8,9 +8,12 @@
 
 import CellMotion
 
-/// A read-only layout equal to a base `TableLayout` with some rows' heights increased by
-/// a delta (in points, >= 0), as produced by `ExpansionState.snapshot(of:at:)` at one
-/// instant.
+/// A read-only layout equal to a base `TableLayout` with some rows' heights changed by
+/// a delta (in points, finite, never below minus the row's base height, so every height
+/// is >= 0), as produced by `ExpansionState.snapshot(of:at:)` at one instant. A delta is
+/// usually >= 0 (a detail showing); an under-damped spring makes it negative for a moment
+/// (the row overshoots its collapsed height, down to 0), and a row with its detail can be
+/// taller than `TableLayout.rowHeightRange` allows a base row.
 ///
 /// `rowOffset(i)` = base offset of `i` + the sum of the deltas of rows above `i`. The
 /// deltas are added after the base prefix sum, so offsets agree with a layout built from
@@ -72,16 +75,19 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
   }
 
   /// The same geometry as a plain `TableLayout` with per-row heights, prefix sums
-  /// recomputed sequentially.
+  /// recomputed sequentially. Its heights are the snapshot's: >= 0, and possibly above
+  /// `TableLayout.rowHeightRange` (a base row plus its detail).
   ///
   /// - Complexity: O(n) time and memory.
   public func materialized() -> TableLayout {
     var heights = [Double]()
     heights.reserveCapacity(rowCount)
     for i in 0..<rowCount { heights.append(_height(i)) }
-    // Heights are base heights (valid) plus non-negative finite deltas.
+    // Heights are base heights (valid) plus finite deltas of at least minus the base
+    // height (`_append`), so each is finite and >= 0, and their sum is the finite content
+    // height this snapshot already reports; the row count is the base layout's.
     do {
-      return try TableLayout(rowHeights: heights)
+      return try TableLayout(checkedHeights: heights)
     } catch {
       preconditionFailure("LayoutSnapshot invariant broken: \(error)")
     }
@@ -98,8 +104,8 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
     deltaPrefix.append(0)
   }
 
-  /// Appends a delta (points, finite, >= 0) for a row not yet appended. Rows may come in
-  /// any order; call
+  /// Appends a delta (points, finite, >= -the row's base height) for a row not yet
+  /// appended. Rows may come in any order; call
   /// `_finish()` once after the last append.
   mutating func _append(row: Int, delta: Double) {
     deltaRows.append(row)

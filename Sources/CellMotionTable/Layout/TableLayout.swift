@@ -93,8 +93,10 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     try self.init(checkedHeights: rowHeights)
   }
 
-  /// A per-row layout from heights each already checked against `rowHeightRange` (the
-  /// content height still is): the prefix sums as `init(rowHeights:)` computes them.
+  /// A per-row layout from heights each already checked by the caller (the content
+  /// height still is): each finite and >= 0, within `rowHeightRange` except for a
+  /// materialized `LayoutSnapshot`'s rows with their details. The prefix sums as
+  /// `init(rowHeights:)` computes them.
   init(checkedHeights rowHeights: [Double]) throws(CellMotionError) {
     try Check.count(rowHeights.count, max: Self.maxRowCount, "rowHeights.count")
     var prefix = [Double](repeating: 0, count: rowHeights.count + 1)

@@ -128,7 +128,7 @@ public struct TableSimulation: Sendable {
       var last = -1
       for (k, row) in candidates.enumerated() {
         let top = snapshot._top(row) + shiftTops[k]
-        if Self.meets(top: top, height: snapshot._height(row) + shiftHeights[k], band) {
+        if Self.meets(top: top, height: Self.drawn(snapshot._height(row) + shiftHeights[k]), band) {
           if first < 0 { first = k }
           last = k
         }
@@ -151,15 +151,14 @@ public struct TableSimulation: Sendable {
     if sliding {
       for (k, row) in range.enumerated() {
         events.rowPositions.append(snapshot._top(row) + shiftTops[firstShift + k] - offset)
-        events.rowHeights.append(snapshot._height(row) + shiftHeights[firstShift + k])
+        events.rowHeights.append(Self.drawn(snapshot._height(row) + shiftHeights[firstShift + k]))
       }
-    } else if !range.isEmpty {
-      var top = snapshot._top(range.lowerBound)
+    } else {
+      // Each row's own height, not the difference of two offsets: that difference rounds
+      // (a row of 1e-3 points at offset 1 came out 0.9999999999999992e-3).
       for row in range {
-        let bottom = snapshot._top(row + 1)
-        events.rowPositions.append(top - offset)
-        events.rowHeights.append(bottom - top)
-        top = bottom
+        events.rowPositions.append(snapshot._top(row) - offset)
+        events.rowHeights.append(snapshot._height(row))
       }
     }
     events.updateCells.removeAll(keepingCapacity: true)
@@ -207,7 +206,7 @@ public struct TableSimulation: Sendable {
       // Rows that keep their order are drawn within `b` of their place; moved ones anywhere.
       if !tracked, top - b >= band.upper || top + height + b <= band.lower { return nil }
       let s = updates.shift(ofRow: row, at: time)
-      return (top + s.top, height + s.height)
+      return (top + s.top, Self.drawn(height + s.height))
     }
     for c in updates.cells {
       let g: (top: Double, height: Double)
@@ -215,7 +214,8 @@ public struct TableSimulation: Sendable {
         guard let p = place(row, tracked: false) else { continue }
         g = p
       } else {
-        g = updates.frozenGeometry(c)
+        let frozen = updates.frozenGeometry(c)
+        g = (frozen.top, Self.drawn(frozen.height))
       }
       guard Self.meets(top: g.top, height: g.height, band) else { continue }
       events.updateCells.append(UpdateCellFrame(cell: c, y: g.top - offset, height: g.height))
@@ -227,6 +227,13 @@ public struct TableSimulation: Sendable {
       events.movingRows.append((row: m.row, y: g.top - offset, height: g.height))
     }
   }
+  /// The height a row is drawn with: `height` (points: its layout height plus the shifts
+  /// of the slides in flight) stopped at 0. An update curve that overshoots (a Bezier with
+  /// y beyond 1, an under-damped spring) takes a shrinking row past its new height for a
+  /// moment; UIKit never shows a negative frame, so neither does the simulation.
+  @inline(__always)
+  static func drawn(_ height: Double) -> Double { max(0, height) }
+
 
   /// Convenience form of `step(to:into:)` returning a fresh `FrameEvents` (allocates).
   ///
