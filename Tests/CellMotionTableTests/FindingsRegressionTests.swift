@@ -131,6 +131,29 @@ struct TableFindingsRegressionTests {
     }
   }
 
+  @Test("Finding 2a: every folding row is drawn (100 rows folding at once, none dropped)")
+  func hundredFolds() throws {
+    let rows = 120
+    var state = try ExpansionState(rowCount: rows, detailHeights: .uniform(100))
+    for r in 0..<100 { try state.toggle(row: r, at: 0) }
+    let sim = try TableSimulation(
+      layout: try TableLayout(rowCount: rows, rowHeight: 44), viewportHeight: 20_000, scroll: try .stationary(at: 0),
+      rule: .always, expansion: state)
+    var animator = try TableAnimator(simulation: sim, recipes: TableRecipes(first: .fadeIn), cellWidth: 320)
+    try animator.step(to: 0.45)
+    #expect(animator.frame.events.folds.count == 100)
+    #expect(animator.frame.folds.map(\.row) == Array(0..<100))
+    // Each one as the reference folds it.
+    let reference = ReferenceEvaluator.evaluate(
+      .foldOpen, geometry: CellGeometry(width: 320, height: 100, detailHeight: 100), startTime: 0.3, time: 0.45)
+    for f in animator.frame.folds {
+      let local = f.top.concatenating(.translation(0, -f.detailTop, 0))
+      for k in 0..<16 {
+        #expect(abs(local[k / 4, k % 4] - reference.fold!.top[k / 4, k % 4]) <= 2e-5 * 320, "row \(f.row) entry \(k)")
+      }
+    }
+  }
+
   @Test("Finding 2d (table): a rotation that depends on the cell's height is refused at init when a tall row would over-turn it")
   func geometricRotation() throws {
     let sim = try TableSimulation(
@@ -171,5 +194,19 @@ struct TableFindingsRegressionTests {
     let d = clock.now - start
     #expect(state.expandedRows.count == rows.count)
     return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+  }
+
+  @Test("Finding 7a: a refused step leaves the last frame as it was")
+  func refusedStepKeepsFrame() throws {
+    let sim = try TableSimulation(
+      layout: try TableLayout(rowCount: 100, rowHeight: 44), viewportHeight: 380, scroll: try .stationary(at: 0),
+      rule: .always)
+    var animator = try TableAnimator(simulation: sim, recipes: TableRecipes(first: .fadeIn), cellWidth: 320)
+    try animator.step(to: 0.5)
+    let before = animator.frame
+    #expect(throws: CellMotionError.self) { try animator.step(to: 0.4) }
+    #expect(animator.frame.events == before.events)
+    #expect(animator.frame.rows == animator.frame.events.visibleRange && animator.frame.rows == 0..<9)
+    #expect(animator.frame.matrices == before.matrices && animator.frame.time == 0.5)
   }
 }

@@ -255,10 +255,15 @@ public struct TableAnimator: Sendable {
   /// times), so the kernel's Float times stay within a few seconds of zero and a cell
   /// animating after a day of running matches the same animation started at time zero
   /// (tested to 1e-3 points and 1e-5 opacity over a simulated 24-hour session).
+  /// - Throws: `.notFinite` / `.outOfRange` for a time outside `InputLimits.time`,
+  ///   `.invalidCombination` for one before the previous step; then the animator is
+  ///   unchanged and `frame` is still the last frame.
   /// - Complexity: O(v + a + c) for v visible rows, a animations in flight and c rows
   ///   entering or leaving, plus O(a) at a rebase; no heap allocation in steady state.
   public mutating func step(to time: Double) throws(CellMotionError) {
-    try Check.time(time, "time")
+    // A refused time (NaN, out of range, before the previous step) changes nothing: the
+    // last frame stays whole (its events included), as the simulation does.
+    try simulation.checkTimeOrder(time)
     // Move the event arrays out of the frame so they are uniquely referenced: mutating a
     // copy that `frame` still shares would copy every array (5 allocations per frame,
     // measured by the bench's scroll session).
@@ -366,11 +371,6 @@ public struct TableAnimator: Sendable {
     }
   }
 
-  /// Appends a translation by `y` points down to `m`: 16 Floats (CATransform3D field order)
-  /// or, with `floats` 6, the affine (a b c d tx ty).
-  @inline(__always)
-  static func appendTranslation(_ y: Float, _ floats: Int, to m: inout [Float]) {
-    if floats == 6 {
   /// The geometry a row's recipe sees for a cell drawn `height` points tall: its height
   /// clamped into `InputLimits.length` (1e-3 ... 1e6 points), the sizes a recipe is
   /// evaluated with. A drawn height can leave that range while the table animates (an
@@ -384,6 +384,11 @@ public struct TableAnimator: Sendable {
     return CellGeometry(width: cellWidth, height: h, tableWidth: tableWidth)
   }
 
+  /// Appends a translation by `y` points down to `m`: 16 Floats (CATransform3D field order)
+  /// or, with `floats` 6, the affine (a b c d tx ty).
+  @inline(__always)
+  static func appendTranslation(_ y: Float, _ floats: Int, to m: inout [Float]) {
+    if floats == 6 {
       for k in 0..<6 { m.append(k == 0 || k == 3 ? 1 : (k == 5 ? y : 0)) }
     } else {
       for k in 0..<16 { m.append(k % 5 == 0 ? 1 : (k == 13 ? y : 0)) }
@@ -448,7 +453,9 @@ public struct TableAnimator: Sendable {
       let local = fold.localTime(at: time)
       let openingLocal = fold.phase == .opening ? local : fold.duration - local
       let detail = try expansion.detailHeight(row: row)
-      if foldBatch.count == foldOutput.capacity { break }
+      // Every folding row is drawn: the batch grows (once per new high) rather than drop
+      // the folds past its capacity.
+      if foldBatch.count == foldOutput.capacity { try Self.grow(&foldBatch, &foldOutput) }
       let held = foldBatch.recipes[0].fold?.held == true
       try foldBatch.append(
         recipe: 0, row: row, startTime: fold.motion != nil && !held ? time : time - openingLocal,
