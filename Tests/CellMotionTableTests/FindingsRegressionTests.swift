@@ -196,6 +196,14 @@ struct TableFindingsRegressionTests {
     return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
   }
 
+  @Test("Finding 6b: a table that would show more than TableSimulation.maxVisibleRows rows is refused up front")
+  func visibleRowCap() throws {
+    let layout = try TableLayout(rowCount: 50_000_000, rowHeight: 0.02)
+    #expect(throws: CellMotionError.self) {
+      try TableSimulation(layout: layout, viewportHeight: 1e6, scroll: try .stationary(at: 0), rule: .always)
+    }
+  }
+
   @Test("Finding 7a: a refused step leaves the last frame as it was")
   func refusedStepKeepsFrame() throws {
     let sim = try TableSimulation(
@@ -208,5 +216,16 @@ struct TableFindingsRegressionTests {
     #expect(animator.frame.events == before.events)
     #expect(animator.frame.rows == animator.frame.events.visibleRange && animator.frame.rows == 0..<9)
     #expect(animator.frame.matrices == before.matrices && animator.frame.time == 0.5)
+  }
+
+  @Test("Finding 7c: a folding row-animation recipe is refused at init, not at every step of a batch update")
+  func foldingRowRecipe() throws {
+    var recipes = RowAnimationRecipes()
+    recipes.custom[RowAnimationKey(style: .fade, change: .insertion)] = .foldOpen
+    #expect(throws: CellMotionError.self) {
+      try TableSimulation(
+        layout: try TableLayout(rowCount: 10, rowHeight: 44), viewportHeight: 300, scroll: try .stationary(at: 0),
+        rule: .always, updateRecipes: recipes)
+    }
   }
 }

@@ -50,6 +50,13 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// Heights a layout accepts, points: 0 ... 1e6 (`InputLimits.length`'s upper bound).
   public static let rowHeightRange: ClosedRange<Double> = 0...InputLimits.length.upperBound
 
+  /// The smallest row height in points, or nil for a layout without rows.
+  /// - Complexity: O(1) for a uniform layout, O(rowCount) otherwise.
+  package var minimumRowHeight: Double? {
+    if let h = uniformHeight { return rowCount > 0 ? h : nil }
+    return heights.min()
+  }
+
   /// The first row whose height is below `minimum` points, with its height, or nil.
   /// - Complexity: O(1) for a uniform layout, O(rowCount) otherwise.
   package func firstRow(shorterThan minimum: Double) -> (row: Int, height: Double)? {
