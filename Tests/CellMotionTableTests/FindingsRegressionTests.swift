@@ -196,6 +196,35 @@ struct TableFindingsRegressionTests {
     return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
   }
 
+  @Test("Finding 6a: toggling distinct rows in descending order costs what ascending order costs (not quadratic)")
+  func descendingToggles() throws {
+    let n = 50_000
+    let ascending = try Self.toggleTime(Array(0..<n), count: n)
+    let descending = try Self.toggleTime(Array((0..<n).reversed()), count: n)
+    print("toggles of \(n) rows: ascending \(ascending) s, descending \(descending) s")
+    #expect(descending < 4 * ascending + 0.5, "ascending \(ascending) s, descending \(descending) s")
+    // The same layout whatever the order of the toggles, before and after the plans are
+    // put back in row order (`removeSettled`).
+    let base = try TableLayout(rowCount: 300, rowHeight: 44)
+    var up = try ExpansionState(rowCount: 300, detailHeights: .perRow((0..<300).map { 10 + Double($0 % 7) }))
+    var down = up
+    let rows = [5, 250, 17, 4, 299, 0, 120, 121, 3]
+    for r in rows.sorted() { try up.toggle(row: r, at: 0) }
+    for r in rows.sorted(by: >) { try down.toggle(row: r, at: 0) }
+    for t in [0.2, 0.35, 0.5, 2.0] {
+      for pruned in [false, true] {
+        if pruned {
+          up.removeSettled(at: t)
+          down.removeSettled(at: t)
+        }
+        let a = try up.snapshot(of: base, at: t), b = try down.snapshot(of: base, at: t)
+        #expect(a.animatedRows == b.animatedRows && a.animatedRows == a.animatedRows.sorted())
+        for r in rows { #expect(abs(try a.rowHeight(r) - b.rowHeight(r)) < 1e-9, "row \(r) t \(t)") }
+        #expect(abs(a.contentHeight - b.contentHeight) < 1e-9)
+      }
+    }
+  }
+
   @Test("Finding 6b: a table that would show more than TableSimulation.maxVisibleRows rows is refused up front")
   func visibleRowCap() throws {
     let layout = try TableLayout(rowCount: 50_000_000, rowHeight: 0.02)

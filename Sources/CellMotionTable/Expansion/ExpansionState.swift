@@ -74,8 +74,15 @@ public struct ExpansionState: Sendable {
 
   /// Rows whose target state is expanded (they may still be animating).
   public private(set) var expandedRows: Set<Int> = []
-  /// Rows with a plan (expanded, or collapsing and not yet pruned), sorted by row.
+  /// Rows with a plan (expanded, or collapsing and not yet pruned): sorted by row when
+  /// `motionsSorted`, else in the order their plans were made (a row new to the plans is
+  /// appended, O(1); inserting it in row order moved every plan after it, so toggling
+  /// distinct rows in descending order was quadratic). `removeSettled` sorts them again.
   private var motions: [_RowMotion] = []
+  /// Where each row's plan is in `motions`.
+  private var motionPosition: [Int: Int] = [:]
+  /// Whether `motions` is in increasing row order.
+  private var motionsSorted = true
   /// Time of the latest toggle, seconds.
   private var lastToggleTime = -Double.infinity
 
@@ -175,7 +182,8 @@ public struct ExpansionState: Sendable {
   /// - Throws: `CellMotionError.indexOutOfRange` for a bad row; `.notFinite` for a NaN
   ///   time; `.invalidCombination` for a time before the previous toggle. On error the
   ///   state is unchanged.
-  /// - Complexity: O(k) for k rows with a plan.
+  /// - Complexity: O(1) amortised (plus the expanded row a `.single` policy collapses),
+  ///   in any order of rows.
   @discardableResult
   public mutating func toggle(row: Int, at time: Double) throws(CellMotionError) -> Bool {
     try checkRow(row)
@@ -202,8 +210,8 @@ public struct ExpansionState: Sendable {
   public func isExpanded(_ row: Int) -> Bool { expandedRows.contains(row) }
 
   private mutating func expand(_ row: Int, at t0: Double) {
-    let index = motionIndex(row)
-    let current: _RowMotion? = index.found ? motions[index.position] : nil
+    let position = motionPosition[row]
+    let current: _RowMotion? = position.map { motions[$0] }
     var next = _RowMotion(row: row, expanded: true, toggleTime: t0)
     if let current, let fold = current.fold, var openness = fold.motion, let retarget, t0 < fold.endTime {
       // Retargeting fold, still closing (the height waits at full): send it back open.
@@ -230,18 +238,20 @@ public struct ExpansionState: Sendable {
       next.setHeight(from: f, to: 1, start: t0, duration: duration)
       next.fold = foldOpening(at: t0 + duration)
     }
-    if index.found {
-      motions[index.position] = next
+    if let position {
+      motions[position] = next
     } else {
-      motions.insert(next, at: index.position)
+      if let last = motions.last, last.row > row { motionsSorted = false }
+      motionPosition[row] = motions.count
+      motions.append(next)
     }
     expandedRows.insert(row)
   }
 
   private mutating func collapse(_ row: Int, at t0: Double) {
-    let index = motionIndex(row)
     // An expanded row always has a plan.
-    let current = motions[index.position]
+    let position = motionPosition[row]!
+    let current = motions[position]
     var next = _RowMotion(row: row, expanded: false, toggleTime: t0)
     if let fold = current.fold, var openness = fold.motion, let retarget, t0 >= fold.startTime {
       // The retargeting fold has started opening (or is open): send it back closed, then
@@ -263,7 +273,7 @@ public struct ExpansionState: Sendable {
       let f = current.fraction(at: t0, curve: heightCurve)
       next.setHeight(from: f, to: 0, start: t0, duration: heightDuration * f)
     }
-    motions[index.position] = next
+    motions[position] = next
     expandedRows.remove(row)
   }
 
@@ -347,7 +357,7 @@ public struct ExpansionState: Sendable {
   /// moment). The height is `max(0, collapsed + fraction * detail)`.
   ///
   /// - Throws: `CellMotionError` for a bad row or a NaN time.
-  /// - Complexity: O(log k) for k rows with a plan.
+  /// - Complexity: O(1).
   public func detailFraction(row: Int, at time: Double) throws(CellMotionError) -> Double {
     try checkRow(row)
     try Check.time(time, "time")
@@ -383,7 +393,7 @@ public struct ExpansionState: Sendable {
   ///
   /// - Throws: `CellMotionError` for a bad row, a NaN time, or a `base` with a different
   ///   row count (`.invalidCombination`).
-  /// - Complexity: O(log k) for k rows with a plan.
+  /// - Complexity: O(1).
   public func height(row: Int, at time: Double, in base: TableLayout) throws(CellMotionError)
     -> Double
   {
@@ -397,7 +407,7 @@ public struct ExpansionState: Sendable {
   /// detail is flat when the row is expanded with fraction 1, folded otherwise.
   ///
   /// - Throws: `CellMotionError` for a bad row or a NaN time.
-  /// - Complexity: O(log k) for k rows with a plan.
+  /// - Complexity: O(1).
   public func foldAnimation(row: Int, at time: Double) throws(CellMotionError) -> FoldAnimation? {
     try checkRow(row)
     try Check.time(time, "time")
@@ -412,7 +422,7 @@ public struct ExpansionState: Sendable {
   /// (apply the fold recipe's curve to `FoldAnimation.linearOpenness`).
   ///
   /// - Throws: `CellMotionError` for a bad row or a NaN time.
-  /// - Complexity: O(log k) for k rows with a plan.
+  /// - Complexity: O(1).
   public func foldOpenness(row: Int, at time: Double) throws(CellMotionError) -> Double? {
     try checkRow(row)
     try Check.time(time, "time")
@@ -448,7 +458,8 @@ public struct ExpansionState: Sendable {
   ///
   /// - Throws: `CellMotionError.invalidCombination` if `base.rowCount != rowCount`;
   ///   `.notFinite` for a NaN time.
-  /// - Complexity: O(k) for k rows with a plan.
+  /// - Complexity: O(k) for k rows with a plan; O(k log k) while toggles since the last
+  ///   `removeSettled` have added rows out of row order.
   public func snapshot(of base: TableLayout, at time: Double) throws(CellMotionError)
     -> LayoutSnapshot
   {
@@ -461,7 +472,7 @@ public struct ExpansionState: Sendable {
   /// its storage: no allocation once its capacity suffices.
   ///
   /// - Throws: as `snapshot(of:at:)`.
-  /// - Complexity: O(k) for k rows with a plan.
+  /// - Complexity: as `snapshot(of:at:)`.
   public func updateSnapshot(
     _ snapshot: inout LayoutSnapshot, of base: TableLayout, at time: Double
   )
@@ -483,11 +494,22 @@ public struct ExpansionState: Sendable {
   }
 
   /// Forgets collapsed rows whose animations have finished by `time` seconds, so that
-  /// per-frame work stays proportional to the rows that matter.
+  /// per-frame work stays proportional to the rows that matter, and puts the plans back
+  /// in row order after toggles added rows out of order (`TableSimulation` calls it every
+  /// step, so its snapshots take the plans in order).
   ///
-  /// - Complexity: O(k) for k rows with a plan.
+  /// - Complexity: O(k) for k rows with a plan, O(k log k) after toggles out of row order.
   public mutating func removeSettled(at time: Double) {
+    let count = motions.count
     motions.removeAll { !$0.expanded && time >= $0.endTime }
+    if !motionsSorted {
+      motions.sort { $0.row < $1.row }
+      motionsSorted = true
+    } else if motions.count == count {
+      return
+    }
+    motionPosition.removeAll(keepingCapacity: true)
+    for (i, m) in motions.enumerated() { motionPosition[m.row] = i }
   }
 
   // MARK: - Helpers
@@ -500,8 +522,8 @@ public struct ExpansionState: Sendable {
     }
   }
 
-  /// Rows with a plan, sorted (module internal, for the simulation).
-  var _motions: [_RowMotion] { motions }
+  /// Rows with a plan, sorted by row (module internal, for tests).
+  var _motions: [_RowMotion] { motionsSorted ? motions : motions.sorted { $0.row < $1.row } }
 
   private func checkRow(_ row: Int) throws(CellMotionError) {
     guard row >= 0, row < rowCount else {
@@ -518,10 +540,8 @@ public struct ExpansionState: Sendable {
   }
 
   private func motionIndex(_ row: Int) -> (position: Int, found: Bool) {
-    let position = motions.withUnsafeBufferPointer { m in
-      _partitionPoint(m.count) { m[$0].row >= row }
-    }
-    return (position, position < motions.count && motions[position].row == row)
+    guard let position = motionPosition[row] else { return (0, false) }
+    return (position, true)
   }
 }
 

@@ -114,7 +114,7 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
 
   /// Sorts the deltas by row and computes their prefix sums.
   ///
-  /// - Complexity: O(k) when appended in row order (the usual case), O(k^2) otherwise.
+  /// - Complexity: O(k) when appended in row order (the usual case), O(k log k) otherwise.
   mutating func _finish() {
     var sorted = true
     if deltaRows.count > 1 {
@@ -124,19 +124,12 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
       }
     }
     if !sorted {
-      // Insertion sort on the parallel arrays: no allocation; callers append in order
-      // (ExpansionState keeps its rows sorted), so this is a safety net.
-      for j in 1..<deltaRows.count {
-        let row = deltaRows[j]
-        let delta = deltas[j]
-        var k = j
-        while k > 0, deltaRows[k - 1] > row {
-          deltaRows[k] = deltaRows[k - 1]
-          deltas[k] = deltas[k - 1]
-          k -= 1
+      // Heapsort on the parallel arrays: no allocation. ExpansionState hands its rows in
+      // order except after toggles out of row order, until its next `removeSettled`.
+      deltaRows.withUnsafeMutableBufferPointer { rows in
+        deltas.withUnsafeMutableBufferPointer { values in
+          Self.heapSort(rows, values)
         }
-        deltaRows[k] = row
-        deltas[k] = delta
       }
     }
     deltaPrefix.removeAll(keepingCapacity: true)
@@ -145,6 +138,32 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
     for d in deltas {
       sum += d
       deltaPrefix.append(sum)
+    }
+  }
+
+  /// Sorts `rows` increasing, moving `values` with them: heapsort, in place.
+  static func heapSort(_ rows: UnsafeMutableBufferPointer<Int>, _ values: UnsafeMutableBufferPointer<Double>) {
+    func swapAt(_ i: Int, _ j: Int) {
+      (rows[i], rows[j]) = (rows[j], rows[i])
+      (values[i], values[j]) = (values[j], values[i])
+    }
+    /// Restores the max-heap below `root` within `0..<end`.
+    func siftDown(_ root: Int, _ end: Int) {
+      var parent = root
+      while true {
+        var child = 2 * parent + 1
+        guard child < end else { return }
+        if child + 1 < end, rows[child] < rows[child + 1] { child += 1 }
+        guard rows[parent] < rows[child] else { return }
+        swapAt(parent, child)
+        parent = child
+      }
+    }
+    let n = rows.count
+    for root in stride(from: n / 2 - 1, through: 0, by: -1) { siftDown(root, n) }
+    for end in stride(from: n - 1, to: 0, by: -1) {
+      swapAt(0, end)
+      siftDown(0, end)
     }
   }
 
