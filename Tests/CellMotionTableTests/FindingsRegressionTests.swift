@@ -247,6 +247,23 @@ struct TableFindingsRegressionTests {
     #expect(animator.frame.matrices == before.matrices && animator.frame.time == 0.5)
   }
 
+  @Test("Finding 7b: fresh identifiers stay in RowIdentifiers.valueRange after the largest identifier is used")
+  func freshIdentifiersAfterTheLast() throws {
+    var rows = TableRows(layout: try TableLayout(rowCount: 3, rowHeight: 44))
+    var u = RowUpdate()
+    u.insertRow(at: 0, height: 44, id: RowID((1 << 62) - 1))
+    try rows.apply(u)
+    for _ in 0..<3 {
+      var v = RowUpdate()
+      v.insertRows(at: [1, 2], height: 44)
+      let applied = try rows.apply(v)
+      for ins in applied.inserted { #expect(RowIdentifiers.valueRange.contains(ins.id.rawValue), "\(ins.id)") }
+    }
+    #expect(Set(rows.ids).count == rows.rowCount)
+    #expect(rows.ids.allSatisfy { RowIdentifiers.valueRange.contains($0.rawValue) })
+    #expect(rows.ids.index(of: RowID((1 << 62) - 1)) == 0)
+  }
+
   @Test("Finding 7c: a folding row-animation recipe is refused at init, not at every step of a batch update")
   func foldingRowRecipe() throws {
     var recipes = RowAnimationRecipes()
