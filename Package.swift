@@ -93,7 +93,7 @@ let package = Package(
       name: "CellMotionTableTests",
       dependencies: ["CellMotion", "CellMotionKernel", "CellMotionTable", "_TestSupport"]),
     .testTarget(
-      name: "CellMotionCLITests", dependencies: ["CellMotionCLI", "_TestSupport"]),
+      name: "CellMotionCLITests", dependencies: ["CellMotionCLI", "CellMotionKernel", "_TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -180,7 +180,7 @@ struct RetargetKernelTests {
                 case 0:
                   // A segment from where the fold is, as the table sets it.
                   let here = try batch.foldMotion(ofCell: i).value(at: t)
-                  let segment = MotionSegment(
+                  let segment = try MotionSegment(
                     from: here, to: Double(g.next() % 2), curve: try randomCurve(&g), duration: g.uniform(0.1...0.5),
                     begin: t)
                   try batch.setFoldMotion(ChannelMotion(segment, channel: .rotationX), cell: i)

@@ -253,7 +253,7 @@ struct RetargetTests {
       let spring = try Spring(stiffness: k, damping: zeta * 2 * k.squareRoot())
       for _ in 0..<20 {
         let from = g.uniform(-100...100), to = g.uniform(-100...100), v = g.uniform(-800...800)
-        let s = MotionSegment(from: from, to: to, velocity: v, spring: spring, begin: 1)
+        let s = try MotionSegment(from: from, to: to, velocity: v, spring: spring, begin: 1)
         let v0 = try #require(s.coreAnimationInitialVelocity)
         guard abs(v0) <= InputLimits.springVelocity.upperBound else { continue }
         let ca = try Spring(stiffness: k, damping: zeta * 2 * k.squareRoot(), initialVelocity: v0)
@@ -265,7 +265,7 @@ struct RetargetTests {
         }
       }
     }
-    #expect(MotionSegment(from: 3, to: 3, velocity: 10, spring: try Spring(), begin: 0).coreAnimationInitialVelocity == nil)
+    #expect(try MotionSegment(from: 3, to: 3, velocity: 10, spring: try Spring(), begin: 0).coreAnimationInitialVelocity == nil)
     print(tracker)
     #expect(tracker.passed, "\(tracker)")
   }

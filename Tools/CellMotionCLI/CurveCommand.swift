@@ -110,7 +110,7 @@ struct CurveSample {
   mutating func retarget(_ events: [RetargetEvent]) throws {
     guard keyframes == nil else { throw CLIError("--retarget takes a Bezier or a spring, not keyframes") }
     var m = ChannelMotion(
-      MotionSegment(from: 0, to: 1, curve: curve, duration: duration, begin: 0), channel: .translationY)
+      try MotionSegment(from: 0, to: 1, curve: curve, duration: duration, begin: 0), channel: .translationY)
     motions = [(0, m)]
     for e in events.sorted(by: { $0.time < $1.time }) {
       try m.retarget(to: e.target, at: e.time, policy: try e.policy(for: curve, duration: duration))

@@ -129,13 +129,16 @@ public enum ReferenceEvaluator {
   /// (`Stagger.delay(index:count:)` with the row and the table's row count, or the
   /// position in the cell's batch and the batch's size). A count left nil is taken as
   /// index + 1 (the cell is the last one known), which is exact for the default stagger
-  /// and for any stagger that does not `needsCount`.
+  /// and for any stagger that does not `needsCount`. Any index is accepted, `Int.max`
+  /// included (`Stagger.delay` clamps the index and count where they matter).
   public static func staggerDelay(
     _ stagger: Stagger, row: Int, batchPosition: Int, rowCount: Int? = nil, batchCount: Int? = nil
   ) -> Double {
+    // index + 1 without overflow: `delay` clamps the count below `maximumCount` anyway.
+    func known(_ index: Int) -> Int { min(max(index, 0), Stagger.maximumCount - 1) + 1 }
     switch stagger.base {
-    case .row: return stagger.delay(index: row, count: rowCount ?? row + 1)
-    case .batchPosition: return stagger.delay(index: batchPosition, count: batchCount ?? batchPosition + 1)
+    case .row: return stagger.delay(index: row, count: rowCount ?? known(row))
+    case .batchPosition: return stagger.delay(index: batchPosition, count: batchCount ?? known(batchPosition))
     }
   }
 
@@ -154,12 +157,36 @@ public enum ReferenceEvaluator {
   }
 
   /// The part's CAMediaTiming: beginTime `begin`, the recipe's speed, repeat, autoreverse
-  /// and fill mode.
-  static func mediaTiming(duration: Double, begin: Double, timing: RecipeTiming) -> MediaTiming? {
-    try? MediaTiming(
-      beginTime: begin, duration: duration, speed: timing.speed, repeatCount: timing.repeatCount,
-      autoreverses: timing.autoreverses, fillMode: timing.fillMode)
+  /// and fill mode (nil only for a part the recipe's validation refuses).
+  ///
+  /// `begin` may lie beyond `InputLimits.time` (a stagger of 1e5 s x row 2^40 puts it at
+  /// 1.1e17 s), which `MediaTiming` refuses as a begin time: the timing is built with
+  /// begin 0 and read at `time - begin` (the same Double arithmetic), so such a part still
+  /// shows its start state before it begins instead of having no effect.
+  static func mediaTiming(duration: Double, begin: Double, timing: RecipeTiming) -> PartMediaTiming? {
+    guard
+      let media = try? MediaTiming(
+        beginTime: 0, duration: duration, speed: timing.speed, repeatCount: timing.repeatCount,
+        autoreverses: timing.autoreverses, fillMode: timing.fillMode)
+    else { return nil }
+    return PartMediaTiming(media: media, begin: begin)
   }
+}
+
+/// A part's `MediaTiming` with its begin time kept apart (absolute seconds, any finite
+/// value): the parent-time queries `MediaTiming` answers, at `time - begin`.
+struct PartMediaTiming {
+  /// The timing with beginTime 0.
+  let media: MediaTiming
+  let begin: Double
+
+  func localTime(parentTime time: Double) -> Double? { media.localTime(parentTime: time - begin) }
+  func localTimeRate(parentTime time: Double) -> Double { media.localTimeRate(parentTime: time - begin) }
+  /// Parent time at which the active duration ends, seconds.
+  var endTime: Double { begin + media.endTime }
+}
+
+extension ReferenceEvaluator {
 
   /// Every channel's value for one cell (the parameters as `evaluate`'s): the model value
   /// where no channel animates it, the end value where the motion policy holds it or the

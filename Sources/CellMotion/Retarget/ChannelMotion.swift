@@ -106,14 +106,48 @@ public struct MotionSegment: Sendable, Hashable {
   public static let restFraction = Spring.settlingEpsilon
 
   /// A timed segment: `curve` from `from` to `to` over `duration` seconds from `begin`.
-  public init(from: Double, to: Double, curve: AnimationCurve, duration: Double, begin: Double) {
+  ///
+  /// - Throws: `.notFinite` / `.outOfRange` for `from` or `to` outside
+  ///   `InputLimits.channelValue`, `duration` outside `InputLimits.duration` (1e-6 ...
+  ///   1e5 s: a zero duration has no progress), or `begin` outside `InputLimits.time`.
+  public init(from: Double, to: Double, curve: AnimationCurve, duration: Double, begin: Double) throws(CellMotionError) {
+    try Self.check(from: from, to: to, begin: begin)
+    try Check.within(duration, InputLimits.duration, "duration")
+    self.init(unchecked: from, to: to, curve: curve, duration: duration, begin: begin)
+  }
+
+  /// `init(from:to:curve:duration:begin:)` for numbers the caller has already checked
+  /// (retargets and table heights, from validated state).
+  package init(unchecked from: Double, to: Double, curve: AnimationCurve, duration: Double, begin: Double) {
     kind = .timed(curve, duration: duration)
     (self.from, self.to, velocity, self.begin, end) = (from, to, 0, begin, begin + duration)
   }
 
   /// A velocity-carrying spring segment: from `from` with `velocity` (units per second)
   /// toward `to`; the spring's own initial velocity is ignored.
-  public init(from: Double, to: Double, velocity: Double, spring: Spring, begin: Double) {
+  ///
+  /// - Throws: `.notFinite` / `.outOfRange` for `from` or `to` outside
+  ///   `InputLimits.channelValue`, `velocity` outside `maximumVelocity` either way, or
+  ///   `begin` outside `InputLimits.time`.
+  public init(from: Double, to: Double, velocity: Double, spring: Spring, begin: Double) throws(CellMotionError) {
+    try Self.check(from: from, to: to, begin: begin)
+    try Check.within(velocity, -Self.maximumVelocity...Self.maximumVelocity, "velocity")
+    self.init(unchecked: from, to: to, velocity: velocity, spring: spring, begin: begin)
+  }
+
+  /// Largest |velocity| a carrying segment takes, units per second: 1e16, the widest
+  /// channel value (`InputLimits.channelValue`, 1e10) crossed in the shortest duration
+  /// (1e-6 s).
+  public static let maximumVelocity = 1e16
+
+  private static func check(from: Double, to: Double, begin: Double) throws(CellMotionError) {
+    try Check.within(from, InputLimits.channelValue, "from")
+    try Check.within(to, InputLimits.channelValue, "to")
+    try Check.time(begin, "begin")
+  }
+
+  /// `init(from:to:velocity:spring:begin:)` for numbers the caller has already checked.
+  package init(unchecked from: Double, to: Double, velocity: Double, spring: Spring, begin: Double) {
     let s = spring.atRest
     kind = .carrying(s)
     (self.from, self.to, self.velocity, self.begin) = (from, to, velocity, begin)
@@ -334,7 +368,7 @@ public struct ChannelMotion: Sendable, Hashable {
     try policy.validate()
     let position = value(at: time)
     if isHeld {
-      replace(MotionSegment(from: target, to: target, curve: .bezier(.linear), duration: InputLimits.duration.lowerBound, begin: time))
+      replace(MotionSegment(unchecked: target, to: target, curve: .bezier(.linear), duration: InputLimits.duration.lowerBound, begin: time))
       return
     }
     switch policy {
@@ -353,9 +387,9 @@ public struct ChannelMotion: Sendable, Hashable {
     case .carryVelocity(let spring, let drops):
       var v = velocity(at: time)
       if drops, v * (target - position) <= 0 { v = 0 }
-      replace(MotionSegment(from: position, to: target, velocity: v, spring: spring, begin: time))
+      replace(MotionSegment(unchecked: position, to: target, velocity: v, spring: spring, begin: time))
     case .fromCurrentState(let curve, let duration):
-      replace(MotionSegment(from: position, to: target, curve: curve, duration: duration, begin: time))
+      replace(MotionSegment(unchecked: position, to: target, curve: curve, duration: duration, begin: time))
     }
   }
 

@@ -94,11 +94,17 @@ package enum Check {
     guard value.isFinite else { throw .notFinite(field: field, value: value) }
     return value
   }
-  /// Finite and > 0.
+  /// Finite and > 0, and not subnormal: at least `Double.leastNormalMagnitude`
+  /// (2.2e-308). A subnormal positive passes "> 0" but its reciprocal overflows to
+  /// infinity (1 / 2.2e-310 = inf), and callers of this check divide by the value
+  /// (m34 = -1/d, a frame interval 1/rate, a fling's log(stopSpeed / v)).
   @discardableResult
   package static func positive(_ value: Double, _ field: String) throws(CellMotionError) -> Double {
     try finite(value, field)
     guard value > 0 else { throw .outOfRange(field: field, value: value, expected: "> 0") }
+    guard value >= Double.leastNormalMagnitude else {
+      throw .outOfRange(field: field, value: value, expected: "> 0 and not subnormal (>= 2.2250738585072014e-308)")
+    }
     return value
   }
   /// Finite and >= 0.

@@ -43,6 +43,14 @@ public enum InputLimits {
   /// The per-cell-height and per-table-width factors of a channel value: `-1e3 ... 1e3`.
   public static let channelFactor: ClosedRange<Double> = -1e3...1e3
 
+  /// A channel's value as one cell sees it, and the numbers given directly in its units
+  /// (the values of a `KeyframeTrack`, the ends of a `MotionSegment`): `-1e10 ... 1e10`.
+  /// It holds every resolved value (|constant| + 2 x |factor| x size <= 1e6 + 2 x 1e3 x
+  /// 1e6 = 2.001e9) with room to spare, and keeps the differences, tangents and arc
+  /// lengths the keyframe modes form (a few times 1e10) finite, where values near 1e308
+  /// overflowed to NaN.
+  public static let channelValue: ClosedRange<Double> = -1e10...1e10
+
   /// Entries of the matrices of a whole-matrix animation: `-1e6 ... 1e6`; the numbers of
   /// their decomposition (translation, scale, skew, perspective) must lie in the same range.
   public static let matrixEntry: ClosedRange<Double> = -1e6...1e6

@@ -66,10 +66,11 @@ public struct KeyframeTrack: Sendable, Hashable {
   /// Most keys a track may have.
   public static let maximumKeys = 64
 
-  /// - Throws: `.outOfRange` for no values, more than `maximumKeys`, key times of the
-  ///   wrong count, outside [0, 1], decreasing, or not from 0 to 1, a wrong number of
-  ///   timing functions or tension / continuity / bias values; `.notFinite` for NaN or
-  ///   infinite numbers.
+  /// - Throws: `.outOfRange` for no values, more than `maximumKeys`, a value outside
+  ///   `InputLimits.channelValue` (-1e10 ... 1e10), key times of the wrong count, outside
+  ///   [0, 1], decreasing, or not from 0 to 1, a wrong number of timing functions or
+  ///   tension / continuity / bias values, or one of those outside
+  ///   `InputLimits.keyframeParameter` ([-1, 1]); `.notFinite` for NaN or infinite numbers.
   public init(
     values: [Double], keyTimes: [Double]? = nil, timingFunctions: [AnimationCurve]? = nil,
     mode: KeyframeCalculationMode = .linear, tension: [Double]? = nil, continuity: [Double]? = nil,
@@ -79,14 +80,14 @@ public struct KeyframeTrack: Sendable, Hashable {
     guard n >= 1, n <= Self.maximumKeys else {
       throw .outOfRange(field: "keyframes.values.count", value: Double(n), expected: "1...\(Self.maximumKeys)")
     }
-    for (k, v) in values.enumerated() { try Check.finite(v, "keyframes.values[\(k)]") }
+    for (k, v) in values.enumerated() { try Check.within(v, InputLimits.channelValue, "keyframes.values[\(k)]") }
     let segments = max(n - 1, 0)
     func perKey(_ a: [Double]?, _ name: String) throws(CellMotionError) -> [Double] {
       guard let a else { return Array(repeating: 0, count: n) }
       guard a.count == n else {
         throw .outOfRange(field: "keyframes.\(name).count", value: Double(a.count), expected: "\(n) (one per value)")
       }
-      for (k, x) in a.enumerated() { try Check.finite(x, "keyframes.\(name)[\(k)]") }
+      for (k, x) in a.enumerated() { try Check.within(x, InputLimits.keyframeParameter, "keyframes.\(name)[\(k)]") }
       return a
     }
     self.tension = try perKey(tension, "tensionValues")

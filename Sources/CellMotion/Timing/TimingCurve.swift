@@ -161,11 +161,19 @@ public struct TimingCurve: Sendable, Hashable, Codable, CustomStringConvertible 
   /// Slope dy/dx at the time fraction x (clamped to [0, 1]): the progress velocity per
   /// unit time fraction. Multiply by 1/duration (1/seconds) for progress per second.
   ///
+  /// Always finite (for a finite x): velocities built from it, and the velocity a
+  /// retarget carries, stay finite.
+  ///
   /// Where x'(s) = 0 the limit is taken by L'Hopital's rule on higher derivatives
   /// (e.g. `.easeIn` at x = 1, where P2 = P3: y''/x'' = 1/0.58, the direction from P1 to
-  /// P3), and ±infinity where only x' vanishes (a vertical tangent, e.g. (1, 0, 0, 1) at
-  /// x = 0.5 or (0, 1, 0, 1) at x = 0).
-  /// - Complexity: O(1) plus one `parameter(forX:)`.
+  /// P3). Where only x' vanishes the tangent is vertical and the derivative infinite
+  /// (x1 = 0 with y1 != 0 at x = 0, as easings.net's easeOutCirc (0, 0.55, 0.45, 1);
+  /// x2 = 1 with y2 != 1 at x = 1; (1, 0, 0, 1) at x = 0.5): there the slope is the mean
+  /// slope over the `tangentWindow` of the time fraction around x (the part inside
+  /// [0, 1]: [0, 1e-3] at the start, [1 - 1e-3, 1] at the end), which has the tangent's
+  /// sign. Everywhere its magnitude is at most `maximumSlope` (next to a vertical tangent
+  /// the exact derivative grows without bound).
+  /// - Complexity: O(1) plus one `parameter(forX:)` (three at a vertical tangent).
   public func slope(at x: Double) -> Double {
     if x.isNaN { return .nan }
     if y1 == x1 && y2 == x2 { return 1 }
@@ -173,10 +181,32 @@ public struct TimingCurve: Sendable, Hashable, Codable, CustomStringConvertible 
     let dx = Self.derivatives(s, x1, x2)
     let dy = Self.derivatives(s, y1, y2)
     for (a, b) in [(dx.0, dy.0), (dx.1, dy.1), (dx.2, dy.2)] where !(a == 0 && b == 0) {
-      if a == 0 { return b > 0 ? .infinity : -.infinity }
-      return b / a
+      if a == 0 { return tangentSlope(at: x) }
+      return Self.clampSlope(b / a)
     }
     return .nan  // unreachable: x''' = 6 (1 - 3 x2 + 3 x1) != 0 when x' = x'' = 0
+  }
+
+  /// Most a slope reports, progress per unit time fraction: 1e6. A curve this steep moves
+  /// a whole unit of progress in a millionth of its duration; steeper tangents (next to a
+  /// vertical one) count as this steep, so a channel's velocity (at most ~2e9 points over
+  /// at least 1e-6 s, `InputLimits`) stays far inside Float's range.
+  public static let maximumSlope = 1e6
+
+  /// The share of the time fraction, 1e-3, over which `slope(at:)` averages at a vertical
+  /// tangent: a thousandth of the animation (0.3 ms of a 0.3 s one, well under a frame),
+  /// short enough to be the curve's local speed, long enough for a finite value.
+  public static let tangentWindow = 1e-3
+
+  /// The mean slope over the `tangentWindow` around x, kept inside [0, 1].
+  private func tangentSlope(at x: Double) -> Double {
+    let h = Self.tangentWindow
+    let lo = max(0, min(min(max(x, 0), 1) - h / 2, 1 - h))
+    return Self.clampSlope((value(at: lo + h) - value(at: lo)) / h)
+  }
+
+  private static func clampSlope(_ slope: Double) -> Double {
+    min(max(slope, -maximumSlope), maximumSlope)
   }
 
   /// Power-basis coefficients for the SIMD kernel (WebKit UnitBezier form):

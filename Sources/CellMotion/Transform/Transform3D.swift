@@ -178,6 +178,9 @@ extension Transform3D {
 
   /// A perspective transform: identity with m34 = -1/distance (distance in points from the
   /// eye to the z = 0 plane; 500 is the classic value). A point at depth z gets w = 1 - z/d.
+  ///
+  /// - Throws: `.notFinite` / `.outOfRange` unless `distance` is finite, > 0 and not
+  ///   subnormal (at least 2.2e-308, so that -1/distance is finite).
   public static func perspective(distance: Double) throws(CellMotionError) -> Transform3D {
     try Check.positive(distance, "perspective distance")
     var t = identity

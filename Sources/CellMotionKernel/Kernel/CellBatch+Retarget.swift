@@ -70,7 +70,10 @@ extension CellBatch {
   /// - Throws: `.indexOutOfRange` for a cell outside `0..<count`; `.invalidCombination`
   ///   when the cell's recipe does not animate `channel`; `ChannelMotion.retarget`'s errors
   ///   (target, time, policy, a fifth running additive layer); `.outOfRange` when the
-  ///   derived recipe would need more scratch rows than the kernel has.
+  ///   derived recipe would need more scratch rows than the kernel has, or when a rotation
+  ///   channel's retarget rows (offset, the segment's larger end, layer deltas, summed)
+  ///   exceed `CompiledRecipe.maximumAngle` radians (a Float angle that large loses the
+  ///   stated precision).
   /// - Complexity: O(channels + rows); allocates (it is an event, not a frame).
   public mutating func retarget(
     cell i: Int, channel: Channel, to target: Double, at time: Double, policy: RetargetPolicy
@@ -90,8 +93,10 @@ extension CellBatch {
   /// ends: for an opening fold 1 is flat, 0 folded; `ChannelMotion(foldOf:...)`). A later
   /// retarget starts from the motion the earlier ones left.
   ///
-  /// - Throws: `.invalidCombination` when the cell's recipe has no fold; otherwise as
-  ///   `retarget(cell:channel:to:at:policy:)`.
+  /// - Throws: `.invalidCombination` when the cell's recipe has no fold; `.outOfRange` when
+  ///   the motion's numbers (summed as for a rotation channel) reach a progress p whose
+  ///   angle pi/2 x (1 + |p|) exceeds `CompiledRecipe.maximumAngle` (|p| above about 39,
+  ///   e.g. `retargetFold(to: 1e6)`); otherwise as `retarget(cell:channel:to:at:policy:)`.
   public mutating func retargetFold(cell i: Int, to target: Double, at time: Double, policy: RetargetPolicy)
     throws(CellMotionError)
   {
@@ -124,7 +129,7 @@ extension CellBatch {
   /// then retargeted).
   ///
   /// - Throws: `.indexOutOfRange`; `.invalidCombination` when the recipe has no fold or
-  ///   `motion` starts from another recipe's channel; `.outOfRange` as `retarget`.
+  ///   `motion` starts from another recipe's channel; `.outOfRange` as `retargetFold`.
   /// - Complexity: as `retarget`; once the derived recipe of its shape exists, a few small
   ///   allocations (an event, not the kernel's frame).
   public mutating func setFoldMotion(_ motion: ChannelMotion, cell i: Int) throws(CellMotionError) {
@@ -162,7 +167,10 @@ extension CellBatch {
   }
 
   /// The recipe index cell `i` was appended with (derived recipes map back to it).
+  ///
+  /// - Precondition: `0 <= i < count` (a trap names the index and the range).
   public func baseRecipe(ofCell i: Int) -> Int {
+    precondition(i >= 0 && i < count, "CellBatch: cell index \(i) out of range 0..<\(count)")
     let r = Int(recipeIndex[i])
     return recipes[r].baseRecipe ?? r
   }
@@ -187,6 +195,15 @@ extension CellBatch {
     guard source == .clock else {
       throw .invalidCombination(
         field: "cell", reason: "cells driven by progress cannot be retargeted (a retarget runs on the clock)")
+    }
+    // The angles the kernel forms from the retarget rows (Float) stay within
+    // `CompiledRecipe.maximumAngle`: a rotation channel's numbers are angles, a fold's are
+    // its progress p, the halves turning by pi/2 x (1 - p).
+    for m in cellMotions.channels where m.channel == .rotationX || m.channel == .rotationY || m.channel == .rotationZ {
+      try CompiledRecipe.checkAngle(CompiledRecipe.retargetReach(m), field: "retarget of \(m.channel.rawValue)")
+    }
+    if let f = cellMotions.fold {
+      try CompiledRecipe.checkAngle(Double.pi / 2 * (1 + CompiledRecipe.retargetReach(f)), field: "retarget of the fold")
     }
     let order = Channel.allCases
     let sorted = cellMotions.channels.sorted {

@@ -40,7 +40,9 @@ public struct CellBatch: Sendable {
   /// Every per-cell column (`CellColumns`: declared there once).
   var columns = CellColumns()
 
-  /// Staggered start (start + stagger delay) - timeOrigin, seconds (0 for cells driven by
+  /// Where the kernel measures each cell's time from, seconds relative to `timeOrigin`: its
+  /// staggered start (start + stagger delay) plus its recipe's `startShift` (the delay all
+  /// its parts share), computed in Double and rounded once (0 for cells driven by
   /// progress).
   public var start: [Float] { columns.start }
   /// Each cell's progress (`ProgressSource.progress`; 0 for cells on the clock).
@@ -135,7 +137,12 @@ public struct CellBatch: Sendable {
   ///   - startTime: when the cell was displayed, seconds (absolute, in `InputLimits.time`).
   ///   - geometry: the cell's size and the table's width, points.
   /// - Throws: `.invalidCombination` when the stagger needs a count that is not given;
-  ///   `.outOfRange` for a count below index + 1 and the other bad inputs.
+  ///   `.outOfRange` for a count below index + 1 or above `Stagger.maximumCount`, an index
+  ///   (row or batch position) at or above `Stagger.maximumCount` when the stagger needs
+  ///   the count, and the other bad inputs. Without such a stagger any row >= 0 is
+  ///   accepted, `Int.max` included.
+  ///   `.outOfRange` also when a rotation channel whose angle depends on the geometry
+  ///   would turn this cell beyond `CompiledRecipe.maximumAngle`.
   /// - Complexity: amortised O(1); no allocation while within the reserved capacity.
   public mutating func append(
     recipe: Int, row: Int, batchPosition: Int = 0, rowCount: Int? = nil, batchCount: Int? = nil,
@@ -152,6 +159,13 @@ public struct CellBatch: Sendable {
       guard let count else {
         throw .invalidCombination(
           field: name, reason: "recipe \(recipes[recipe].recipe.name)'s stagger depends on the number of cells; give \(name)")
+      }
+      // The index first: the count's range below is stated from it (index + 1 cannot
+      // overflow once the index is below `Stagger.maximumCount`).
+      guard index < Stagger.maximumCount else {
+        throw .outOfRange(
+          field: stagger.base == .row ? "row" : "batchPosition", value: Double(index),
+          expected: "< \(Stagger.maximumCount) for a stagger that depends on the number of cells")
       }
       guard count > index, count <= Stagger.maximumCount else {
         throw .outOfRange(field: name, value: Double(count), expected: "\(index + 1)...\(Stagger.maximumCount)")
@@ -222,6 +236,7 @@ public struct CellBatch: Sendable {
       throw .outOfRange(field: "cell count", value: Double(count) + 1, expected: "<= \(Self.maxCapacity)")
     }
     try geometry.validate()
+    try recipes[recipe].checkAngles(geometry)
     guard row >= 0 else { throw .outOfRange(field: "row", value: Double(row), expected: ">= 0") }
     guard batchPosition >= 0 else {
       throw .outOfRange(field: "batchPosition", value: Double(batchPosition), expected: ">= 0")
@@ -237,11 +252,19 @@ public struct CellBatch: Sendable {
     let end = source == .clock ? startExact + recipes[recipe].activeDuration : .infinity
     columns.append(
       CellColumns.Cell(
-        start: Float(startExact - timeOrigin), startExact: startExact, progress: progress, width: Float(geometry.width),
+        start: kernelStart(startExact, recipe: recipe), startExact: startExact, progress: progress,
+        width: Float(geometry.width),
         height: Float(geometry.height), tableWidth: Float(geometry.tableWidth),
         detailHeight: Float(geometry.detailHeight ?? geometry.height), recipeIndex: Int32(recipe), row: row,
         batchPosition: batchPosition, endExact: end, motions: nil))
     retargetRows.reserve(cells: count)
+  }
+
+  /// `startExact` (absolute seconds) as the kernel's start column holds it for a cell of
+  /// recipe `recipe`: plus the recipe's `startShift`, minus `timeOrigin`, in Double.
+  @inline(__always)
+  func kernelStart(_ startExact: Double, recipe: Int) -> Float {
+    Float(startExact + (source == .clock ? recipes[recipe].startShift : 0) - timeOrigin)
   }
 
   /// Removes every cell, keeping capacity.
@@ -302,10 +325,10 @@ public struct CellBatch: Sendable {
   /// - Complexity: O(count); no allocation.
   public mutating func rebase(to origin: Double) throws(CellMotionError) {
     try Check.time(origin, "timeOrigin")
-    if source == .clock {
-      for i in 0..<count { columns.start[i] = Float(columns.startExact[i] - origin) }
-    }
     timeOrigin = origin
+    if source == .clock {
+      for i in 0..<count { columns.start[i] = kernelStart(columns.startExact[i], recipe: Int(columns.recipeIndex[i])) }
+    }
     for i in 0..<count where columns.motions[i] != nil { writeRetargetRows(cell: i) }
   }
 

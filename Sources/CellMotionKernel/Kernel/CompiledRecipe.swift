@@ -118,6 +118,9 @@ public struct CompiledRecipe: Sendable {
   /// progress and writes its value to scratch row `parts.count + index`, which its
   /// `CompiledChannel` reads as progress with from 0 and to 1.
   package let keyframes: [CompiledKeyframes]
+  /// The rotation channels whose angle depends on the cell's geometry, with how far it can
+  /// reach (`checkAngles`, run for each cell `CellBatch.append` adds).
+  package let angleReaches: [AngleReach]
   /// Retargeted channels (derived recipes only, `CellBatch.retarget`): each writes its
   /// value to scratch row `parts.count + keyframes.count + index`, which its
   /// `CompiledChannel` reads as progress with from 0 and to 1; their staged progress rows
@@ -168,6 +171,11 @@ public struct CompiledRecipe: Sendable {
   public let isPlanar: Bool
   /// Seconds from a cell's staggered start until nothing changes (`Recipe.activeDuration`).
   public let activeDuration: Double
+  /// Seconds added (in Double) to a cell's staggered start where the kernel's Float times
+  /// are measured from: the earliest delay of the recipe's timed parts, whose delays are
+  /// then taken relative to it, so a long delay they share costs no precision
+  /// (`timelineShift`); 0 for cells driven by progress.
+  public let startShift: Double
   /// Whether the kernel stores this recipe's cell matrices as the identity from constants,
   /// computing no entries: nothing moves the cells (`MatrixPlan.identity`: the fade and
   /// fold recipes) and no projected corners are asked for.
@@ -211,7 +219,9 @@ public struct CompiledRecipe: Sendable {
   ///
   /// With `source` `.progress` the recipe's active duration must be at most
   /// `CellBatch.precisionWindow` (16 s: the Float time quantum the stated tolerances need),
-  /// else `.outOfRange`.
+  /// else `.outOfRange`. On the clock, a timed part's timeline must span at most
+  /// `maxTimelineDurations` of its durations, and the angles the kernel forms must stay
+  /// within `maximumAngle` (`.outOfRange` otherwise, naming the part).
   public init(_ recipe: Recipe, motion: MotionPolicy? = nil, source: ProgressSource = .clock) throws(CellMotionError) {
     try self.init(recipe, motion: motion, source: source, retargets: [])
   }
@@ -234,6 +244,9 @@ public struct CompiledRecipe: Sendable {
     let policy = motion ?? recipe.motion
     self.motion = policy
     self.source = source
+    // Part delays count from the earliest one, which each cell's start takes in Double.
+    let shift = source == .clock ? try Self.timelineShift(recipe) : 0
+    startShift = shift
     switch source {
     case .clock:
       progressSpan = 0
@@ -261,7 +274,7 @@ public struct CompiledRecipe: Sendable {
         beginTime: 0, duration: duration, speed: 1, repeatCount: timing.repeatCount,
         autoreverses: timing.autoreverses, fillMode: .forwards)
       let endLocal = probe.flatMap { $0.localTime(parentTime: $0.activeDuration + 1) } ?? duration
-      let k = PartKey(curve: curve, duration: Float(duration), delay: Float(delay), endLocalTime: Float(endLocal))
+      let k = PartKey(curve: curve, duration: Float(duration), delay: Float(delay - shift), endLocalTime: Float(endLocal))
       if let i = keyIndex[k] { return i }
       keys.append(k)
       keyIndex[k] = keys.count - 1
@@ -296,6 +309,7 @@ public struct CompiledRecipe: Sendable {
     }
     var channels: [CompiledChannel] = []
     var keyframes: [CompiledKeyframes] = []
+    var angleReaches: [AngleReach] = []
     var retargets: [CompiledRetarget] = []
     var retargetInputs = 0
     // Retarget rows follow the keyframe rows; their staged progress follows all of them.
@@ -327,10 +341,25 @@ public struct CompiledRecipe: Sendable {
         let row = parts.count + keyframes.count
         keyframes.append(try CompiledKeyframes(k, part: i, row: row, duration: c.duration))
         channel = CompiledChannel(channel: c.channel, part: row, from: .zero, to: SIMD3(1, 0, 0))
+        if c.channel == .rotationX || c.channel == .rotationY || c.channel == .rotationZ {
+          try Self.admit(
+            Self.angleReach(k, field: "\(recipe.name).channels[\(n)].keyframes"),
+            into: &angleReaches)
+        }
       } else {
         let end = c.endValue
-        let from = SIMD3(Float(c.from.constant), Float(c.from.perCellHeight), Float(c.from.perTableWidth))
-        let to = SIMD3(Float(end.constant), Float(end.perCellHeight), Float(end.perTableWidth))
+        // A rotation's whole turns come off both constants in Double (`reducedTurns`).
+        let (fromC, toC) = Self.reducedTurns(c.channel, c.from.constant, end.constant)
+        let from = SIMD3(Float(fromC), Float(c.from.perCellHeight), Float(c.from.perTableWidth))
+        let to = SIMD3(Float(toC), Float(end.perCellHeight), Float(end.perTableWidth))
+        if c.channel == .rotationX || c.channel == .rotationY || c.channel == .rotationZ, !held {
+          try Self.admit(
+            Self.angleReach(
+              from: SIMD3(fromC, c.from.perCellHeight, c.from.perTableWidth),
+              to: SIMD3(toC, end.perCellHeight, end.perTableWidth), bounds: parts[i].curve.progressBounds,
+              field: "\(recipe.name).channels[\(n)]"),
+            into: &angleReaches)
+        }
         // The mask: 1 animates, 0 holds the end value. (to - from) x 0 is applied by setting
         // from = to, so the value is exactly `to` whatever the progress.
         channel = CompiledChannel(channel: c.channel, part: i, from: held ? to : from, to: to)
@@ -358,6 +387,7 @@ public struct CompiledRecipe: Sendable {
       foldRow = addRetarget(shape, base: base, isFold: true)
     }
     self.keyframes = keyframes
+    self.angleReaches = angleReaches
     self.retargets = retargets
     retargetInputRows = retargetInputs
     layout = ScratchLayout(stagedRows: progressRow)
@@ -417,6 +447,10 @@ public struct CompiledRecipe: Sendable {
       // A retargeted fold reads its row even when held: the motion is exact there.
       let row = foldRow ?? partOfKey[foldKey]
       let held = foldRow == nil && policy.holdsTransforms
+      if foldRow == nil, !policy.holdsTransforms {
+        try Self.checkAngle(
+          Self.foldReach(opening: f.direction == .open, bounds: parts[row].curve.progressBounds), field: "\(recipe.name).fold")
+      }
       // The fold's angle is (1 - openness) * (-pi/2), openness = p or 1 - p (p = 1 held).
       let bounds = held ? (lo: 1.0, hi: 1.0) : progressBounds(row: row)
       let opening = f.direction == .open

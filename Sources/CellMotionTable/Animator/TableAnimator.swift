@@ -173,8 +173,10 @@ public struct TableAnimator: Sendable {
   ///     layout's (`ExpansionState.heightDuration`), not the recipe's, and keep their
   ///     duration.
   /// - Throws: `CellMotionError.outOfRange` for a capacity outside its range or options
-  ///   that `Kernel.evaluate` rejects; `.invalidCombination` for an affine layout with a
-  ///   recipe that is not affine; the errors of the recipes' compilation.
+  ///   that `Kernel.evaluate` rejects, or a recipe with a rotation that depends on the
+  ///   cell's height and would turn beyond `CompiledRecipe.maximumAngle` for a row 1e6
+  ///   points tall; `.invalidCombination` for an affine layout with a recipe that is not
+  ///   affine; the errors of the recipes' compilation.
   public init(
     simulation: TableSimulation, recipes: TableRecipes, cellWidth: Double, tableWidth: Double? = nil,
     capacity: Int = 256, options: KernelOptions = .init(), layout: MatrixLayout = .transform3D,
@@ -216,6 +218,11 @@ public struct TableAnimator: Sendable {
     updateRecipeIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
     updateBatch = try CellBatch(recipes: updateRecipes, capacity: 64, motion: motion)
     updateOutput = try FrameOutput(capacity: 64, layout: layout, includeFold: false)
+    // A rotation that depends on the cell's height must stay within the kernel's angles
+    // for every height a row is animated with (up to 1e6 points, `cellGeometry`): checked
+    // here, not when a tall row first appears mid-session.
+    let tallest = CellGeometry(width: cellWidth, height: InputLimits.length.upperBound, tableWidth: tw)
+    for r in batch.recipes + updateBatch.recipes { try r.checkAngles(tallest) }
     if layout == .affine2D, let r = updateBatch.recipes.first(where: { !$0.isPlanar }) {
       throw .invalidCombination(
         field: "layout", reason: "row animation recipe \(r.recipe.name) is not affine; use the transform3D layout")
@@ -248,10 +255,15 @@ public struct TableAnimator: Sendable {
   /// times), so the kernel's Float times stay within a few seconds of zero and a cell
   /// animating after a day of running matches the same animation started at time zero
   /// (tested to 1e-3 points and 1e-5 opacity over a simulated 24-hour session).
+  /// - Throws: `.notFinite` / `.outOfRange` for a time outside `InputLimits.time`,
+  ///   `.invalidCombination` for one before the previous step; then the animator is
+  ///   unchanged and `frame` is still the last frame.
   /// - Complexity: O(v + a + c) for v visible rows, a animations in flight and c rows
   ///   entering or leaving, plus O(a) at a rebase; no heap allocation in steady state.
   public mutating func step(to time: Double) throws(CellMotionError) {
-    try Check.time(time, "time")
+    // A refused time (NaN, out of range, before the previous step) changes nothing: the
+    // last frame stays whole (its events included), as the simulation does.
+    try simulation.checkTimeOrder(time)
     // Move the event arrays out of the frame so they are uniquely referenced: mutating a
     // copy that `frame` still shares would copy every array (5 allocations per frame,
     // measured by the bench's scroll session).
@@ -276,7 +288,7 @@ public struct TableAnimator: Sendable {
       try batch.append(
         recipe: s.appearance == .first ? 0 : 1, row: s.row, batchPosition: s.batchPosition,
         rowCount: simulation.layout.rowCount, batchCount: s.batchCount,
-        startTime: s.startTime, geometry: CellGeometry(width: cellWidth, height: height, tableWidth: tableWidth))
+        startTime: s.startTime, geometry: cellGeometry(height: height))
     }
     if (time - batch.timeOrigin).magnitude > Self.rebaseInterval { try batch.rebase(to: time) }
     try Kernel.evaluate(batch, at: time, into: &output, options: options)
@@ -329,7 +341,7 @@ public struct TableAnimator: Sendable {
       try updateBatch.append(
         recipe: updateRecipeIndex[c.cell.key]!, row: c.cell.row ?? 0, batchPosition: c.cell.batchPosition,
         rowCount: max(rowCount, (c.cell.row ?? 0) + 1), batchCount: c.cell.batchCount, startTime: c.cell.beginTime,
-        geometry: CellGeometry(width: cellWidth, height: c.height, tableWidth: tableWidth))
+        geometry: cellGeometry(height: c.height))
     }
     try Kernel.evaluate(updateBatch, at: time, into: &updateOutput, options: KernelOptions(lanes: options.lanes))
     let floats = output.layout.floatsPerCell
@@ -357,6 +369,19 @@ public struct TableAnimator: Sendable {
       Self.appendTranslation(Float(m.y), floats, to: &frame.extraMatrices)
       frame.extraOpacity.append(1)
     }
+  }
+
+  /// The geometry a row's recipe sees for a cell drawn `height` points tall: its height
+  /// clamped into `InputLimits.length` (1e-3 ... 1e6 points), the sizes a recipe is
+  /// evaluated with. A drawn height can leave that range while the table animates (an
+  /// overshooting height animation holds a row at 0 points for a moment; a row of 9e5
+  /// points with a 2e5-point detail is 1.1e6 tall), and the frame must still be computed:
+  /// the recipe's height-dependent values then use the nearest height it accepts, while
+  /// the frame's `heights` and positions keep the drawn ones.
+  @inline(__always)
+  func cellGeometry(height: Double) -> CellGeometry {
+    let h = min(max(height, InputLimits.length.lowerBound), InputLimits.length.upperBound)
+    return CellGeometry(width: cellWidth, height: h, tableWidth: tableWidth)
   }
 
   /// Appends a translation by `y` points down to `m`: 16 Floats (CATransform3D field order)
@@ -428,7 +453,9 @@ public struct TableAnimator: Sendable {
       let local = fold.localTime(at: time)
       let openingLocal = fold.phase == .opening ? local : fold.duration - local
       let detail = try expansion.detailHeight(row: row)
-      if foldBatch.count == foldOutput.capacity { break }
+      // Every folding row is drawn: the batch grows (once per new high) rather than drop
+      // the folds past its capacity.
+      if foldBatch.count == foldOutput.capacity { try Self.grow(&foldBatch, &foldOutput) }
       let held = foldBatch.recipes[0].holdsFold
       try foldBatch.append(
         recipe: 0, row: row, startTime: fold.motion != nil && !held ? time : time - openingLocal,

@@ -5,8 +5,9 @@
 // 1. The article's order of events: opening = the row's height grows, THEN the detail
 //    folds open; closing = the detail folds closed, THEN the height shrinks.
 // 2. No jumps: a toggle mid-way reverses from the current height and fold state.
-// 3. Heights always within [collapsed, expanded]; rows below move with the animated
-//    height through `LayoutSnapshot`; O(k) per frame for k rows with a plan.
+// 3. Heights within [collapsed, expanded] (an under-damped spring overshoots either end
+//    for a moment, but a drawn height never goes below 0); rows below move with the
+//    animated height through `LayoutSnapshot`; O(k) per frame for k rows with a plan.
 //
 // Timeline of a row (Dh = heightDuration, Df = foldDuration, t0 = toggle time):
 // - expand from collapsed (detail fraction f, fold closed): fraction f -> 1 over
@@ -73,8 +74,15 @@ public struct ExpansionState: Sendable {
 
   /// Rows whose target state is expanded (they may still be animating).
   public private(set) var expandedRows: Set<Int> = []
-  /// Rows with a plan (expanded, or collapsing and not yet pruned), sorted by row.
+  /// Rows with a plan (expanded, or collapsing and not yet pruned): sorted by row when
+  /// `motionsSorted`, else in the order their plans were made (a row new to the plans is
+  /// appended, O(1); inserting it in row order moved every plan after it, so toggling
+  /// distinct rows in descending order was quadratic). `removeSettled` sorts them again.
   private var motions: [_RowMotion] = []
+  /// Where each row's plan is in `motions`.
+  private var motionPosition: [Int: Int] = [:]
+  /// Whether `motions` is in increasing row order.
+  private var motionsSorted = true
   /// Time of the latest toggle, seconds.
   private var lastToggleTime = -Double.infinity
 
@@ -174,7 +182,8 @@ public struct ExpansionState: Sendable {
   /// - Throws: `CellMotionError.indexOutOfRange` for a bad row; `.notFinite` for a NaN
   ///   time; `.invalidCombination` for a time before the previous toggle. On error the
   ///   state is unchanged.
-  /// - Complexity: O(k) for k rows with a plan.
+  /// - Complexity: O(1) amortised (plus the expanded row a `.single` policy collapses),
+  ///   in any order of rows.
   @discardableResult
   public mutating func toggle(row: Int, at time: Double) throws(CellMotionError) -> Bool {
     try checkRow(row)
@@ -201,13 +210,13 @@ public struct ExpansionState: Sendable {
   public func isExpanded(_ row: Int) -> Bool { expandedRows.contains(row) }
 
   private mutating func expand(_ row: Int, at t0: Double) {
-    let index = motionIndex(row)
-    let current: _RowMotion? = index.found ? motions[index.position] : nil
+    let position = motionPosition[row]
+    let current: _RowMotion? = position.map { motions[$0] }
     var next = _RowMotion(row: row, expanded: true, toggleTime: t0)
     if let current, let fold = current.fold, var openness = fold.motion, let retarget, t0 < fold.endTime {
       // Retargeting fold, still closing (the height waits at full): send it back open.
       next.height = ChannelMotion(
-        MotionSegment(from: 1, to: 1, curve: .bezier(.linear), duration: InputLimits.duration.lowerBound, begin: t0),
+        MotionSegment(unchecked: 1, to: 1, curve: .bezier(.linear), duration: InputLimits.duration.lowerBound, begin: t0),
         channel: .scaleY)
       next.fold = retargeted(&openness, fold, toward: 1, at: t0, policy: retarget)
     } else if let current, !current.expanded, let fold = current.fold, fold.phase == .closing,
@@ -229,18 +238,20 @@ public struct ExpansionState: Sendable {
       next.setHeight(from: f, to: 1, start: t0, duration: duration)
       next.fold = foldOpening(at: t0 + duration)
     }
-    if index.found {
-      motions[index.position] = next
+    if let position {
+      motions[position] = next
     } else {
-      motions.insert(next, at: index.position)
+      if let last = motions.last, last.row > row { motionsSorted = false }
+      motionPosition[row] = motions.count
+      motions.append(next)
     }
     expandedRows.insert(row)
   }
 
   private mutating func collapse(_ row: Int, at t0: Double) {
-    let index = motionIndex(row)
     // An expanded row always has a plan.
-    let current = motions[index.position]
+    let position = motionPosition[row]!
+    let current = motions[position]
     var next = _RowMotion(row: row, expanded: false, toggleTime: t0)
     if let fold = current.fold, var openness = fold.motion, let retarget, t0 >= fold.startTime {
       // The retargeting fold has started opening (or is open): send it back closed, then
@@ -262,7 +273,7 @@ public struct ExpansionState: Sendable {
       let f = current.fraction(at: t0, curve: heightCurve)
       next.setHeight(from: f, to: 0, start: t0, duration: heightDuration * f)
     }
-    motions[index.position] = next
+    motions[position] = next
     expandedRows.remove(row)
   }
 
@@ -272,7 +283,7 @@ public struct ExpansionState: Sendable {
     next.setHeight(from: 1, to: 0, start: start, duration: heightDuration)
     if let curve = heightAnimation {
       next.height = ChannelMotion(
-        MotionSegment(from: 1, to: 0, curve: curve, duration: heightDuration, begin: start), channel: .scaleY)
+        MotionSegment(unchecked: 1, to: 0, curve: curve, duration: heightDuration, begin: start), channel: .scaleY)
     }
   }
 
@@ -295,7 +306,7 @@ public struct ExpansionState: Sendable {
   private func foldSegment(from: Double, to: Double, at begin: Double) -> ChannelMotion {
     ChannelMotion(
       MotionSegment(
-        from: from, to: to, curve: foldAnimation ?? .bezier(.easeInEaseOut), duration: foldSegmentDuration,
+        unchecked: from, to: to, curve: foldAnimation ?? .bezier(.easeInEaseOut), duration: foldSegmentDuration,
         begin: begin), channel: .rotationX)
   }
 
@@ -327,7 +338,7 @@ public struct ExpansionState: Sendable {
       if (try? motion.retarget(to: target, at: t0, policy: retarget)) != nil { return motion }
     }
     let duration = max(heightDuration * abs(target - f), InputLimits.duration.lowerBound)
-    return ChannelMotion(MotionSegment(from: f, to: target, curve: curve, duration: duration, begin: t0), channel: .scaleY)
+    return ChannelMotion(MotionSegment(unchecked: f, to: target, curve: curve, duration: duration, begin: t0), channel: .scaleY)
   }
 
   // MARK: - Queries
@@ -342,10 +353,11 @@ public struct ExpansionState: Sendable {
   }
 
   /// How much of `row`'s detail is showing at `time` seconds, in [0, 1]: 0 collapsed,
-  /// 1 expanded. The height is `collapsed + fraction * detail`.
+  /// 1 expanded (an under-damped spring `heightAnimation` overshoots either end for a
+  /// moment). The height is `max(0, collapsed + fraction * detail)`.
   ///
   /// - Throws: `CellMotionError` for a bad row or a NaN time.
-  /// - Complexity: O(log k) for k rows with a plan.
+  /// - Complexity: O(1).
   public func detailFraction(row: Int, at time: Double) throws(CellMotionError) -> Double {
     try checkRow(row)
     try Check.time(time, "time")
@@ -368,23 +380,26 @@ public struct ExpansionState: Sendable {
   }
 
   /// `row`'s height velocity in points per second at `time` (detail height x
-  /// `detailFractionVelocity`); nil without `heightAnimation`.
+  /// `detailFractionVelocity`); nil without `heightAnimation`. (While an overshoot holds
+  /// the drawn height at 0, `height(row:at:in:)`, the drawn height stands still.)
   public func heightVelocity(row: Int, at time: Double) throws(CellMotionError) -> Double? {
     try detailFractionVelocity(row: row, at: time).map { $0 * _detail(row) }
   }
 
   /// The height of `row` in points at `time` seconds, between its collapsed height (from
-  /// `base`) and its expanded height (collapsed + detail).
+  /// `base`) and its expanded height (collapsed + detail); an under-damped spring
+  /// overshoots either for a moment, but the height stops at 0 (UIKit never shows a
+  /// negative frame; the rows below then sit right under the row's top).
   ///
   /// - Throws: `CellMotionError` for a bad row, a NaN time, or a `base` with a different
   ///   row count (`.invalidCombination`).
-  /// - Complexity: O(log k) for k rows with a plan.
+  /// - Complexity: O(1).
   public func height(row: Int, at time: Double, in base: TableLayout) throws(CellMotionError)
     -> Double
   {
     try checkBase(base)
     let fraction = try detailFraction(row: row, at: time)
-    return base._height(row) + _detail(row) * fraction
+    return max(0, base._height(row) + _detail(row) * fraction)
   }
 
   /// The fold animation running on `row`'s detail at `time` seconds, or nil if none is in
@@ -392,7 +407,7 @@ public struct ExpansionState: Sendable {
   /// detail is flat when the row is expanded with fraction 1, folded otherwise.
   ///
   /// - Throws: `CellMotionError` for a bad row or a NaN time.
-  /// - Complexity: O(log k) for k rows with a plan.
+  /// - Complexity: O(1).
   public func foldAnimation(row: Int, at time: Double) throws(CellMotionError) -> FoldAnimation? {
     try checkRow(row)
     try Check.time(time, "time")
@@ -407,7 +422,7 @@ public struct ExpansionState: Sendable {
   /// (apply the fold recipe's curve to `FoldAnimation.linearOpenness`).
   ///
   /// - Throws: `CellMotionError` for a bad row or a NaN time.
-  /// - Complexity: O(log k) for k rows with a plan.
+  /// - Complexity: O(1).
   public func foldOpenness(row: Int, at time: Double) throws(CellMotionError) -> Double? {
     try checkRow(row)
     try Check.time(time, "time")
@@ -443,7 +458,8 @@ public struct ExpansionState: Sendable {
   ///
   /// - Throws: `CellMotionError.invalidCombination` if `base.rowCount != rowCount`;
   ///   `.notFinite` for a NaN time.
-  /// - Complexity: O(k) for k rows with a plan.
+  /// - Complexity: O(k) for k rows with a plan; O(k log k) while toggles since the last
+  ///   `removeSettled` have added rows out of row order.
   public func snapshot(of base: TableLayout, at time: Double) throws(CellMotionError)
     -> LayoutSnapshot
   {
@@ -456,7 +472,7 @@ public struct ExpansionState: Sendable {
   /// its storage: no allocation once its capacity suffices.
   ///
   /// - Throws: as `snapshot(of:at:)`.
-  /// - Complexity: O(k) for k rows with a plan.
+  /// - Complexity: as `snapshot(of:at:)`.
   public func updateSnapshot(
     _ snapshot: inout LayoutSnapshot, of base: TableLayout, at time: Double
   )
@@ -468,18 +484,32 @@ public struct ExpansionState: Sendable {
     for motion in motions {
       let fraction = motion.fraction(at: time, curve: heightCurve)
       // An overshooting spring can take the fraction below 0 for a moment: kept, so rows
-      // below move continuously.
-      if fraction != 0 { snapshot._append(row: motion.row, delta: _detail(motion.row) * fraction) }
+      // below move continuously, but the drawn height stops at 0 (UIKit never shows a
+      // negative frame), so the delta never takes more than the collapsed height.
+      if fraction != 0 {
+        snapshot._append(row: motion.row, delta: max(_detail(motion.row) * fraction, -base._height(motion.row)))
+      }
     }
     snapshot._finish()
   }
 
   /// Forgets collapsed rows whose animations have finished by `time` seconds, so that
-  /// per-frame work stays proportional to the rows that matter.
+  /// per-frame work stays proportional to the rows that matter, and puts the plans back
+  /// in row order after toggles added rows out of order (`TableSimulation` calls it every
+  /// step, so its snapshots take the plans in order).
   ///
-  /// - Complexity: O(k) for k rows with a plan.
+  /// - Complexity: O(k) for k rows with a plan, O(k log k) after toggles out of row order.
   public mutating func removeSettled(at time: Double) {
+    let count = motions.count
     motions.removeAll { !$0.expanded && time >= $0.endTime }
+    if !motionsSorted {
+      motions.sort { $0.row < $1.row }
+      motionsSorted = true
+    } else if motions.count == count {
+      return
+    }
+    motionPosition.removeAll(keepingCapacity: true)
+    for (i, m) in motions.enumerated() { motionPosition[m.row] = i }
   }
 
   // MARK: - Helpers
@@ -492,8 +522,8 @@ public struct ExpansionState: Sendable {
     }
   }
 
-  /// Rows with a plan, sorted (module internal, for the simulation).
-  var _motions: [_RowMotion] { motions }
+  /// Rows with a plan, sorted by row (module internal, for tests).
+  var _motions: [_RowMotion] { motionsSorted ? motions : motions.sorted { $0.row < $1.row } }
 
   private func checkRow(_ row: Int) throws(CellMotionError) {
     guard row >= 0, row < rowCount else {
@@ -510,10 +540,8 @@ public struct ExpansionState: Sendable {
   }
 
   private func motionIndex(_ row: Int) -> (position: Int, found: Bool) {
-    let position = motions.withUnsafeBufferPointer { m in
-      _partitionPoint(m.count) { m[$0].row >= row }
-    }
-    return (position, position < motions.count && motions[position].row == row)
+    guard let position = motionPosition[row] else { return (0, false) }
+    return (position, true)
   }
 }
 

@@ -8,9 +8,12 @@
 
 import CellMotion
 
-/// A read-only layout equal to a base `TableLayout` with some rows' heights increased by
-/// a delta (in points, >= 0), as produced by `ExpansionState.snapshot(of:at:)` at one
-/// instant.
+/// A read-only layout equal to a base `TableLayout` with some rows' heights changed by
+/// a delta (in points, finite, never below minus the row's base height, so every height
+/// is >= 0), as produced by `ExpansionState.snapshot(of:at:)` at one instant. A delta is
+/// usually >= 0 (a detail showing); an under-damped spring makes it negative for a moment
+/// (the row overshoots its collapsed height, down to 0), and a row with its detail can be
+/// taller than `TableLayout.rowHeightRange` allows a base row.
 ///
 /// `rowOffset(i)` = base offset of `i` + the sum of the deltas of rows above `i`. The
 /// deltas are added after the base prefix sum, so offsets agree with a layout built from
@@ -72,16 +75,19 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
   }
 
   /// The same geometry as a plain `TableLayout` with per-row heights, prefix sums
-  /// recomputed sequentially.
+  /// recomputed sequentially. Its heights are the snapshot's: >= 0, and possibly above
+  /// `TableLayout.rowHeightRange` (a base row plus its detail).
   ///
   /// - Complexity: O(n) time and memory.
   public func materialized() -> TableLayout {
     var heights = [Double]()
     heights.reserveCapacity(rowCount)
     for i in 0..<rowCount { heights.append(_height(i)) }
-    // Heights are base heights (valid) plus non-negative finite deltas.
+    // Heights are base heights (valid) plus finite deltas of at least minus the base
+    // height (`_append`), so each is finite and >= 0, and their sum is the finite content
+    // height this snapshot already reports; the row count is the base layout's.
     do {
-      return try TableLayout(rowHeights: heights)
+      return try TableLayout(checkedHeights: heights)
     } catch {
       preconditionFailure("LayoutSnapshot invariant broken: \(error)")
     }
@@ -98,8 +104,8 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
     deltaPrefix.append(0)
   }
 
-  /// Appends a delta (points, finite, >= 0) for a row not yet appended. Rows may come in
-  /// any order; call
+  /// Appends a delta (points, finite, >= -the row's base height) for a row not yet
+  /// appended. Rows may come in any order; call
   /// `_finish()` once after the last append.
   mutating func _append(row: Int, delta: Double) {
     deltaRows.append(row)
@@ -108,7 +114,7 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
 
   /// Sorts the deltas by row and computes their prefix sums.
   ///
-  /// - Complexity: O(k) when appended in row order (the usual case), O(k^2) otherwise.
+  /// - Complexity: O(k) when appended in row order (the usual case), O(k log k) otherwise.
   mutating func _finish() {
     var sorted = true
     if deltaRows.count > 1 {
@@ -118,19 +124,12 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
       }
     }
     if !sorted {
-      // Insertion sort on the parallel arrays: no allocation; callers append in order
-      // (ExpansionState keeps its rows sorted), so this is a safety net.
-      for j in 1..<deltaRows.count {
-        let row = deltaRows[j]
-        let delta = deltas[j]
-        var k = j
-        while k > 0, deltaRows[k - 1] > row {
-          deltaRows[k] = deltaRows[k - 1]
-          deltas[k] = deltas[k - 1]
-          k -= 1
+      // Heapsort on the parallel arrays: no allocation. ExpansionState hands its rows in
+      // order except after toggles out of row order, until its next `removeSettled`.
+      deltaRows.withUnsafeMutableBufferPointer { rows in
+        deltas.withUnsafeMutableBufferPointer { values in
+          Self.heapSort(rows, values)
         }
-        deltaRows[k] = row
-        deltas[k] = delta
       }
     }
     deltaPrefix.removeAll(keepingCapacity: true)
@@ -139,6 +138,32 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
     for d in deltas {
       sum += d
       deltaPrefix.append(sum)
+    }
+  }
+
+  /// Sorts `rows` increasing, moving `values` with them: heapsort, in place.
+  static func heapSort(_ rows: UnsafeMutableBufferPointer<Int>, _ values: UnsafeMutableBufferPointer<Double>) {
+    func swapAt(_ i: Int, _ j: Int) {
+      (rows[i], rows[j]) = (rows[j], rows[i])
+      (values[i], values[j]) = (values[j], values[i])
+    }
+    /// Restores the max-heap below `root` within `0..<end`.
+    func siftDown(_ root: Int, _ end: Int) {
+      var parent = root
+      while true {
+        var child = 2 * parent + 1
+        guard child < end else { return }
+        if child + 1 < end, rows[child] < rows[child + 1] { child += 1 }
+        guard rows[parent] < rows[child] else { return }
+        swapAt(parent, child)
+        parent = child
+      }
+    }
+    let n = rows.count
+    for root in stride(from: n / 2 - 1, through: 0, by: -1) { siftDown(root, n) }
+    for end in stride(from: n - 1, to: 0, by: -1) {
+      swapAt(0, end)
+      siftDown(0, end)
     }
   }
 

@@ -50,6 +50,13 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// Heights a layout accepts, points: 0 ... 1e6 (`InputLimits.length`'s upper bound).
   public static let rowHeightRange: ClosedRange<Double> = 0...InputLimits.length.upperBound
 
+  /// The smallest row height in points, or nil for a layout without rows.
+  /// - Complexity: O(1) for a uniform layout, O(rowCount) otherwise.
+  package var minimumRowHeight: Double? {
+    if let h = uniformHeight { return rowCount > 0 ? h : nil }
+    return heights.min()
+  }
+
   /// The first row whose height is below `minimum` points, with its height, or nil.
   /// - Complexity: O(1) for a uniform layout, O(rowCount) otherwise.
   package func firstRow(shorterThan minimum: Double) -> (row: Int, height: Double)? {
@@ -93,8 +100,10 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     try self.init(checkedHeights: rowHeights)
   }
 
-  /// A per-row layout from heights each already checked against `rowHeightRange` (the
-  /// content height still is): the prefix sums as `init(rowHeights:)` computes them.
+  /// A per-row layout from heights each already checked by the caller (the content
+  /// height still is): each finite and >= 0, within `rowHeightRange` except for a
+  /// materialized `LayoutSnapshot`'s rows with their details. The prefix sums as
+  /// `init(rowHeights:)` computes them.
   init(checkedHeights rowHeights: [Double]) throws(CellMotionError) {
     try Check.count(rowHeights.count, max: Self.maxRowCount, "rowHeights.count")
     var prefix = [Double](repeating: 0, count: rowHeights.count + 1)

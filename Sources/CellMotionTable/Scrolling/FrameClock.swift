@@ -7,13 +7,13 @@ import CellMotion
 /// Frame `n` is shown at `t_n = n / rate` seconds. Times are computed by one division,
 /// never by accumulating the frame interval, so frame 1,000,000 has no drift.
 public struct FrameClock: Sendable, Equatable {
-  /// Refresh rate in frames per second (Hz), finite and > 0.
+  /// Refresh rate in frames per second (Hz), finite, > 0 and not subnormal.
   public let rate: Double
 
   /// A clock at `rate` frames per second (Hz).
   ///
-  /// - Throws: `CellMotionError.notFinite` / `.outOfRange` unless `rate` is finite and
-  ///   > 0.
+  /// - Throws: `CellMotionError.notFinite` / `.outOfRange` unless `rate` is finite, > 0
+  ///   and not subnormal (at least 2.2e-308, so that `frameInterval` is finite).
   public init(rate: Double) throws(CellMotionError) {
     try Check.positive(rate, "rate")
     self.rate = rate

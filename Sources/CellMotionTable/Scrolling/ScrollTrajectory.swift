@@ -176,7 +176,8 @@ public struct ScrollTrajectory: Sendable, Equatable {
   ///   - rate: the deceleration rate, `.normal` (0.998) by default.
   ///   - startTime: release time in seconds.
   ///   - limits: allowed offsets in points (finite bounds).
-  ///   - stopSpeed: speed in points per second below which the fling stops, > 0.
+  ///   - stopSpeed: speed in points per second below which the fling stops, > 0 and not
+  ///     subnormal (at least 2.2e-308).
   /// - Throws: `CellMotionError.notFinite` / `.outOfRange` for invalid inputs.
   public static func fling(
     from offset: Double, velocity: Double, rate: DecelerationRate = .normal,

@@ -57,8 +57,9 @@ public struct TableSimulation: Sendable {
   ///     and the recipe of each row animation style.
   /// - Throws: `CellMotionError` for a viewport height outside `InputLimits.length`, an
   ///   overscan outside 0 ... 1e6, a layout row shorter than 1e-3 points (zero included),
-  ///   a stagger step outside `InputLimits.delay`, or an expansion state whose row count
-  ///   differs (`.invalidCombination`).
+  ///   a stagger step outside `InputLimits.delay`, an expansion state whose row count
+  ///   differs or a custom row animation recipe that folds (`.invalidCombination`), or a
+  ///   viewport that would show more than `maxVisibleRows` rows (`.outOfRange`).
   public init(
     layout: TableLayout, viewportHeight: Double, scroll: ScrollTrajectory,
     rule: DisplayRule, stagger: Stagger = .none, expansion: ExpansionState? = nil,
@@ -72,6 +73,7 @@ public struct TableSimulation: Sendable {
         expected: "in [\(InputLimits.length.lowerBound), \(InputLimits.length.upperBound)] for a simulated table")
     }
     try Check.within(overscan, 0...InputLimits.length.upperBound, "overscan")
+    try Self.checkVisibleRows(layout, band: viewportHeight + 2 * overscan, field: "viewportHeight")
     if let expansion, expansion.rowCount != layout.rowCount {
       throw .invalidCombination(
         field: "expansion",
@@ -79,8 +81,15 @@ public struct TableSimulation: Sendable {
     }
     try updateRecipes.timing.validate()
     for (key, recipe) in updateRecipes.custom {
+      let field = "updateRecipes.custom[\(key.style.rawValue), \(key.change.rawValue)]"
       do { try recipe.validate() } catch {
-        throw .invalidCombination(field: "updateRecipes.custom[\(key.style.rawValue), \(key.change.rawValue)]", reason: "\(error)")
+        throw .invalidCombination(field: field, reason: "\(error)")
+      }
+      // Refused here rather than at every frame of a batch update: a row animation's
+      // cell is the row itself, with no detail to fold (the animator's update output has
+      // no fold halves).
+      if recipe.fold != nil {
+        throw .invalidCombination(field: field, reason: "recipe \(recipe.name) folds; a row animation cannot fold")
       }
     }
     self.rows = TableRows(layout: layout)
@@ -94,7 +103,9 @@ public struct TableSimulation: Sendable {
   }
 
   /// Advances to `time` seconds and writes the frame into `events` (cleared first,
-  /// capacity kept: no allocation in steady state when `events` is reused).
+  /// capacity kept: no allocation in steady state when `events` is reused). At most
+  /// `maxVisibleRows` rows are visible (the first ones of the band, should animated rows
+  /// drawn 0 points tall let it meet more).
   ///
   /// - Throws: `CellMotionError.notFinite` for a NaN time; `.invalidCombination` if
   ///   `time` is before the previous step. On error the simulation is unchanged.
@@ -115,7 +126,7 @@ public struct TableSimulation: Sendable {
     }
     updates.removeFinished(at: time)
     let sliding = updates.isActive
-    var range = snapshot._visibleRows(lower: band.lower, upper: band.upper)
+    var range = Self.capped(snapshot._visibleRows(lower: band.lower, upper: band.upper))
     // With updates in flight rows are drawn shifted: the candidates lie within the bound of
     // any shift around the band, and the drawn rows are those whose shifted place meets it.
     var firstShift = 0
@@ -128,14 +139,15 @@ public struct TableSimulation: Sendable {
       var last = -1
       for (k, row) in candidates.enumerated() {
         let top = snapshot._top(row) + shiftTops[k]
-        if Self.meets(top: top, height: snapshot._height(row) + shiftHeights[k], band) {
+        if Self.meets(top: top, height: Self.drawn(snapshot._height(row) + shiftHeights[k]), band) {
           if first < 0 { first = k }
           last = k
         }
       }
-      range = first < 0
-        ? candidates.lowerBound..<candidates.lowerBound
-        : (candidates.lowerBound + first)..<(candidates.lowerBound + last + 1)
+      range = Self.capped(
+        first < 0
+          ? candidates.lowerBound..<candidates.lowerBound
+          : (candidates.lowerBound + first)..<(candidates.lowerBound + last + 1))
       firstShift = max(first, 0)
     }
     try display.update(visibleRange: range, at: time, into: &events.display)
@@ -151,15 +163,14 @@ public struct TableSimulation: Sendable {
     if sliding {
       for (k, row) in range.enumerated() {
         events.rowPositions.append(snapshot._top(row) + shiftTops[firstShift + k] - offset)
-        events.rowHeights.append(snapshot._height(row) + shiftHeights[firstShift + k])
+        events.rowHeights.append(Self.drawn(snapshot._height(row) + shiftHeights[firstShift + k]))
       }
-    } else if !range.isEmpty {
-      var top = snapshot._top(range.lowerBound)
+    } else {
+      // Each row's own height, not the difference of two offsets: that difference rounds
+      // (a row of 1e-3 points at offset 1 came out 0.9999999999999992e-3).
       for row in range {
-        let bottom = snapshot._top(row + 1)
-        events.rowPositions.append(top - offset)
-        events.rowHeights.append(bottom - top)
-        top = bottom
+        events.rowPositions.append(snapshot._top(row) - offset)
+        events.rowHeights.append(snapshot._height(row))
       }
     }
     events.updateCells.removeAll(keepingCapacity: true)
@@ -175,6 +186,37 @@ public struct TableSimulation: Sendable {
     }
   }
 
+  /// Most rows one frame shows: 100,000 (the CLI's cap on visible cells too). A frame
+  /// costs memory and time per visible row (the animator keeps 16 Floats of matrix and a
+  /// few more numbers for each), so a viewport of 1e6 points over rows of 0.02 points (5e7
+  /// rows, gigabytes per frame) is refused up front: `init` and `performBatchUpdates`
+  /// throw `.outOfRange` when (viewport height + 2 x overscan) / the shortest row + 2 (the
+  /// most rows such a band can meet), capped at the row count, exceeds it. Rows drawn
+  /// shorter than their layout height for a moment (an overshooting height animation
+  /// holds a row at 0 points) can let a band meet more; `step` then reports the first
+  /// `maxVisibleRows` of them.
+  public static let maxVisibleRows = 100_000
+
+  /// The first `maxVisibleRows` rows of `range`.
+  @inline(__always)
+  static func capped(_ range: Range<Int>) -> Range<Int> {
+    range.count <= maxVisibleRows ? range : range.lowerBound..<(range.lowerBound + maxVisibleRows)
+  }
+
+  /// Throws `.outOfRange` naming `field` when a band of `band` points over `layout` could
+  /// meet more than `maxVisibleRows` rows (see there).
+  /// - Complexity: O(1) for a uniform layout, O(n) otherwise.
+  static func checkVisibleRows(_ layout: TableLayout, band: Double, field: String) throws(CellMotionError) {
+    guard let shortest = layout.minimumRowHeight else { return }
+    let most = min(Double(layout.rowCount), band / shortest + 2)
+    guard most <= Double(maxVisibleRows) else {
+      throw .outOfRange(
+        field: field, value: band,
+        expected: "small enough to show at most \(maxVisibleRows) rows (viewport height + 2 x overscan "
+          + "<= \(maxVisibleRows - 2) x the shortest row, \(shortest) points)")
+    }
+  }
+
   /// Throws unless `time` is a valid time no earlier than the last step or batch.
   func checkTimeOrder(_ time: Double) throws(CellMotionError) {
     try Check.time(time, "time")
@@ -183,6 +225,13 @@ public struct TableSimulation: Sendable {
         field: "time", reason: "steps and batch updates must be in time order (\(time) after \(lastTime))")
     }
   }
+
+  /// The height a row is drawn with: `height` (points: its layout height plus the shifts
+  /// of the slides in flight) stopped at 0. An update curve that overshoots (a Bezier with
+  /// y beyond 1, an under-damped spring) takes a shrinking row past its new height for a
+  /// moment; UIKit never shows a negative frame, so neither does the simulation.
+  @inline(__always)
+  static func drawn(_ height: Double) -> Double { max(0, height) }
 
   /// Whether a row drawn at `top` with `height` (content points) meets the band, by the
   /// visible-range rule (`TableLayout.visibleRange`).
@@ -207,7 +256,7 @@ public struct TableSimulation: Sendable {
       // Rows that keep their order are drawn within `b` of their place; moved ones anywhere.
       if !tracked, top - b >= band.upper || top + height + b <= band.lower { return nil }
       let s = updates.shift(ofRow: row, at: time)
-      return (top + s.top, height + s.height)
+      return (top + s.top, Self.drawn(height + s.height))
     }
     for c in updates.cells {
       let g: (top: Double, height: Double)
@@ -215,7 +264,8 @@ public struct TableSimulation: Sendable {
         guard let p = place(row, tracked: false) else { continue }
         g = p
       } else {
-        g = updates.frozenGeometry(c)
+        let frozen = updates.frozenGeometry(c)
+        g = (frozen.top, Self.drawn(frozen.height))
       }
       guard Self.meets(top: g.top, height: g.height, band) else { continue }
       events.updateCells.append(UpdateCellFrame(cell: c, y: g.top - offset, height: g.height))
@@ -287,7 +337,8 @@ public struct TableSimulation: Sendable {
   /// - Returns: what the batch did.
   /// - Throws: as `TableRows.apply`; `.invalidCombination` for a time before the last
   ///   step or batch, or a simulation with an expansion state (not supported with updates
-  ///   yet). On error the simulation is unchanged. Steps after it must not go back before
+  ///   yet); `.outOfRange` when the rows after it are so short that the viewport could show
+  ///   more than `maxVisibleRows` of them. On error the simulation is unchanged. Steps after it must not go back before
   ///   `time`.
   /// - Complexity: O(n + k log k) for n rows and k changes.
   @discardableResult
@@ -298,7 +349,14 @@ public struct TableSimulation: Sendable {
     guard expansion == nil else {
       throw .invalidCombination(field: "update", reason: "batch updates of a table with expanding rows are not supported yet")
     }
+    let before = rows
     let applied = try rows.apply(update, expectedRowCount: expectedRowCount, minimumHeight: InputLimits.length.lowerBound)
+    do {
+      try Self.checkVisibleRows(applied.after, band: viewportHeight + 2 * overscan, field: "update")
+    } catch {
+      rows = before
+      throw error
+    }
     updates.removeFinished(at: time)
     updates.record(applied, at: time)
     display.applyUpdate(applied.map)

@@ -18,15 +18,17 @@ import CellMotion
 /// O(1) memory); the first batch that deletes, inserts or moves a row stores them (8 bytes
 /// a row).
 public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
-  /// Identifiers a row may have: 0 ..< 2^62 (the table issues fresh ones above the largest
-  /// in use, so this leaves room for any number of them).
+  /// Identifiers a row may have: 0 ..< 2^62. The table issues fresh ones above the largest
+  /// any row has had; once a row has had the largest, 2^62 - 1, it issues the smallest
+  /// identifiers no row has (every identifier it issues is in this range).
   public static let valueRange: Range<Int> = 0..<(1 << 62)
 
   /// Explicit identifiers, or nil for the sequence `0, 1, 2, ...`.
   private var explicit: [RowID]?
   public private(set) var count: Int
-  /// One more than the largest identifier any row has had: the table's fresh identifiers
-  /// start here, and an identifier at or above it cannot be in use.
+  /// One more than the largest identifier any row has had (at most 2^62, the end of
+  /// `valueRange`): the table's fresh identifiers start here while it is below 2^62, and
+  /// an identifier at or above it cannot be in use.
   public private(set) var nextFresh: Int
 
   /// The identifiers `RowID(0) ..< RowID(count)`.
@@ -67,6 +69,28 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
     guard let explicit else { return id.rawValue >= 0 && id.rawValue < count ? id.rawValue : nil }
     if id.rawValue >= nextFresh { return nil }
     return explicit.firstIndex(of: id)
+  }
+
+  /// The `count` smallest identifiers in `valueRange` that no row has and that are not in
+  /// `besides`, increasing.
+  /// - Complexity: O((n + b) log(n + b)) for n rows and b identifiers in `besides`.
+  func unused(_ count: Int, besides: [Int]) -> [Int] {
+    var taken = Array(self.lazy.map(\.rawValue)) + besides
+    taken.sort()
+    var result: [Int] = []
+    result.reserveCapacity(count)
+    var candidate = 0
+    var k = 0
+    while result.count < count {
+      while k < taken.count, taken[k] < candidate { k += 1 }
+      if k < taken.count, taken[k] == candidate {
+        candidate += 1
+        continue
+      }
+      result.append(candidate)
+      candidate += 1
+    }
+    return result
   }
 
   /// The identifiers after `map`, with `fixedValue(j)` for the map's j-th fixed row.
@@ -200,13 +224,35 @@ public struct TableRows: Sendable, Equatable {
     }
     // Fresh identifiers start above every identifier the table or the batch has used.
     var fresh = ids.nextFresh
-    for case let ins? in plan.insertionOfFixed { if let id = ins.id { fresh = max(fresh, id.rawValue &+ 1) } }
+    var given: [Int] = []
+    var needed = 0
+    for case let ins? in plan.insertionOfFixed {
+      if let id = ins.id {
+        fresh = max(fresh, id.rawValue &+ 1)
+        given.append(id.rawValue)
+      } else {
+        needed += 1
+      }
+    }
+    // Once the top of `RowIdentifiers.valueRange` has been reached (a row was given the
+    // largest identifier), the fresh ones are the smallest identifiers no row has, before
+    // or after the batch: there are always some (at most `maxRowCount` rows).
+    let spare = needed > RowIdentifiers.valueRange.upperBound - fresh ? ids.unused(needed, besides: given) : []
+    var nextSpare = 0
     var insertedIDs = [RowID?](repeating: nil, count: map.fixed.count)
     var inserted: [(index: Int, id: RowID, animation: RowAnimation)] = []
     for j in map.fixed.indices {
       guard let insertion = plan.insertionOfFixed[j] else { continue }
-      let id = insertion.id ?? RowID(fresh)
-      if insertion.id == nil { fresh += 1 }
+      let id: RowID
+      if let given = insertion.id {
+        id = given
+      } else if spare.isEmpty {
+        id = RowID(fresh)
+        fresh += 1
+      } else {
+        id = RowID(spare[nextSpare])
+        nextSpare += 1
+      }
       insertedIDs[j] = id
       inserted.append((map.fixed[j], id, insertion.animation))
     }
