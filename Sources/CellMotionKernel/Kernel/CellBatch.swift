@@ -227,6 +227,49 @@ public struct CellBatch: Sendable {
     }
   }
 
+  /// Makes a batch driven by progress hold `n` cells of recipe 0, rows 0..<n, at progress
+  /// 0 with the smallest valid geometry until the caller writes its columns
+  /// (`withProgressColumns`): the fast path of a batch rewritten every frame
+  /// (`ScrollEffectBatch`). Keeps capacity; no allocation within it.
+  /// - Throws: `.invalidCombination` for a batch on the clock; `.outOfRange` above
+  ///   `maxCapacity`.
+  package mutating func resizeForProgress(count n: Int) throws(CellMotionError) {
+    guard source == .progress else {
+      throw .invalidCombination(field: "count", reason: "only a batch driven by progress is resized")
+    }
+    try Check.count(n, max: Self.maxCapacity, "count")
+    if count > n { columns.removeLast(count - n) }
+    let side = Float(InputLimits.length.lowerBound)
+    while count < n {
+      columns.append(
+        CellColumns.Cell(
+          start: 0, startExact: 0, progress: 0, width: side, height: side, tableWidth: side, detailHeight: side,
+          recipeIndex: 0, row: count, batchPosition: 0, endExact: .infinity, motions: nil))
+    }
+    retargetRows.reserve(cells: count)
+  }
+
+  /// Calls `body` with the progress and geometry columns of a batch driven by progress
+  /// (progress, width, height, table width, detail height), which it may rewrite: values
+  /// the caller has validated (`ScrollEffectBatch` writes progress clamped to [0, 1] and
+  /// checked sizes).
+  package mutating func withProgressColumns<R>(
+    _ body: (
+      UnsafeMutableBufferPointer<Float>, UnsafeMutableBufferPointer<Float>, UnsafeMutableBufferPointer<Float>,
+      UnsafeMutableBufferPointer<Float>, UnsafeMutableBufferPointer<Float>
+    ) -> R
+  ) -> R {
+    columns.progress.withUnsafeMutableBufferPointer { p in
+      columns.width.withUnsafeMutableBufferPointer { w in
+        columns.height.withUnsafeMutableBufferPointer { h in
+          columns.tableWidth.withUnsafeMutableBufferPointer { t in
+            columns.detailHeight.withUnsafeMutableBufferPointer { d in body(p, w, h, t, d) }
+          }
+        }
+      }
+    }
+  }
+
   /// The checks every `append` makes before anything changes.
   private func checkAppend(recipe: Int, row: Int, batchPosition: Int, geometry: CellGeometry) throws(CellMotionError) {
     guard recipe >= 0, recipe < baseRecipeCount else {

@@ -1,0 +1,138 @@
+// Scroll effects through the kernel (`ScrollEffectBatch`) against the reference
+// (`ScrollEffect.evaluate(cell:scroll:)`): every preset, vertical and horizontal, cells of
+// one size and of several, scroll offsets across the content, every lane width and the
+// awkward sizes 0, 1, 7, 9, 1023, with the differential tests' tolerances (2e-5 on
+// transform entries normalised by the cell's size, 1e-5 on opacity).
+
+import CellMotion
+import Foundation
+import Testing
+import _TestSupport
+
+@testable import CellMotionKernel
+
+@Suite("Scroll effects: kernel vs reference")
+struct ScrollEffectKernelTests {
+  static func presets() throws -> [ScrollEffect] {
+    [
+      try .reveal(), try .reveal(range: AnimationRange(parsing: "entry 25% exit 75%"), axis: .horizontal),
+      try .edgeFadeScale(), try .edgeFadeScale(threshold: .centered), try .coverFlow(pitch: 180),
+      try .wheelPicker(viewportExtent: 216, itemExtent: 32), try .carouselKeylines(pitch: 200),
+      try .parallaxContent(overflow: 60), try .stretchyHeader(height: 200), try .stickyHeader(), try .depthPage(),
+      try .zoomOutPage(),
+      // Fills the presets do not use: CSS's initial `none` (no effect outside the range),
+      // `forwards`, a scroll() timeline, a centred position that extends.
+      try ScrollEffect(
+        name: "entryNone", timeline: .view(AnimationRange(parsing: "entry 10% cover 60%"), fill: .none), recipe: .tipIn),
+      try ScrollEffect(
+        name: "exitForwards", timeline: .view(AnimationRange(parsing: "exit"), axis: .horizontal, fill: .forwards),
+        recipe: .moveUpFade),
+      try ScrollEffect(name: "scrollBoth", timeline: .scroll(fill: .both), recipe: .slideIn),
+      try ScrollEffect(
+        name: "centredExtend", timeline: .centred(unit: .cellExtent, fill: .extend), recipe: .tipInChannels,
+        domain: -3...3),
+    ]
+  }
+
+  /// Lays out `n` cells along the effect's axis from `first` (content points), each `extent`
+  /// points or cycling through `extents`; returns their leading edges (content points).
+  static func layout(_ n: Int, first: Double, extents: [Double]) -> (starts: [Double], extents: [Double]) {
+    var starts: [Double] = [], sizes: [Double] = []
+    var s = first
+    for i in 0..<n {
+      let e = extents[i % extents.count]
+      starts.append(s)
+      sizes.append(e)
+      s += e
+    }
+    return (starts, sizes)
+  }
+
+  @Test("Every preset, both axes, equal and mixed extents, every lane width and awkward size")
+  func presetsAgainstReference() throws {
+    var transform = ErrorTracker("scroll effects transform (normalised)", tolerance: 2e-5)
+    var opacity = ErrorTracker("scroll effects opacity", tolerance: 1e-5)
+    var kinds = [0, 0, 0]
+    var g = SeededGenerator(seed: 0x5C_E1)
+    for effect in try Self.presets() {
+      let vertical = effect.timeline.axis == .vertical
+      for extents in [[Double(g.uniform(30...120))], [44, 88, 60.5]] {
+        for n in [0, 1, 7, 9, 1023] {
+          var batch = try ScrollEffectBatch(effect: effect, capacity: n)
+          // Cells from above the viewport to below it, the viewport scrolled to a random
+          // place; cross size and viewport fixed.
+          let (starts, sizes) = Self.layout(n, first: g.uniform(-300...0), extents: extents)
+          let content = (starts.last ?? 0) + (sizes.last ?? 0)
+          let offset = g.uniform(-100...max(0, content - 300))
+          let viewport = (width: 375.0, height: 640.0)
+          let scroll = try ScrollState(
+            offsetX: vertical ? 0 : offset, offsetY: vertical ? offset : 0, viewportWidth: viewport.width,
+            viewportHeight: viewport.height, insetTop: vertical ? 20 : 0, insetLeft: vertical ? 0 : 10,
+            contentWidth: vertical ? nil : max(content, 1), contentHeight: vertical ? max(content, 1) : nil)
+          let leading = starts.map { Float($0 - offset) }
+          let extent = sizes.map { Float($0) }
+          // Sticky headers: every 5 cells a section ends.
+          let sectionEnds = starts.indices.map { i -> Float in
+            let end = min(starts.count, (i / 5 + 1) * 5)
+            return end == 0 ? 0 : Float(starts[end - 1] + sizes[end - 1] - offset)
+          }
+          let cross = 320.0
+          for lanes in LaneWidth.allCases {
+            var out = try FrameOutput(capacity: n)
+            try leading.withUnsafeBufferPointer { l in
+              try extent.withUnsafeBufferPointer { e in
+                try sectionEnds.withUnsafeBufferPointer { se in
+                  try batch.evaluate(
+                    leading: l, extent: e, crossExtent: cross, sectionEnds: se, scroll: scroll, into: &out,
+                    options: KernelOptions(lanes: lanes))
+                }
+              }
+            }
+            #expect(out.count == n)
+            for i in 0..<n {
+              // The reference from the same Float positions the kernel read.
+              let s = Double(leading[i]) + offset, e = Double(extent[i])
+              let cell = vertical
+                ? try ScrollCell(x: 0, y: s, width: cross, height: e, sectionEnd: Double(sectionEnds[i]) + offset)
+                : try ScrollCell(x: s, y: 0, width: e, height: cross, sectionEnd: Double(sectionEnds[i]) + offset)
+              let ref = effect.evaluate(cell: cell, scroll: scroll)
+              switch ref.output {
+              case .progress: kinds[0] += 1
+              case .noEffect: kinds[1] += 1
+              case .hidden: kinds[2] += 1
+              }
+              let size = max(cross, e, viewport.width)
+              let context = "\(effect.name) \(effect.timeline.axis) n=\(n) cell \(i) \(lanes) \(ref.output)"
+              transform.record(normalisedError(out.transform(ofCell: i), ref.transform, scale: size).0, 0, context)
+              opacity.record(Double(out.opacity[i]), ref.opacity, context)
+            }
+          }
+        }
+      }
+    }
+    print(transform)
+    print(opacity)
+    print("outputs: \(kinds[0]) with the effect, \(kinds[1]) no effect, \(kinds[2]) hidden")
+    #expect(transform.passed, "\(transform)")
+    #expect(opacity.passed, "\(opacity)")
+    // The sweep reaches every kind of output.
+    #expect(kinds.allSatisfy { $0 > 0 }, "\(kinds)")
+  }
+
+  @Test("Bad columns are typed errors, and nothing is evaluated")
+  func errors() throws {
+    var batch = try ScrollEffectBatch(effect: try .edgeFadeScale(), capacity: 4)
+    var out = try FrameOutput(capacity: 4)
+    let scroll = try ScrollState(viewportWidth: 320, viewportHeight: 480)
+    let good: [Float] = [0, 44], extents: [Float] = [44, 44]
+    for (leading, extent) in [([Float.nan, 0], extents), (good, [44, -1]), (good, [44]), ([0, 1, 2, 3, 4], [Float](repeating: 44, count: 5))] {
+      #expect(throws: CellMotionError.self) {
+        try leading.withUnsafeBufferPointer { l in
+          try extent.withUnsafeBufferPointer { e in
+            try batch.evaluate(leading: l, extent: e, crossExtent: 320, scroll: scroll, into: &out)
+          }
+        }
+      }
+    }
+  }
+}
