@@ -231,6 +231,7 @@ enum ScenarioCatalog {
     KernelScenarios.all(sizes: sizes)
       + TipInScenarios.all(sizes: sizes)
       + RetargetScenarios.all(sizes: sizes)
+      + ScrollEffectScenarios.all(sizes: sizes)
       + StageScenarios.all(sizes: sizes)
       + VectorMathScenarios.all(sizes: sizes)
   }

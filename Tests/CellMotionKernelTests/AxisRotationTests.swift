@@ -55,10 +55,17 @@ struct AxisRotationTests {
       #expect(r.matrixPlan.axisRotation == nil, "\(fold.name)")
     }
     #expect(try CompiledRecipe(.tipIn).matrixPlan.axisRotation == nil)
-    // A second transform channel, or a matrix path, is the general shape.
-    var two = Recipe.flipX
-    two.channels.append(ChannelAnimation(.translationY, from: 20, to: 0, curve: .bezier(.easeOut), duration: 0.5))
-    #expect(try CompiledRecipe(two).matrixPlan.axisRotation == nil)
+    // Translations join the shape (a cover flow's depth); a scale, a second rotation or a
+    // matrix path make it the general one.
+    var moved = Recipe.flipX
+    moved.channels.append(ChannelAnimation(.translationY, from: 20, to: 0, curve: .bezier(.easeOut), duration: 0.5))
+    #expect(try CompiledRecipe(moved).matrixPlan.axisRotation?.translates == true)
+    #expect(try CompiledRecipe(.flipX).matrixPlan.axisRotation?.translates == false)
+    for extra in [Channel.scale, .rotationY, .rotationZ] {
+      var two = Recipe.flipX
+      two.channels.append(ChannelAnimation(extra, from: 0.5, to: 1, curve: .bezier(.easeOut), duration: 0.5))
+      #expect(try CompiledRecipe(two).matrixPlan.axisRotation == nil, "\(extra)")
+    }
     // A rotation that turns more than a half turn and back (a wide spring) gets no centre.
     var wide = Recipe.flipY
     wide.channels[0] = ChannelAnimation(
@@ -81,13 +88,23 @@ struct AxisRotationTests {
       let axis: Channel = k % 2 == 0 ? .rotationX : .rotationY
       let geometric = k % 3 == 0
       let from = ChannelValue(g.uniform(-3...3), perCellHeight: geometric ? g.uniform(-0.01...0.01) : 0)
+      var channels = [
+        ChannelAnimation(axis, from: from, to: ChannelValue(g.uniform(-1...1)), curve: try randomCurve(&g),
+          duration: g.uniform(0.2...1), delay: g.uniform(0...0.2)),
+        ChannelAnimation(.opacity, from: 0, to: 1, curve: .bezier(.easeOut), duration: 0.5),
+      ]
+      // Every other recipe also translates (a cover flow's depth), on some axes, some
+      // values depending on the cell's height, in either order.
+      if k % 4 >= 2 {
+        for t in [Channel.translationX, .translationY, .translationZ] where g.next() % 3 != 0 {
+          channels.append(
+            ChannelAnimation(
+              t, from: ChannelValue(g.uniform(-80...80), perCellHeight: g.next() % 2 == 0 ? g.uniform(-0.5...0.5) : 0),
+              to: ChannelValue(g.uniform(-20...20)), curve: try randomCurve(&g), duration: g.uniform(0.2...1)))
+        }
+      }
       let recipe = Recipe(
-        name: "axis\(k)",
-        channels: [
-          ChannelAnimation(axis, from: from, to: ChannelValue(g.uniform(-1...1)), curve: try randomCurve(&g),
-            duration: g.uniform(0.2...1), delay: g.uniform(0...0.2)),
-          ChannelAnimation(.opacity, from: 0, to: 1, curve: .bezier(.easeOut), duration: 0.5),
-        ],
+        name: "axis\(k)", channels: channels, order: g.next() % 2 == 0 ? .keyPath : .translateFirst,
         anchorX: g.uniform(0...1), anchorY: g.uniform(0...1),
         perspectiveDistance: k % 4 == 3 ? nil : g.uniform(200...2000))
       let compiled = try CompiledRecipe(recipe)

@@ -71,12 +71,13 @@ extension ScrollEffect {
   /// (0.42, 0, 0.58, 1)); the opacity and scale are the miniswift.run example's.
   ///
   /// Timeline: SwiftUI's linear phase with `threshold` (`.visible` by default, the
-  /// backport's interactive threshold; see `ScrollTransitionThreshold`). Recipe: keyframes
-  /// at phase -1, 0, +1 (key times 0, 0.5, 1) with values edge, identity, edge. SwiftUI
-  /// interpolates lerp(edge, identity, curve(t)) with t = 1 - |phase|: the leading segment
-  /// carries `curve` itself, the trailing one the curve reversed, 1 - curve(1 - u), whose
-  /// Bezier is (1 - x2, 1 - y2, 1 - x1, 1 - y1), so the keyframes give SwiftUI's rule
-  /// exactly.
+  /// backport's interactive threshold; see `ScrollTransitionThreshold`), read as its
+  /// magnitude |phase| (`foldsValue`: the rule is the same on both sides). SwiftUI
+  /// interpolates lerp(edge, identity, curve(t)) with t = 1 - |phase|, which is
+  /// lerp(identity, edge, g(|phase|)) with g(a) = 1 - curve(1 - a), the curve reversed,
+  /// whose Bezier is (1 - x2, 1 - y2, 1 - x1, 1 - y1). Recipe: opacity and scale from
+  /// identity to the edge's values over |phase| 0 -> 1 with that curve: SwiftUI's rule
+  /// exactly, one solve per cell.
   /// - Throws: `.outOfRange` for an opacity outside [0, 1] or a scale outside
   ///   `InputLimits.channelConstant`.
   public static func edgeFadeScale(
@@ -85,17 +86,17 @@ extension ScrollEffect {
   ) throws(CellMotionError) -> ScrollEffect {
     try Check.within(opacity, 0...1, "edgeFadeScale.opacity")
     try Check.within(scale, InputLimits.channelConstant, "edgeFadeScale.scale")
-    let reversed = try TimingCurve(x1: 1 - curve.x2, y1: 1 - curve.y2, x2: 1 - curve.x1, y2: 1 - curve.y1)
-    let curves: [AnimationCurve] = [.bezier(curve), .bezier(reversed)]
+    let reversed = AnimationCurve.bezier(
+      try TimingCurve(x1: 1 - curve.x2, y1: 1 - curve.y2, x2: 1 - curve.x1, y2: 1 - curve.y1))
     return try ScrollEffect(
       name: "edgeFadeScale", timeline: .transitionPhase(threshold, axis: axis),
       recipe: Recipe(
         name: "edgeFadeScale",
         channels: [
-          keys(.opacity, [ChannelValue(opacity), 1, ChannelValue(opacity)], at: [0, 0.5, 1], curves: curves),
-          keys(.scale, [ChannelValue(scale), 1, ChannelValue(scale)], at: [0, 0.5, 1], curves: curves),
+          ChannelAnimation(.opacity, from: 1, to: ChannelValue(opacity), curve: reversed, duration: 1),
+          ChannelAnimation(.scale, from: 1, to: ChannelValue(scale), curve: reversed, duration: 1),
         ], timing: progressTiming),
-      domain: -1...1)
+      domain: 0...1, foldsValue: true)
   }
 
   // MARK: - Centred positions

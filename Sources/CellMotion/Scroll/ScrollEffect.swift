@@ -58,6 +58,9 @@ public struct ScrollEffect: Sendable, Hashable {
   public let recipe: Recipe
   /// The timeline values mapped to recipe progress 0 and 1; finite, lower < upper.
   public let domain: ClosedRange<Double>
+  /// Whether the recipe reads the value's magnitude |value| (an effect symmetric about 0,
+  /// such as SwiftUI's phase rule, one curve from the centre out to either edge).
+  public let foldsValue: Bool
 
   /// - Parameters:
   ///   - name: names the effect in errors.
@@ -65,12 +68,13 @@ public struct ScrollEffect: Sendable, Hashable {
   ///   - recipe: the recipe the value drives (`ProgressSource.progress`).
   ///   - domain: the values mapped to progress 0 and 1; nil for the timeline's own
   ///     `domain` (which must then be finite).
+  ///   - foldsValue: the recipe reads |value| (`foldsValue`).
   /// - Throws: what `recipe.validate()` throws; `.invalidCombination` for a fold recipe, an
   ///   infinite domain or a recipe without a finite, positive active duration;
   ///   `.notFinite` / `.outOfRange` for a domain that is not finite with lower < upper.
-  public init(name: String, timeline: ScrollTimeline, recipe: Recipe, domain: ClosedRange<Double>? = nil)
-    throws(CellMotionError)
-  {
+  public init(
+    name: String, timeline: ScrollTimeline, recipe: Recipe, domain: ClosedRange<Double>? = nil, foldsValue: Bool = false
+  ) throws(CellMotionError) {
     try recipe.validate()
     guard recipe.fold == nil else {
       throw .invalidCombination(field: "\(name).recipe", reason: "a fold recipe cannot be a scroll effect")
@@ -91,12 +95,14 @@ public struct ScrollEffect: Sendable, Hashable {
     self.timeline = timeline
     self.recipe = recipe
     self.domain = d
+    self.foldsValue = foldsValue
   }
 
-  /// The recipe progress for a timeline value: (value - lower) / (upper - lower), clamped
-  /// to [0, 1].
+  /// The recipe progress for a timeline value: (value - lower) / (upper - lower), of
+  /// |value| when `foldsValue`, clamped to [0, 1].
   public func recipeProgress(_ value: Double) -> Double {
-    min(max((value - domain.lowerBound) / (domain.upperBound - domain.lowerBound), 0), 1)
+    let v = foldsValue ? abs(value) : value
+    return min(max((v - domain.lowerBound) / (domain.upperBound - domain.lowerBound), 0), 1)
   }
 
   /// The effect on a cell laid out at `cell` in a scroll view at `scroll` (points): the

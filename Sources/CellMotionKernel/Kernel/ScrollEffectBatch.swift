@@ -78,67 +78,122 @@ public struct ScrollEffectBatch: Sendable {
     let axis = scroll.along(effect.timeline.axis)
     let cross = Float(crossExtent), tableWidth = Float(scroll.viewportWidth)
     // The timeline, resolved per run of cells of one extent (a list of equal rows: once).
+    var fills = false
     batch.withProgressColumns { progress, width, height, tableWidths, detailHeight in
       kinds.withUnsafeMutableBufferPointer { kinds in
         var i = 0
         while i < n {
           let s = extent[i]
-          var j = i + 1
-          while j < n && extent[j] == s { j += 1 }
+          let j = Self.runEnd(extent.baseAddress!, from: i + 1, to: n, value: s)
           let resolved = effect.timeline.resolved(extent: Double(s), scroll: axis)
-          Self.timelinePass(
-            resolved, domain: effect.domain, offset: axis.offset, options.lanes, leading: leading.baseAddress! + i,
-            sectionEnds: sectionEnds.map { $0.baseAddress! + i }, count: j - i, progress: progress.baseAddress! + i,
-            kinds: kinds.baseAddress! + i)
-          for k in i..<j {
-            (width[k], height[k]) = vertical ? (cross, s) : (s, cross)
-            (tableWidths[k], detailHeight[k]) = (tableWidth, height[k])
-          }
+          let someFill = Self.timelinePass(
+            resolved, domain: effect.domain, folds: effect.foldsValue, offset: axis.offset, options.lanes,
+            leading: leading.baseAddress! + i, sectionEnds: sectionEnds.map { $0.baseAddress! + i }, count: j - i,
+            progress: progress.baseAddress! + i, kinds: kinds.baseAddress! + i)
+          fills = fills || someFill
+          let (w, h) = vertical ? (cross, s) : (s, cross)
+          Self.fill(width.baseAddress! + i, w, count: j - i)
+          Self.fill(height.baseAddress! + i, h, count: j - i)
+          Self.fill(tableWidths.baseAddress! + i, tableWidth, count: j - i)
+          Self.fill(detailHeight.baseAddress! + i, h, count: j - i)
           i = j
         }
       }
     }
     try Kernel.evaluate(batch, at: 0, into: &output, options: options)
-    Self.applyFills(kinds, count: n, into: &output)
+    if fills { Self.applyFills(kinds, count: n, into: &output) }
   }
 
-  /// Checks a column against `range` (NaN and infinities fail it), naming the index.
+  /// Checks a column against `range` (NaN and infinities fail it), naming the index: the
+  /// lanes' minimum and maximum first (NaN poisons a lane's test), the index searched only
+  /// when something is out.
   static func checkColumn(_ c: UnsafeBufferPointer<Float>, _ range: ClosedRange<Double>, _ field: String)
     throws(CellMotionError)
   {
-    let lo = Float(range.lowerBound), hi = Float(range.upperBound)
-    for (k, v) in c.enumerated() where !(v >= lo && v <= hi) {
-      try Check.within(Double(v), range, "\(field)[\(k)]")
+    let lo = SIMD8<Float>(repeating: Float(range.lowerBound)), hi = SIMD8<Float>(repeating: Float(range.upperBound))
+    var bad = SIMDMask<SIMD8<Int32>>(repeating: false)
+    var i = 0
+    let p = c.baseAddress
+    while i + 8 <= c.count {
+      let v = UnsafeRawPointer(p.unsafelyUnwrapped + i).loadUnaligned(as: SIMD8<Float>.self)
+      // !(v >= lo && v <= hi), which NaN fails too.
+      bad = bad .| .!((v .>= lo) .& (v .<= hi))
+      i += 8
     }
+    var ok = !any(bad)
+    while ok && i < c.count {
+      let v = c[i]
+      ok = v >= lo[0] && v <= hi[0]
+      i += 1
+    }
+    guard !ok else { return }
+    for (k, v) in c.enumerated() { try Check.within(Double(v), range, "\(field)[\(k)]") }
   }
 
   /// The timeline pass of a run of cells of one extent: each cell's recipe progress and
   /// output kind, at the frame's lane width.
   static func timelinePass(
-    _ r: ResolvedScrollTimeline, domain: ClosedRange<Double>, offset: Double, _ lanes: LaneWidth,
+    _ r: ResolvedScrollTimeline, domain: ClosedRange<Double>, folds: Bool, offset: Double, _ lanes: LaneWidth,
     leading: UnsafePointer<Float>, sectionEnds: UnsafePointer<Float>?, count: Int, progress: UnsafeMutablePointer<Float>,
     kinds: UnsafeMutablePointer<Float>
-  ) {
-    let pass = TimelinePass(r, domain: domain, offset: offset)
+  ) -> Bool {
+    let pass = TimelinePass(r, domain: domain, folds: folds, offset: offset)
     switch lanes {
-    case .simd8: pass.run(SIMD8<Float>.self, leading, sectionEnds, count, progress, kinds)
-    case .simd4: pass.run(SIMD4<Float>.self, leading, sectionEnds, count, progress, kinds)
+    case .simd8: return pass.run(SIMD8<Float>.self, leading, sectionEnds, count, progress, kinds)
+    case .simd4: return pass.run(SIMD4<Float>.self, leading, sectionEnds, count, progress, kinds)
+    }
+  }
+
+  /// The first index in `i ..< end` whose value is not `value` (or `end`): eight values per
+  /// compare (a list of equal rows is one run).
+  static func runEnd(_ p: UnsafePointer<Float>, from i: Int, to end: Int, value: Float) -> Int {
+    var j = i
+    let v = SIMD8<Float>(repeating: value)
+    while j + 8 <= end {
+      if any(SIMD8<Float>.load(p + j) .!= v) { break }
+      j += 8
+    }
+    while j < end && p[j] == value { j += 1 }
+    return j
+  }
+
+  /// `count` copies of `value` from `p`, eight per store.
+  static func fill(_ p: UnsafeMutablePointer<Float>, _ value: Float, count: Int) {
+    let v = SIMD8<Float>(repeating: value)
+    var i = 0
+    while i + 8 <= count {
+      v.store(to: p + i)
+      i += 8
+    }
+    while i < count {
+      p[i] = value
+      i += 1
     }
   }
 
   /// Cells the timeline leaves alone get the identity and opacity 1; hidden cells opacity 0.
+  /// Eight kinds at a time, a group without a fill skipped at once.
   static func applyFills(_ kinds: [Float], count n: Int, into output: inout FrameOutput) {
     let floats = output.layout.floatsPerCell
     output.withKernelOutputs(identityStored: false) { out in
       kinds.withUnsafeBufferPointer { kinds in
-        for i in 0..<n where kinds[i] != 0 {
-          if kinds[i] == 2 {
-            out.opacity[i] = 0
+        var g = 0
+        while g < n {
+          let end = min(g + 8, n)
+          if end - g == 8, SIMD8<Float>.load(kinds.baseAddress! + g) == .zero {
+            g = end
             continue
           }
-          out.opacity[i] = 1
-          let m = out.matrices + floats * i
-          for k in 0..<floats { m[k] = floats == 6 ? (k == 0 || k == 3 ? 1 : 0) : (k % 5 == 0 ? 1 : 0) }
+          for i in g..<end where kinds[i] != 0 {
+            if kinds[i] == 2 {
+              out.opacity[i] = 0
+              continue
+            }
+            out.opacity[i] = 1
+            let m = out.matrices + floats * i
+            for k in 0..<floats { m[k] = floats == 6 ? (k == 0 || k == 3 ? 1 : 0) : (k % 5 == 0 ? 1 : 0) }
+          }
+          g = end
         }
       }
     }
@@ -160,8 +215,11 @@ struct TimelinePass {
   var lower: Float = 0, upper: Float = 0, span: Float = 0, extent: Float = 0
   var before: ScrollFill.Outside, after: ScrollFill.Outside
   var domainLower: Float, domainScale: Float
+  /// The recipe reads |value| (`ScrollEffect.foldsValue`).
+  var folds: Bool
 
-  init(_ r: ResolvedScrollTimeline, domain: ClosedRange<Double>, offset: Double) {
+  init(_ r: ResolvedScrollTimeline, domain: ClosedRange<Double>, folds: Bool, offset: Double) {
+    self.folds = folds
     // u = slope (p + o) + intercept = slope p + (slope o + intercept).
     slope = Float(r.slope)
     intercept = Float(r.slope * offset + r.intercept)
@@ -181,63 +239,148 @@ struct TimelinePass {
     }
   }
 
-  /// One side's fill for lanes `outside`: the value (the end, or the raw value for
-  /// `extend`) and the kind (1 no effect, 2 hidden).
-  @inline(__always)
-  static func fill<L: FloatLanes>(
-    _ behaviour: ScrollFill.Outside, raw: L, end: L, outside: L.Mask, value: inout L, kind: inout L
-  ) {
-    switch behaviour {
-    case .clamp: value = value.replacing(with: end, where: outside)
-    case .extend: value = value.replacing(with: raw, where: outside)
-    case .none: kind = kind.replacing(with: L(repeating: 1), where: outside)
-    case .hide:
-      value = value.replacing(with: end, where: outside)
-      kind = kind.replacing(with: L(repeating: 2), where: outside)
+  /// A side's fill as numbers the lanes select with: whether the value becomes the range's
+  /// end there (clamp, hide), and the output kind there (0 the effect, 1 none, 2 hidden).
+  static func side(_ b: ScrollFill.Outside) -> (takesEnd: Float, kind: Float) {
+    switch b {
+    case .clamp: return (1, 0)
+    case .extend: return (0, 0)
+    case .none: return (0, 1)
+    case .hide: return (1, 2)
     }
   }
 
+  /// The pass over `count` cells: one loop per shape (`TimelineShape`: the shape and the
+  /// fills are the frame's constants, so each loop is straight-line selects). Returns
+  /// whether any cell got a kind other than 0 (the fills' pass is skipped otherwise).
   func run<L: FloatLanes>(
     _: L.Type, _ leading: UnsafePointer<Float>, _ sectionEnds: UnsafePointer<Float>?, _ count: Int,
     _ progress: UnsafeMutablePointer<Float>, _ kinds: UnsafeMutablePointer<Float>
-  ) {
-    let zero = L(repeating: 0), one = L(repeating: 1)
-    var i = 0
-    while i < count {
-      let rest = count &- i
-      let p: L = Kernel.loadGroup(leading + i, rest)
-      let u = L.muladd(p, slope, intercept)
-      var value = u, kind = zero
-      switch mode {
-      case .ramp:
-        Self.fill(before, raw: u, end: zero, outside: L.lt(u, zero), value: &value, kind: &kind)
-        Self.fill(after, raw: u, end: one, outside: L.ge(u, one), value: &value, kind: &kind)
-      case .closed, .sectionEnd:
-        var hi = L(repeating: upper)
-        if mode == .sectionEnd {
-          hi = sectionEnds.map { (Kernel.loadGroup($0 + i, rest) as L) - p - extent } ?? L(repeating: .infinity)
-        }
-        let lo = L(repeating: lower)
-        let isAfter = L.lt(hi, L.maximum(u, lo))
-        let isBefore = L.and(L.lt(u, lo), L.ge(hi, L.maximum(u, lo)))
-        Self.fill(after, raw: u, end: hi, outside: isAfter, value: &value, kind: &kind)
-        Self.fill(before, raw: u, end: lo, outside: isBefore, value: &value, kind: &kind)
-      case .step:
-        let b = L.lt(u, zero), a = L.ge(u, zero)
-        Self.fill(before, raw: zero, end: zero, outside: b, value: &value, kind: &kind)
-        Self.fill(after, raw: one, end: one, outside: a, value: &value, kind: &kind)
-      case .phase:
-        value = L.clamp(u, 0, 1) - L.clamp(L(repeating: span) - u, 0, 1)
-      case .phaseStep:
-        value = zero.replacing(with: one, where: L.lt(L(repeating: -span), u))
-          - zero.replacing(with: one, where: L.lt(u, L(repeating: span)))
-      case .inactive:
-        kind = one
-      }
+  ) -> Bool {
+    let io = TimelineColumns(leading: leading, sectionEnds: sectionEnds, count: count, progress: progress, kinds: kinds)
+    switch mode {
+    case .ramp: return loop(L.self, RampShape.self, io)
+    case .closed: return loop(L.self, ClosedShape.self, io)
+    case .sectionEnd: return loop(L.self, SectionEndShape.self, io)
+    case .step: return loop(L.self, StepShape.self, io)
+    case .phase: return loop(L.self, PhaseShape.self, io)
+    case .phaseStep: return loop(L.self, PhaseStepShape.self, io)
+    case .inactive: return loop(L.self, InactiveShape.self, io)
+    }
+  }
+
+  /// One shape's loop: whole groups (whole-vector loads and stores), then the partial group
+  /// (mixed into one loop, the tail's lane-by-lane code scalarised every group).
+  @inline(never)
+  func loop<L: FloatLanes, S: TimelineShape>(_: L.Type, _: S.Type, _ io: TimelineColumns) -> Bool {
+    let c = TimelineLanes<L>(self)
+    var most = L(repeating: 0)
+    @inline(__always) func group(_ i: Int, _ rest: Int, whole: Bool) {
+      let p: L = whole ? L.load(io.leading + i) : Kernel.loadGroup(io.leading + i, rest)
+      let section: L? = io.sectionEnds.map { whole ? L.load($0 + i) : Kernel.loadGroup($0 + i, rest) }
+      var (value, kind) = S.group(c, L.muladd(p, slope, intercept), p: p, sectionEnd: section)
+      if folds { value = L.maximum(value, c.zero - value) }
       let f = L.clamp((value - domainLower) * domainScale, 0, 1)
-      Kernel.storeGroup(f, progress + i, rest)
-      Kernel.storeGroup(kind, kinds + i, rest)
+      if whole {
+        f.store(to: io.progress + i)
+        kind.store(to: io.kinds + i)
+      } else {
+        Kernel.storeGroup(f, io.progress + i, rest)
+        Kernel.storeGroup(kind, io.kinds + i, rest)
+      }
+      most = L.maximum(most, kind)
+    }
+    var i = 0
+    while i &+ L.width <= io.count {
+      group(i, L.width, whole: true)
       i &+= L.width
     }
+    if i < io.count { group(i, io.count &- i, whole: false) }
+    var any: Float = 0
+    for k in 0..<L.width { any = Swift.max(any, most[lane: k]) }
+    return any != 0
+  }
+}
+
+/// The columns a timeline pass reads and writes, from a run's first cell.
+struct TimelineColumns {
+  let leading: UnsafePointer<Float>
+  let sectionEnds: UnsafePointer<Float>?
+  let count: Int
+  let progress: UnsafeMutablePointer<Float>
+  let kinds: UnsafeMutablePointer<Float>
+}
+
+/// A pass's constants as lanes.
+struct TimelineLanes<L: FloatLanes> {
+  let zero = L(repeating: 0), one = L(repeating: 1)
+  let lower, upper, span, extent: L
+  /// The fills' choices: whether a side's value becomes the end (1) and its kind.
+  let endBefore, endAfter, kindBefore, kindAfter: L
+  init(_ t: TimelinePass) {
+    (lower, upper, span, extent) = (L(repeating: t.lower), L(repeating: t.upper), L(repeating: t.span), L(repeating: t.extent))
+    let b = TimelinePass.side(t.before), a = TimelinePass.side(t.after)
+    (endBefore, kindBefore, endAfter, kindAfter) = (L(repeating: b.takesEnd), L(repeating: b.kind), L(repeating: a.takesEnd), L(repeating: a.kind))
+  }
+
+  /// A range [lo, hi]: before where u < lo, after where u >= hi (`halfOpen`: a CSS ramp) or
+  /// max(u, lo) > hi (closed, as `ScrollTimeline.closed`); the value and kind there.
+  @inline(__always)
+  func range(_ u: L, lo: L, hi: L, halfOpen: Bool) -> (L, L) {
+    let isAfter = halfOpen ? L.ge(u, hi) : L.lt(hi, L.maximum(u, lo))
+    let isBefore = halfOpen ? L.lt(u, lo) : L.and(L.lt(u, lo), L.ge(hi, L.maximum(u, lo)))
+    let value = u.replacing(with: lo, where: L.and(isBefore, L.lt(zero, endBefore)))
+      .replacing(with: hi, where: L.and(isAfter, L.lt(zero, endAfter)))
+    return (value, zero.replacing(with: kindBefore, where: isBefore).replacing(with: kindAfter, where: isAfter))
+  }
+}
+
+/// One shape of a resolved timeline: a group's value and output kind from u = slope p +
+/// intercept (p the cells' leading edges, `sectionEnd` their sections' ends, both relative
+/// to the viewport).
+protocol TimelineShape {
+  static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L)
+}
+/// A CSS progress over [0, 1).
+enum RampShape: TimelineShape {
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
+    c.range(u, lo: c.zero, hi: c.one, halfOpen: true)
+  }
+}
+/// A closed range.
+enum ClosedShape: TimelineShape {
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
+    c.range(u, lo: c.lower, hi: c.upper, halfOpen: false)
+  }
+}
+/// A distance over [0, sectionEnd - s - extent].
+enum SectionEndShape: TimelineShape {
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
+    let hi = sectionEnd.map { $0 - p - c.extent } ?? L(repeating: .infinity)
+    return c.range(u, lo: c.zero, hi: hi, halfOpen: false)
+  }
+}
+/// A degenerate CSS range: before where u < 0 (raw and end 0), else after (raw and end 1).
+enum StepShape: TimelineShape {
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
+    (c.zero.replacing(with: c.one, where: L.ge(u, c.zero)), c.kindAfter.replacing(with: c.kindBefore, where: L.lt(u, c.zero)))
+  }
+}
+/// SwiftUI's linear phase.
+enum PhaseShape: TimelineShape {
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
+    (L.clamp(u, 0, 1) - L.clamp(c.span - u, 0, 1), c.zero)
+  }
+}
+/// SwiftUI's phase where the ramp is shorter than `ScrollTimeline.minimumSpan`.
+enum PhaseStepShape: TimelineShape {
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
+    (c.zero.replacing(with: c.one, where: L.lt(c.zero - c.span, u)) - c.zero.replacing(with: c.one, where: L.lt(u, c.span)), c.zero)
+  }
+}
+/// No effect for any cell.
+enum InactiveShape: TimelineShape {
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
+    (c.zero, c.one)
   }
 }

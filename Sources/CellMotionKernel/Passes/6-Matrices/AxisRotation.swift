@@ -20,18 +20,24 @@ struct AxisRotation: Sendable {
   /// (c, sin c, cos c) when every angle the curve can produce is within
   /// `AngleCentre.reach` of c (`Kernel.sincos(_:near:)`); nil: the full-range sine.
   let centre: SIMD3<Float>?
+  /// Whether translation channels move the cell too (a cover flow's depth): then the
+  /// entries take the translation row (`axisRotationGroup`).
+  let translates: Bool
 
-  /// The shape of `r`, or nil when its transform is anything else.
+  /// The shape of `r`, or nil when its transform is anything else: the winning transform
+  /// channels are one rotation about x or y and any translations, no scale, no rotation
+  /// about z, no matrix animation.
   init?(_ r: CompiledRecipe) {
-    guard r.matrix == nil, r.transformChannels.count == 1, let ch = r.transformChannels.first,
-      ch.channel == .rotationX || ch.channel == .rotationY
-    else { return nil }
-    aboutX = ch.channel == .rotationX
-    part = ch.part
+    let k = r.channelSlots
+    let rx = k.rx.row >= 0, ry = k.ry.row >= 0
+    guard r.matrix == nil, rx != ry, k.rz.row < 0, k.s.row < 0, k.sx.row < 0, k.sy.row < 0 else { return nil }
+    let ch = rx ? k.rx : k.ry
+    aboutX = rx
+    part = ch.row
     from = ch.from
-    delta = ch.to - ch.from
-    centre = from.y == 0 && from.z == 0 && delta.y == 0 && delta.z == 0
-      ? AngleCentre.of(from: from.x, delta: delta.x, bounds: r.progressBounds(row: ch.part)) : nil
+    delta = ch.delta
+    translates = k.tx.row >= 0 || k.ty.row >= 0 || k.tz.row >= 0
+    centre = !ch.usesGeometry ? AngleCentre.of(from: from.x, delta: delta.x, bounds: r.progressBounds(row: ch.row)) : nil
   }
 }
 
@@ -129,6 +135,11 @@ extension Kernel {
     let ax = width * r.anchor.x, ay = height * r.anchor.y
     let sk = s * k, ck = c * k
     let z = L(repeating: 0), one = L(repeating: 1)
+    if ar.translates {
+      return axisRotationTranslated(
+        r, ar, progress: progress, at: i, sin: s, cos: c, anchorX: ax, anchorY: ay, height: height,
+        tableWidth: tableWidth)
+    }
     if ar.aboutX {
       let w = L.muladd(ay, -sk, one)
       return LaneMatrix((
@@ -145,5 +156,46 @@ extension Kernel {
       L.muladd(ck, ax, s), ck * ay, c, ck,
       ax * (w - c), ay * (w - 1), ax * s, w
     ))
+  }
+
+  /// `axisRotationGroup` with translation channels: Q = R then T(t) (key-path order; with
+  /// translate-first order the translation goes through R: t R), then the perspective and
+  /// the anchor sandwich, T(-a) Q P(m34) T(a). With R's rows r0, r1, r2 and k = m34:
+  /// rows i < 3 are (r_i0 + r_i2 k ax, r_i1 + r_i2 k ay, r_i2, r_i2 k); the last row is
+  /// (t0 + w ax, t1 + w ay, t2, w) with w = t2 k + 1, minus ax row 0 and ay row 1. With
+  /// t = 0 this is exactly the untranslated entries above.
+  @inline(__always)
+  static func axisRotationTranslated<L: FloatLanes>(
+    _ r: CompiledRecipe, _ ar: AxisRotation, progress: StagedProgress, at i: Int, sin s: L, cos c: L, anchorX ax: L,
+    anchorY ay: L, height: L, tableWidth: L
+  ) -> LaneMatrix<L> {
+    let z = L(repeating: 0), one = L(repeating: 1), k = r.m34
+    let slots = r.channelSlots
+    @inline(__always) func v(_ slot: ChannelSlot) -> L {
+      slot.value(progress, at: i, identity: 0, height: height, tableWidth: tableWidth)
+    }
+    var (t0, t1, t2) = (v(slots.tx), v(slots.ty), v(slots.tz))
+    // R's rows: about x [1 0 0] [0 c s] [0 -s c]; about y [c 0 -s] [0 1 0] [s 0 c].
+    let r0 = ar.aboutX ? (one, z, z) : (c, z, -s)
+    let r1 = ar.aboutX ? (z, c, s) : (z, one, z)
+    let r2 = ar.aboutX ? (z, -s, c) : (s, z, c)
+    if r.translateFirst {
+      (t0, t1, t2) = (
+        L.muladd(t0, r0.0, L.muladd(t1, r1.0, t2 * r2.0)), L.muladd(t0, r0.1, L.muladd(t1, r1.1, t2 * r2.1)),
+        L.muladd(t0, r0.2, L.muladd(t1, r1.2, t2 * r2.2))
+      )
+    }
+    @inline(__always) func row(_ q: (L, L, L)) -> (L, L, L, L) {
+      let qk = q.2 * k
+      return (L.muladd(qk, ax, q.0), L.muladd(qk, ay, q.1), q.2, qk)
+    }
+    let m0 = row(r0), m1 = row(r1), m2 = row(r2)
+    let w = L.muladd(t2, k, one)
+    // Last row: (t0 + w ax, t1 + w ay, t2, w) - ax m0 - ay m1.
+    let m3 = (
+      L.muladd(w, ax, t0) - L.muladd(ax, m0.0, ay * m1.0), L.muladd(w, ay, t1) - L.muladd(ax, m0.1, ay * m1.1),
+      t2 - L.muladd(ax, m0.2, ay * m1.2), w - L.muladd(ax, m0.3, ay * m1.3)
+    )
+    return LaneMatrix((m0.0, m0.1, m0.2, m0.3, m1.0, m1.1, m1.2, m1.3, m2.0, m2.1, m2.2, m2.3, m3.0, m3.1, m3.2, m3.3))
   }
 }
