@@ -83,7 +83,8 @@ enum CLI {
   /// temporary stdout file (e.g. /dev/full); `Result.stdout` is then empty. A process
   /// still running after `timeout` seconds is killed (SIGKILL) and reported `timedOut`.
   static func run(
-    _ args: [String], in directory: URL? = nil, stdout: FileHandle? = nil, timeout: TimeInterval? = nil
+    _ args: [String], in directory: URL? = nil, stdout: FileHandle? = nil, stdin: String? = nil,
+    timeout: TimeInterval? = nil
   ) throws -> Result {
     let exe = try #require(executable, "cellmotion executable not found; build it with `swift build`")
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cli-io-\(UUID().uuidString)")
@@ -99,6 +100,11 @@ enum CLI {
     if let directory { p.currentDirectoryURL = directory }
     p.standardOutput = stdout ?? outHandle
     p.standardError = errHandle
+    if let stdin {
+      let inURL = scratch.appendingPathComponent("stdin")
+      try stdin.write(to: inURL, atomically: true, encoding: .utf8)
+      p.standardInput = try FileHandle(forReadingFrom: inURL)
+    }
     try p.run()
     var timedOut = false
     if let timeout {

@@ -25,7 +25,7 @@ struct CellMotionCommand: ParsableCommand {
       """,
     subcommands: [
       RenderCommand.self, CurveCommand.self, SimulateCommand.self, InspectCommand.self,
-      RecipeTemplateCommand.self, RecipeSchemaCommand.self,
+      RecipeTemplateCommand.self, RecipeSchemaCommand.self, TimelineCommand.self,
     ])
 
   /// Parses the arguments and runs the chosen subcommand. Help and version requests exit 0
