@@ -204,4 +204,23 @@ struct KernelFindingsRegressionTests {
     }
     expectTrapMessage(result, "CellBatch: cell index 99 out of range 0..<1")
   }
+
+  @Test("Finding 3: at a vertical tangent's instant the kernel's velocity is the reference's (finite), every lane width")
+  func verticalTangentVelocity() throws {
+    // cubic-bezier(0, 0.55, 0.45, 1): x'(0) = 0 while y'(0) > 0. The reference reports the
+    // mean slope over `TimingCurve.tangentWindow`; the kernel takes the same value there.
+    let curve = try TimingCurve(x1: 0, y1: 0.55, x2: 0.45, y2: 1)
+    let recipe = Recipe(
+      name: "vertical", channels: [ChannelAnimation(.translationY, from: 40, to: 0, curve: .bezier(curve), duration: 0.5)])
+    let expected = ReferenceEvaluator.channelVelocities(recipe, geometry: Self.geometry, startTime: 0, time: 0).translationY
+    #expect(expected.isFinite && expected != 0)
+    for lanes in LaneWidth.allCases {
+      var batch = try CellBatch(recipes: [recipe])
+      try batch.append(recipe: 0, row: 0, startTime: 0, geometry: Self.geometry)
+      var out = try FrameOutput(capacity: 1, includeVelocities: true)
+      try Kernel.evaluate(batch, at: 0, into: &out, options: KernelOptions(lanes: lanes))
+      let v = Double(out.velocity(.translationY, ofCell: 0))
+      #expect(abs(v - expected) <= 1e-4 * max(1, abs(expected)), "\(lanes): kernel \(v), reference \(expected)")
+    }
+  }
 }

@@ -25,6 +25,12 @@ struct BezierConstants: Sendable, Hashable {
   let degree: Int
   let rootScale: Float
   let rootOffset: Float
+  /// dy/dx at x = 0 and x = 1 as the reference gives it (`TimingCurve.slope(at:)`: the
+  /// ratio of second derivatives where both first derivatives vanish, the mean slope over
+  /// `TimingCurve.tangentWindow` at a vertical tangent): what `bezierSlope` takes where
+  /// x'(s) vanishes, which only happens at an end.
+  let flatStart: Float
+  let flatEnd: Float
 
   init(
     _ a: (Float, Float, Float, Float, Float, Float), solve: Solve, steps: Int, quadraticGuess: Bool,
@@ -37,6 +43,22 @@ struct BezierConstants: Sendable, Hashable {
     degree = fit?.degree ?? 0
     rootScale = fit?.rootScale ?? 1
     rootOffset = fit?.rootOffset ?? 0
+    (flatStart, flatEnd) = Self.endSlopes(a)
+  }
+
+  /// The reference's slopes at x = 0 and x = 1 of the curve with these power-basis
+  /// coefficients: its control points recovered (x1 = cx / 3, x2 = (bx + 2 cx) / 3, the same
+  /// for y; within 1e-6 of an end snapped to it, as the Float coefficients round them).
+  static func endSlopes(_ a: (Float, Float, Float, Float, Float, Float)) -> (Float, Float) {
+    func point(_ b: Float, _ c: Float) -> (Double, Double) {
+      let p1 = Double(c) / 3, p2 = (Double(b) + 2 * Double(c)) / 3
+      return (p1, p2)
+    }
+    func snap(_ v: Double) -> Double { abs(v) < 1e-6 ? 0 : abs(1 - v) < 1e-6 ? 1 : v }
+    let (x1, x2) = point(a.1, a.2), (y1, y2) = point(a.4, a.5)
+    guard let curve = try? TimingCurve(x1: min(max(snap(x1), 0), 1), y1: snap(y1), x2: min(max(snap(x2), 0), 1), y2: snap(y2))
+    else { return (1, 1) }
+    return (Float(curve.slope(at: 0)), Float(curve.slope(at: 1)))
   }
 
   /// The constants of a Bezier curve; nil for a spring.
@@ -235,11 +257,11 @@ extension Kernel {
     let s = L.clamp(parameter, 0, 1)
     let dx = L.muladd(L.muladd(s, c.ax * 3, L(repeating: c.bx * 2)), s, cx)
     let dy = L.muladd(L.muladd(s, c.ay * 3, L(repeating: c.by * 2)), s, L(repeating: c.cy))
-    let ddx = L.muladd(s, c.ax * 6, L(repeating: c.bx * 2)), ddy = L.muladd(s, c.ay * 6, L(repeating: c.by * 2))
-    // Where x'(s) vanishes (x'(s) >= 0) the ratio of second derivatives: the pair chosen
-    // first, then one divide (the same quotient as dividing both and selecting).
+    // Where x'(s) vanishes (x'(s) >= 0; only at an end) the reference's slope there
+    // (`flatStart`, `flatEnd`).
     let flat = L.lt(dx, L(repeating: 1e-6))
-    return dy.replacing(with: ddy, where: flat) / dx.replacing(with: ddx, where: flat)
+    let end = L(repeating: c.flatEnd).replacing(with: L(repeating: c.flatStart), where: L.lt(s, L(repeating: 0.5)))
+    return (dy / dx).replacing(with: end, where: flat)
   }
 
   /// y(s) with the exact ends (0 at x <= 0, 1 at x >= 1): the last step of every solve's
