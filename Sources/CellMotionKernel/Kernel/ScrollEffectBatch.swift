@@ -171,34 +171,39 @@ public struct ScrollEffectBatch: Sendable {
     }
   }
 
-  /// Cells the timeline leaves alone get the identity and opacity 1; hidden cells opacity 0.
-  /// Eight kinds at a time, a group without a fill skipped at once.
+  /// Cells the timeline leaves alone get the identity and opacity 1; hidden cells opacity 0:
+  /// the opacities eight at a time, the identity matrices only for groups with such cells.
   static func applyFills(_ kinds: [Float], count n: Int, into output: inout FrameOutput) {
     let floats = output.layout.floatsPerCell
     output.withKernelOutputs(identityStored: false) { out in
       kinds.withUnsafeBufferPointer { kinds in
+        let k = kinds.baseAddress!
         var g = 0
-        while g < n {
-          let end = min(g + 8, n)
-          if end - g == 8, SIMD8<Float>.load(kinds.baseAddress! + g) == .zero {
-            g = end
-            continue
-          }
-          for i in g..<end where kinds[i] != 0 {
-            if kinds[i] == 2 {
-              out.opacity[i] = 0
-              continue
+        while g + 8 <= n {
+          let kind = SIMD8<Float>.load(k + g)
+          if kind != .zero {
+            let none = kind .== 1
+            SIMD8<Float>.load(out.opacity + g).replacing(with: 0, where: kind .== 2).replacing(with: 1, where: none)
+              .store(to: out.opacity + g)
+            if any(none) {
+              for i in g..<(g + 8) where k[i] == 1 { identity(out.matrices + floats * i, floats) }
             }
-            out.opacity[i] = 1
-            let m = out.matrices + floats * i
-            for k in 0..<floats { m[k] = floats == 6 ? (k == 0 || k == 3 ? 1 : 0) : (k % 5 == 0 ? 1 : 0) }
           }
-          g = end
+          g += 8
+        }
+        for i in g..<n where k[i] != 0 {
+          out.opacity[i] = k[i] == 2 ? 0 : 1
+          if k[i] == 1 { identity(out.matrices + floats * i, floats) }
         }
       }
     }
     // Matrices were written here, not by the kernel's identity record.
     output.identityCells = 0
+  }
+
+  /// The identity in a 16- or 6-Float layout at `m`.
+  static func identity(_ m: UnsafeMutablePointer<Float>, _ floats: Int) {
+    for k in 0..<floats { m[k] = floats == 6 ? (k == 0 || k == 3 ? 1 : 0) : (k % 5 == 0 ? 1 : 0) }
   }
 }
 

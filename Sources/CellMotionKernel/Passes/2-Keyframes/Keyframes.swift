@@ -83,7 +83,7 @@ extension Kernel {
   /// any f before the second start), selected lane by lane from the flat table (`n`
   /// segments, `CompiledKeyframes.tableStride` Floats each): a compare and a select per
   /// constant and segment, no branch on lanes. Only what the track uses is selected.
-  @inline(__always)
+  @inline(always)
   static func selectSegment<L: FloatLanes>(
     _ f: L, _ k: CompiledKeyframes, _ table: UnsafePointer<Float>, _ n: Int, geometry: Bool
   ) -> SegmentLanes<L> {
@@ -136,7 +136,7 @@ extension Kernel {
 
   /// The value's three parts (constant, per cell height, per table width; the last two 0
   /// unless `geometry`) at fraction `f`, from the flat segment table.
-  @inline(__always)
+  @inline(always)
   static func keyframeValue<L: FloatLanes>(
     _ f: L, _ k: CompiledKeyframes, _ table: UnsafePointer<Float>, _ n: Int, geometry: Bool
   ) -> (constant: L, height: L, width: L) {
