@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the cellmotion CLI, renders the tip-in card, the bounce spring, the shake and its
-# keyframes, a retargeted spring, a batch update, and writes eight PNGs into Tools/images/:
+# keyframes, a retargeted spring, a batch update, two scroll effects, and writes ten PNGs
+# into Tools/images/:
 #   tipin-contact-sheet.png  the SVG contact sheet of `cellmotion render` (rsvg-convert,
 #                            or headless Chromium when rsvg-convert is missing)
 #   bounce-spring-curve.png  `cellmotion curve` (the moveUpBounce spring)
@@ -11,6 +12,8 @@
 #                            mid-flight, its velocity carried)
 #   update-contact-sheet.png a batch update (insert, delete, move, reload) in `render`
 #   html-player-update.png   its HTML player paused mid-update
+#   coverflow-contact-sheet.png, wheel-contact-sheet.png  `render --scroll-effect` through a
+#                            fling (a vertical cover flow; a wheel picker)
 # Needs Debian's `chromium` (and optionally `librsvg2-bin`); installs them with apt-get
 # when missing and running as root.
 #
@@ -80,5 +83,15 @@ read -r w h < <(size "$work/update.svg")
 shot_svg "$work/update.svg" "$images/update-contact-sheet.png" "${w%.*}" "${h%.*}"
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=2000 \
   --screenshot="$images/html-player-update.png" --window-size=420,760 "file://$work/update.html#t=0.72" 2>/dev/null
+
+# 7. Scroll effects through a fling: a vertical cover flow and a wheel picker.
+"$cli" render fadeIn --scroll-effect coverFlow --scroll fling --velocity 1500 --rows 60 --row-height 100 \
+  --width 300 --viewport-height 600 --sheet-from 0.5 --thumbnails 8 --output "$work" --basename coverflow
+read -r w h < <(size "$work/coverflow.svg")
+shot_svg "$work/coverflow.svg" "$images/coverflow-contact-sheet.png" "${w%.*}" "${h%.*}"
+"$cli" render fadeIn --scroll-effect wheelPicker --scroll fling --velocity 1200 --rows 60 --row-height 44 \
+  --width 300 --viewport-height 400 --sheet-from 0.5 --thumbnails 8 --output "$work" --basename wheel
+read -r w h < <(size "$work/wheel.svg")
+shot_svg "$work/wheel.svg" "$images/wheel-contact-sheet.png" "${w%.*}" "${h%.*}"
 
 ls -l "$images"/*.png

@@ -3,12 +3,14 @@
 //
 // Build for measurement (AVX2/FMA need the target flag; see Package.swift):
 //   swift build -c release -Xswiftc -target-cpu -Xswiftc haswell
-//   .build/release/cellmotion-bench [--quick] [--filter compose] [--sizes 1000,10000] [--json]
+//   .build/release/cellmotion-bench            (the summary: headline scenarios, peers, sessions)
+//   .build/release/cellmotion-bench --all [--quick] [--filter compose] [--sizes 1000,10000] [--json]
 // Self-checks (GLM vs a Swift Double reference, stages vs Double, allocation counter):
 //   .build/release/cellmotion-bench --verify
 
 import ArgumentParser
 import CellMotionKernel
+import Foundation
 
 @main
 struct CellMotionBench: ParsableCommand {
@@ -16,8 +18,11 @@ struct CellMotionBench: ParsableCommand {
     commandName: "cellmotion-bench",
     abstract: "Benchmarks CellMotion stages against BLAS, a GLM baseline and machine peaks.")
 
-  @Flag(help: "Print one JSON document instead of the table.")
+  @Flag(help: "Print one JSON document (every scenario, as --all) instead of the summary.")
   var json = false
+
+  @Flag(help: "Every scenario at every size, the machine's peaks and every ratio (the summary's default is one screen).")
+  var all = false
 
   @Option(help: "Only scenarios whose name (group/variant) contains this substring.")
   var filter: String?
@@ -65,7 +70,10 @@ struct CellMotionBench: ParsableCommand {
       return
     }
 
+    // The default: a one-screen summary (no flag that selects or formats scenarios).
+    let summary = !all && !json && filter == nil && sizes == nil && runs == nil && !list
     var scenarios = ScenarioCatalog.families(sizes: try parsedSizes())
+    if summary { scenarios = Summary.scenarios(ScenarioCatalog.families(sizes: [Summary.cells])) }
     if let filter { scenarios = scenarios.filter { $0.name.contains(filter) } }
     // The scroll session runs with the default set, or alone with --filter scroll.
     let runScroll = runs == nil && (filter == nil || "scroll-session".contains(filter!))
@@ -83,16 +91,18 @@ struct CellMotionBench: ParsableCommand {
     policy.exactRuns = runs
 
     let machine =
-      noPeaks
+      noPeaks || summary
       ? Machine.unmeasured(stagesUseFMA: MatrixStages.usesFusedMultiplyAdd)
       : Machine.measure(quick: quick || runs != nil, stagesUseFMA: MatrixStages.usesFusedMultiplyAdd)
-    if !json {
+    if !json && !summary {
       print(Report.machineLines(machine).joined(separator: "\n"))
       print("")
     }
     let runner = Runner(policy: policy, machine: machine)
     var results: [Measurement] = []
+    var progress = BenchProgress(total: scenarios.count + (runScroll ? 1 : 0) + (runUpdates ? 1 : 0))
     for scenario in scenarios {
+      progress.step(scenario.name)
       let m = try runner.measure(scenario)
       results.append(m)
       if !json, runs != nil {
@@ -102,14 +112,17 @@ struct CellMotionBench: ParsableCommand {
 
     var scroll: ScrollSessionResult? = nil
     if runScroll {
+      progress.step("scroll session")
       scroll = try ScrollSession.run()
-      if !json { print(scroll!.summary) }
+      if !json && !summary { print(scroll!.summary) }
     }
     var updates: UpdateSessionResult? = nil
     if runUpdates {
+      progress.step("update session")
       updates = try UpdateSession.run()
-      if !json { print(updates!.summary) }
+      if !json && !summary { print(updates!.summary) }
     }
+    progress.finish()
 
     var references: [String: String] = [:]
     for s in scenarios where s.isRatioReference { references[s.group] = s.variant }
@@ -120,11 +133,34 @@ struct CellMotionBench: ParsableCommand {
       updateSession: updates)
     if json {
       print(try Report.json(document))
+    } else if summary {
+      print(Summary.text(machine: machine, results: results, scroll: scroll, dense: nil, updates: updates))
     } else {
       let table = Report.table(document)
       // The machine lines were printed before measuring; print the rest.
       print(table.split(separator: "\n", omittingEmptySubsequences: false)
         .dropFirst(Report.machineLines(machine).count + 1).joined(separator: "\n"))
     }
+  }
+}
+
+/// "[k/n] scenario" on standard error while the benchmark runs (one line rewritten on a
+/// terminal, nothing otherwise).
+struct BenchProgress {
+  let total: Int
+  var done = 0
+  let terminal = isatty(2) != 0
+
+  init(total: Int) { self.total = total }
+
+  mutating func step(_ name: String) {
+    done += 1
+    guard terminal else { return }
+    FileHandle.standardError.write("\r\u{1B}[K[\(done)/\(total)] \(name)".data(using: .utf8)!)
+  }
+
+  func finish() {
+    guard terminal else { return }
+    FileHandle.standardError.write("\r\u{1B}[K".data(using: .utf8)!)
   }
 }

@@ -19,7 +19,8 @@ enum ContactSheet {
     let gap = 16.0, label = 22.0, header = 34.0
     let thumbW = o.width * scale, thumbH = o.viewportHeight * scale
     let rowsOfThumbs = (picks.count + cols - 1) / cols
-    let sheetW = gap + Double(cols) * (thumbW + gap)
+    // Wide enough for the title too (15 px Helvetica: about 8 px a character).
+    let sheetW = max(gap + Double(cols) * (thumbW + gap), 2 * gap + 8 * Double(title(run).count))
     let sheetH = header + Double(rowsOfThumbs) * (thumbH + label + gap) + gap
     var s = """
       <?xml version="1.0" encoding="UTF-8"?>
@@ -106,7 +107,7 @@ enum ContactSheet {
 
   static func title(_ run: TableRun) -> String {
     let o = run.options
-    return "cellmotion \(run.recipe.name): \(o.rows) rows x \(num(o.rowHeight)) pt, scroll \(o.scroll.rawValue), "
+    return "cellmotion \(run.recipe.name)\(o.scrollEffect.map { " + \($0.rawValue)" } ?? ""): \(o.rows) rows x \(num(o.rowHeight)) pt, scroll \(o.scroll.rawValue), "
       + "\(run.frames.count) frames at \(num(o.fps)) fps"
   }
 }

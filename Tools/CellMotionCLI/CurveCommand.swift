@@ -49,6 +49,18 @@ struct CurveCommand: ParsableCommand {
         """))
   var retarget: [String] = []
 
+  @Option(
+    help: ArgumentHelp(
+      "Plot a scroll effect's channels against its recipe progress instead: \(ScrollEffectKind.allCases.map(\.rawValue).joined(separator: ", ")).",
+      discussion: "Sized as `render --scroll-effect` sizes it for --row-height and --viewport-height; CSV columns: progress, the timeline value, one per channel."))
+  var scrollEffect: ScrollEffectKind?
+  @Option(parsing: .unconditional, help: "With --scroll-effect: row height, points.")
+  var rowHeight: Double = 80
+  @Option(parsing: .unconditional, help: "With --scroll-effect: viewport height, points.")
+  var viewportHeight: Double = 667
+  @Option(parsing: .unconditional, help: "With --scroll-effect: table (and cell) width, points.")
+  var width: Double = 375
+
   @Option(help: "Output format: svg or csv.")
   var format: CurveFormat = .svg
   @Option(parsing: .unconditional, help: "Number of sample intervals.")
@@ -70,6 +82,21 @@ struct CurveCommand: ParsableCommand {
 
   mutating func run() throws {
     let destination = try Destination(output)
+    if let kind = scrollEffect {
+      guard curve == nil, retarget.isEmpty, dampingRatio == nil, mass == nil, stiffness == nil, damping == nil else {
+        throw CLIError("--scroll-effect plots an effect; drop the curve argument and the spring and retarget flags")
+      }
+      for (name, v) in [("--row-height", rowHeight), ("--viewport-height", viewportHeight), ("--width", width)]
+      where !(v.isFinite && v > 0 && v <= InputLimits.length.upperBound) {
+        throw CLIError("\(name) must be a finite number in (0, 1e6], got \(v)")
+      }
+      let effect = try kind.effect(rowHeight: rowHeight, viewportHeight: viewportHeight)
+      let plot = EffectPlot(
+        effect: effect, geometry: CellGeometry(width: width, height: rowHeight, tableWidth: width),
+        title: "cellmotion scroll effect \(kind.rawValue): rows \(num(rowHeight)) pt, viewport \(num(viewportHeight)) pt")
+      try destination.write(format == .csv ? plot.csv(samples: samples) : plot.svg(samples: samples))
+      return
+    }
     var plot = try CurveSource.resolve(self)
     if !retarget.isEmpty { try plot.retarget(retarget.map(RetargetEvent.init(parsing:))) }
     let text = format == .csv ? plot.csv(samples: samples) : CurvePlot.svg(plot, samples: samples)

@@ -103,6 +103,19 @@ struct TableOptions: ParsableArguments {
   var rowAnimation: RowAnimation = .automatic
   @Option(help: "Batch updates: uikit (every part at once, 0.3 s) or recyclerview (removals, then moves and changes, then additions).")
   var updateTiming: UpdateTimingKind = .uikit
+  @Option(
+    help: ArgumentHelp(
+      "A scroll effect on every visible row: \(ScrollEffectKind.allCases.map(\.rawValue).joined(separator: ", ")).",
+      discussion: "Built for the table: cover flow and carousel pitch = the row height, the wheel's viewport = the viewport height. Rows up to one viewport beyond each edge are drawn (a wheel's rows)."))
+  var scrollEffect: ScrollEffectKind?
+
+  /// The scroll effect of `--scroll-effect`, sized for this table (nil: none).
+  func effect() throws -> ScrollEffect? {
+    try scrollEffect?.effect(rowHeight: rowHeight, viewportHeight: viewportHeight)
+  }
+
+  /// Points drawn beyond each edge of the viewport: one viewport with a scroll effect.
+  var overscan: Double { scrollEffect == nil ? 0 : viewportHeight }
 
   mutating func validate() throws {
     guard rows > 0, rows <= 1_000_000 else { throw ValidationError("--rows must be in 1...1000000, got \(rows)") }
@@ -342,11 +355,11 @@ enum TableScript {
     let o = plan.options, recipe = plan.recipe
     let simulation = try TableSimulation(
       layout: plan.layout, viewportHeight: o.viewportHeight, scroll: plan.scroll, rule: o.rule.rule,
-      expansion: plan.expansion, updateRecipes: RowAnimationRecipes(timing: o.updateTiming.timing))
+      expansion: plan.expansion, overscan: o.overscan, updateRecipes: RowAnimationRecipes(timing: o.updateTiming.timing))
     let recipes = recipe.fold != nil ? TableRecipes(first: Recipe(name: "none"), fold: recipe) : TableRecipes(first: recipe)
     var animator = try TableAnimator(
       simulation: simulation, recipes: recipes, cellWidth: o.width, tableWidth: o.width, layout: matrixLayout,
-      motion: o.motion)
+      motion: o.motion, scrollEffect: o.effect())
     var progress = ProgressBar("simulating", total: plan.frameCount, force: forceProgress)
     var pending = plan.toggles[...]
     var pendingUpdates = plan.updates[...]
@@ -396,6 +409,25 @@ enum TableScript {
   }
 }
 
+/// The scroll effects `--scroll-effect` names (the vertical presets of `ScrollEffect`).
+enum ScrollEffectKind: String, CaseIterable, ExpressibleByArgument {
+  case reveal, edgeFadeScale, coverFlow, wheelPicker, carouselKeylines, parallaxContent
+
+  /// The preset on a vertical list of rows `rowHeight` points tall in a viewport
+  /// `viewportHeight` points tall: cover flow and carousel pitch = the row height, the
+  /// wheel's viewport = the viewport, parallax overflow = half a row.
+  func effect(rowHeight: Double, viewportHeight: Double) throws -> ScrollEffect {
+    switch self {
+    case .reveal: return try .reveal()
+    case .edgeFadeScale: return try .edgeFadeScale()
+    case .coverFlow: return try .coverFlow(pitch: rowHeight, axis: .vertical)
+    case .wheelPicker: return try .wheelPicker(viewportExtent: viewportHeight, itemExtent: rowHeight)
+    case .carouselKeylines: return try .carouselKeylines(pitch: rowHeight, axis: .vertical)
+    case .parallaxContent: return try .parallaxContent(overflow: rowHeight / 2)
+    }
+  }
+}
+
 /// How big a run gets, from the flags.
 struct RunSize {
   /// Frames at most (nil: not known from the flags alone, the automatic end needs the plan).
@@ -411,7 +443,7 @@ struct RunSize {
   /// ceil(viewport height / row height) + 1 rows (a viewport over uniform rows cuts at most
   /// two partially), at most `--rows`; expanded details only make rows taller.
   static func visibleCells(_ o: TableOptions) -> Int {
-    Int(min(Double(o.rows), (o.viewportHeight / o.rowHeight).rounded(.up) + 1))
+    Int(min(Double(o.rows), ((o.viewportHeight + 2 * o.overscan) / o.rowHeight).rounded(.up) + 1))
   }
 
   /// What the flags alone say: exact visible cells, and frames when `--duration` is given.

@@ -98,6 +98,41 @@ public struct ScrollEffect: Sendable, Hashable {
     self.foldsValue = foldsValue
   }
 
+  /// The effect under reduced motion (Reduce Motion, `MotionPolicy.reduced` or `.none`):
+  /// the same timeline and domain with only the recipe's opacity, as a time-driven recipe
+  /// under `.reduced` keeps its opacity and holds what moves. What moves (translation,
+  /// rotation, scale channels and the matrix animation) is left out, so the cell stays at
+  /// its layout place (identity transform) and only fades where the effect fades: an edge
+  /// fade and scale keeps its fade, a cover flow or a wheel stays flat, a reveal that
+  /// slides in only fades in. There is no cross-fade (a scroll effect has no start in time
+  /// to fade in from).
+  ///
+  /// The recipe keeps its active duration (a held shadow-opacity channel spans the part
+  /// that ended last, which a scroll effect never reads), so the opacity sees the same
+  /// progress at every place as in the full effect.
+  public var withoutMotion: ScrollEffect {
+    var r = recipe
+    r.channels = recipe.channels.filter { !$0.channel.movesTransform }
+    r.matrix = nil
+    r.perspectiveDistance = nil  // flat cells: the transform is exactly the identity
+    var last: (delay: Double, duration: Double)? = nil
+    var end = -Double.infinity
+    for c in recipe.channels where c.delay + recipe.timing.activeDuration(c.duration) > end {
+      end = c.delay + recipe.timing.activeDuration(c.duration)
+      last = (c.delay, c.duration)
+    }
+    if let m = recipe.matrix, m.delay + recipe.timing.activeDuration(m.duration) > end { last = (m.delay, m.duration) }
+    if let last {
+      r.channels.append(
+        ChannelAnimation(.shadowOpacity, from: 0, to: 0, curve: .bezier(.linear), duration: last.duration, delay: last.delay))
+    }
+    // Cannot throw: the recipe validated with these parts, and its active duration is
+    // unchanged.
+    guard let e = try? ScrollEffect(name: name, timeline: timeline, recipe: r, domain: domain, foldsValue: foldsValue)
+    else { preconditionFailure("\(name): the effect without motion failed to validate") }
+    return e
+  }
+
   /// The recipe progress for a timeline value: (value - lower) / (upper - lower), of
   /// |value| when `foldsValue`, clamped to [0, 1].
   public func recipeProgress(_ value: Double) -> Double {

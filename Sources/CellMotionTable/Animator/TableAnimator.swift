@@ -151,7 +151,13 @@ public struct TableAnimator: Sendable {
   /// `updateBatch.recipes` index of a `RowAnimationKey`.
   let updateRecipeIndex: [RowAnimationKey: Int]
   /// The last frame.
-  public private(set) var frame = AnimatorFrame()
+  public internal(set) var frame = AnimatorFrame()
+  /// The scroll effect on the visible rows (`setScrollEffect(_:)`), or nil.
+  var scrollStage: TableScrollStage?
+  /// The reduce-motion policy given at init (nil: each recipe's own).
+  public let motion: MotionPolicy?
+  /// The capacity given at init.
+  let initialCapacity: Int
 
   /// - Parameters:
   ///   - simulation: the table (its stagger should be `.none`: the recipe's own stagger
@@ -171,16 +177,18 @@ public struct TableAnimator: Sendable {
   ///     that holds transforms, an opening fold shows its open halves at once and a closing
   ///     one shows nothing (its folded end state, edge-on); the rows' height changes are the
   ///     layout's (`ExpansionState.heightDuration`), not the recipe's, and keep their
-  ///     duration.
+  ///     duration. A scroll effect moves nothing under a policy that holds transforms
+  ///     (`ScrollEffect.withoutMotion`).
+  ///   - scrollEffect: a scroll effect on every visible row (`setScrollEffect(_:)`), or nil.
   /// - Throws: `CellMotionError.outOfRange` for a capacity outside its range or options
   ///   that `Kernel.evaluate` rejects, or a recipe with a rotation that depends on the
   ///   cell's height and would turn beyond `CompiledRecipe.maximumAngle` for a row 1e6
   ///   points tall; `.invalidCombination` for an affine layout with a recipe that is not
-  ///   affine; the errors of the recipes' compilation.
+  ///   affine; the errors of the recipes' compilation and of `setScrollEffect(_:)`.
   public init(
     simulation: TableSimulation, recipes: TableRecipes, cellWidth: Double, tableWidth: Double? = nil,
     capacity: Int = 256, options: KernelOptions = .init(), layout: MatrixLayout = .transform3D,
-    motion: MotionPolicy? = nil
+    motion: MotionPolicy? = nil, scrollEffect: ScrollEffect? = nil
   ) throws(CellMotionError) {
     try Check.count(capacity, max: CellBatch.maxCapacity, "capacity")
     try options.validate()
@@ -195,6 +203,8 @@ public struct TableAnimator: Sendable {
     self.cellWidth = cellWidth
     self.tableWidth = tw
     self.options = options
+    self.motion = motion
+    initialCapacity = capacity
     batch = try CellBatch(
       recipes: [recipes.first, recipes.repeatAppearance ?? recipes.first], capacity: capacity, motion: motion)
     foldBatch = try CellBatch(recipes: [fold], capacity: 64, motion: motion)
@@ -245,6 +255,7 @@ public struct TableAnimator: Sendable {
     frame.events.display.willDisplay.reserveCapacity(capacity)
     frame.events.display.didEndDisplaying.reserveCapacity(capacity)
     frame.events.display.animationStarts.reserveCapacity(capacity)
+    try setScrollEffect(scrollEffect)
   }
 
   /// Advances to `time` (seconds in `InputLimits.time`, not before the previous step) and
@@ -320,6 +331,7 @@ public struct TableAnimator: Sendable {
     try evaluateUpdates(events, time: time)
     try evaluateFolds(events, time: time)
     try collectOpenDetails(events, time: time)
+    try applyScrollEffect(events)
     frame.events = events
   }
 

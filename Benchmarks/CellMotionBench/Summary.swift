@@ -1,0 +1,119 @@
+// The default run: the headline scenarios at 10,000 cells, the peers side by side as
+// ratios, the table sessions' frame times and the machine, on one screen (--all prints
+// every scenario at every size; --json the whole document).
+
+import Foundation
+
+enum Summary {
+  /// Cells per scenario in the summary.
+  static let cells = 10_000
+
+  /// The summary's rows: a title, then (scenario, what it is) pairs; the first scenario of
+  /// a section is the one the others are compared with.
+  static let sections: [(title: String, rows: [(name: String, label: String)])] = [
+    (
+      "tip-in card (rotate, translate, opacity; the brief's headline)",
+      [
+        ("tipIn/simd8", "CellMotion kernel, SIMD8 lanes"),
+        ("tipIn/simd8-2threads", "the same on 2 threads"),
+        ("tipIn/glm", "GLM C++ loop, one cell at a time (-O3)"),
+        ("tipIn/reference-float", "scalar Swift, Float"),
+        ("tipIn/reference-double", "scalar reference, Double"),
+      ]
+    ),
+    (
+      "other recipes (kernel vs the scalar reference)",
+      [
+        ("tipInChannels/simd8", "tip-in as channels"),
+        ("tipInChannels/glm", "  GLM"),
+        ("moveUpBounce/simd8", "spring (damping 0.4)"),
+        ("moveUpBounce/reference-double", "  scalar reference"),
+        ("shake/simd8", "keyframes"),
+        ("shake/reference-double", "  scalar reference"),
+        ("foldOpen/simd8", "fold, two halves, m34 = -1/500"),
+        ("foldOpen/reference-double", "  scalar reference"),
+      ]
+    ),
+    (
+      "progress from the caller, retargets, scroll effects (vs tip-in)",
+      [
+        ("tipIn/simd8", "tip-in from the clock"),
+        ("tipIn/progress-input", "tip-in from a progress column"),
+        ("retarget/tipIn-velocities", "retargeted, with velocities"),
+        ("retarget/tipInChannels-additive-velocities", "additive retargets, velocities"),
+        ("scroll/reveal", "scroll effect: reveal"),
+        ("scroll/edgeFadeScale", "scroll effect: edge fade and scale"),
+        ("scroll/coverFlow", "scroll effect: cover flow"),
+        ("scroll/wheelPicker", "scroll effect: wheel picker"),
+        ("scroll/depthPage", "scroll effect: depth page"),
+      ]
+    ),
+    (
+      "4x4 matrix stages (vs BLAS sgemm)",
+      [
+        ("compose/simd", "compose, SIMD"),
+        ("compose/blas-netlib", "compose, cblas_sgemm"),
+      ]
+    ),
+  ]
+
+  /// The scenarios the summary measures (each once, at `cells`).
+  static func scenarios(_ catalog: [Scenario]) -> [Scenario] {
+    var names: [String] = []
+    for s in sections { for r in s.rows where !names.contains(r.name) { names.append(r.name) } }
+    return names.compactMap { n in catalog.first { $0.name == n && $0.cells == cells } }
+  }
+
+  static func text(
+    machine: MachinePeaks, results: [Measurement], scroll: ScrollSessionResult?, dense: ScrollSessionResult?,
+    updates: UpdateSessionResult?
+  ) -> String {
+    func f(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
+    var lines = [
+      "cellmotion-bench: \(cells) cells per call, median ns per cell (--all: every scenario and size; --json: all of it)",
+      "machine: \(machine.cpuModel); FMA in the kernel: \(machine.stagesUseFusedMultiplyAdd)",
+    ]
+    for section in sections {
+      let rows = section.rows.compactMap { r in results.first { $0.name == r.name }.map { (r, $0) } }
+      guard let base = rows.first?.1 else { continue }
+      lines.append("")
+      lines.append("\(section.title)")
+      lines.append("  \(Report.pad("", 44, left: true)) \(Report.pad("ns/cell", 9)) \(Report.pad("x first", 8))  frame (us)")
+      var above = base
+      for (r, m) in rows {
+        // An indented row is compared with the row above it; the others with the first.
+        let ratio = m.medianNsPerCell / (r.label.hasPrefix("  ") ? above : base).medianNsPerCell
+        above = m
+        lines.append(
+          "  \(Report.pad(r.label, 44, left: true)) \(Report.pad(Report.short(m.medianNsPerCell), 9)) "
+            + "\(Report.pad(f(ratio) + "x", 8))  \(Report.pad(f(m.medianNsPerCell * Double(m.cells) / 1e3, 1), 9))")
+      }
+    }
+    if scroll != nil || dense != nil || updates != nil {
+      lines.append("")
+      lines.append("table sessions (TableAnimator, 1,000,000 rows, 120 Hz: 8,333 us a frame)")
+      if let s = scroll {
+        lines.append(
+          "  fling, \(f(s.visibleRowsMedian, 0)) rows visible: frame median \(f(s.frameMedianMicroseconds, 1)) us, "
+            + "p99 \(f(s.frameP99Microseconds, 1)) us, \(f(s.allocationsPerFrameSteadyState)) allocations a frame")
+      }
+      if let s = dense {
+        lines.append(
+          "  dense scroll, \(f(s.visibleRowsMedian, 0)) rows visible: frame median \(f(s.frameMedianMicroseconds, 1)) us, "
+            + "p99 \(f(s.frameP99Microseconds, 1)) us, \(f(s.allocationsPerFrameSteadyState)) allocations a frame")
+      }
+      if let u = updates {
+        lines.append(
+          "  batch updates (\(u.insertionsPerBatch) + \(u.deletionsPerBatch) rows): performBatchUpdates median "
+            + "\(f(u.updateCallMillisecondsMedian)) ms, max \(f(u.updateCallMillisecondsMax)) ms")
+        lines.append(
+          "    animating frames, \(f(u.visibleRowsMedian, 0)) rows visible: median \(f(u.frameMedianMicroseconds, 1)) us, "
+            + "p99 \(f(u.frameP99Microseconds, 1)) us")
+      }
+    }
+    lines.append("")
+    lines.append("x first = ns per cell over the section's first row (indented rows: over the row above), same run; "
+        + "frame = one call of \(cells) cells.")
+    return lines.joined(separator: "\n")
+  }
+}

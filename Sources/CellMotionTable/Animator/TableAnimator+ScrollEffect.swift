@@ -1,0 +1,171 @@
+// A scroll effect on the rows a TableAnimator draws: every frame, each visible row's place
+// in the viewport gives it the effect's transform and opacity (ScrollEffectBatch, through
+// the kernel), composed around the row's time-driven animation: the scroll effect is the
+// outer layer (`ScrollEffectState.applied(to:)`), opacities multiply.
+
+import CellMotion
+import CellMotionKernel
+
+/// The scroll effect of a table: its batch, its output and the per-frame columns (sized
+/// once, grown only when a frame draws more rows than any before).
+struct TableScrollStage: Sendable {
+  /// The effect as the caller gave it.
+  let effect: ScrollEffect
+  /// The effect evaluated: `effect`, or `effect.withoutMotion` under a policy that holds
+  /// transforms.
+  var batch: ScrollEffectBatch
+  var output: FrameOutput
+  var leading: [Float] = []
+  var extent: [Float] = []
+
+  init(effect: ScrollEffect, motion: MotionPolicy, layout: MatrixLayout, capacity: Int) throws(CellMotionError) {
+    guard effect.timeline.axis == .vertical else {
+      throw .invalidCombination(
+        field: "scrollEffect", reason: "effect \(effect.name) reads the horizontal axis; a table scrolls vertically")
+    }
+    self.effect = effect
+    batch = try ScrollEffectBatch(effect: motion.holdsTransforms ? effect.withoutMotion : effect, capacity: capacity)
+    if layout == .affine2D, let r = batch.batch.recipes.first, !r.isPlanar {
+      throw .invalidCombination(
+        field: "layout", reason: "scroll effect \(effect.name) is not affine; use the transform3D layout")
+    }
+    output = try FrameOutput(capacity: capacity, layout: layout, includeFold: false)
+    leading = [Float](repeating: 0, count: capacity)
+    extent = [Float](repeating: 0, count: capacity)
+  }
+}
+
+extension TableAnimator {
+  /// The scroll effect on every visible row, or nil.
+  public var scrollEffect: ScrollEffect? { scrollStage?.effect }
+
+  /// Sets the scroll effect every later frame applies to the visible rows (nil: none).
+  ///
+  /// Each frame, a visible row's layout place relative to the viewport (its top minus the
+  /// scroll offset, and its height, animated heights included: the layout, never a
+  /// transform an animation applied) drives `effect` as `ScrollEffect.evaluate(cell:scroll:)`
+  /// defines it for a scroll view of the table's width (`tableWidth`) and viewport height,
+  /// content height the table's, no insets; the effect then wraps the row's time-driven
+  /// animation (`ScrollEffectState.applied(to:)`: a point goes through the row's
+  /// animation, then the effect, then to the row's place; opacities multiply). Rows in the
+  /// overscan get it too (a wheel's rows just outside the viewport). Under a motion policy
+  /// that holds transforms (the animator's `motion`, else the effect recipe's own) the
+  /// effect is evaluated `withoutMotion`: only its opacity.
+  ///
+  /// Not affected: the extra cells of batch updates (deleted rows, old contents, moved
+  /// rows drawn outside the visible range) and fold halves keep their time-driven
+  /// transforms; timelines limited to a section's end see no section (the table has none).
+  /// - Throws: `.invalidCombination` for an effect on the horizontal axis or, with the
+  ///   `.affine2D` layout, one that is not affine; the errors of `ScrollEffectBatch.init`.
+  ///   Then the effect is unchanged.
+  public mutating func setScrollEffect(_ effect: ScrollEffect?) throws(CellMotionError) {
+    guard let effect else {
+      scrollStage = nil
+      return
+    }
+    scrollStage = try TableScrollStage(
+      effect: effect, motion: motion ?? effect.recipe.motion, layout: frame.layout,
+      capacity: max(frame.rows.count, initialCapacity))
+  }
+
+  /// Applies the scroll effect to the frame's visible rows (`step`'s last pass).
+  mutating func applyScrollEffect(_ events: FrameEvents) throws(CellMotionError) {
+    guard var stage = scrollStage else { return }
+    // Out of `self` while it is mutated, so its arrays stay uniquely referenced.
+    scrollStage = nil
+    defer { scrollStage = stage }
+    let n = frame.rows.count
+    if stage.leading.count < n {
+      stage.leading.append(contentsOf: repeatElement(0, count: n - stage.leading.count))
+      stage.extent.append(contentsOf: repeatElement(0, count: n - stage.extent.count))
+      try stage.output.ensureCapacity(n)
+    }
+    // Layout places relative to the viewport, and heights clamped into the lengths a
+    // recipe accepts (`cellGeometry`: a collapsing row passes through 0 points).
+    let lo = Float(InputLimits.length.lowerBound), hi = Float(InputLimits.length.upperBound)
+    for i in 0..<n {
+      stage.leading[i] = Float(events.rowPositions[i])
+      stage.extent[i] = min(max(Float(events.rowHeights[i]), lo), hi)
+    }
+    let scroll = try ScrollState(
+      offsetY: events.scrollOffset, viewportWidth: tableWidth, viewportHeight: simulation.viewportHeight,
+      contentHeight: max(events.contentHeight, 0))
+    try stage.leading.withUnsafeBufferPointer { leading throws(CellMotionError) in
+      try stage.extent.withUnsafeBufferPointer { extent throws(CellMotionError) in
+        try stage.batch.evaluate(
+          leading: UnsafeBufferPointer(rebasing: leading[0..<n]), extent: UnsafeBufferPointer(rebasing: extent[0..<n]),
+          crossExtent: cellWidth, scroll: scroll, into: &stage.output, options: KernelOptions(lanes: options.lanes))
+      }
+    }
+    Self.compose(effect: stage.output, rows: n, positions: events.rowPositions, into: &frame)
+  }
+
+  /// Each visible row's matrix M = A x T(0, y) (its animation A, then its place y) becomes
+  /// A x S x T(0, y) for the effect's S; its opacity is multiplied by the effect's. Rows
+  /// that are not animating (A the identity) take S directly.
+  static func compose(effect: FrameOutput, rows n: Int, positions: [Double], into frame: inout AnimatorFrame) {
+    let affine = frame.layout == .affine2D
+    let floats = affine ? 6 : 16
+    effect.matrices.withUnsafeBufferPointer { s in
+      frame.matrices.withUnsafeMutableBufferPointer { m in
+        for i in 0..<n {
+          let y = Float(positions[i])
+          let a = m.baseAddress! + floats * i, e = s.baseAddress! + floats * i
+          if affine {
+            Self.composeAffine(a, e, y: y, animating: frame.animating[i])
+          } else {
+            Self.compose4x4(a, e, y: y, animating: frame.animating[i])
+          }
+        }
+      }
+    }
+    effect.opacity.withUnsafeBufferPointer { o in
+      frame.opacity.withUnsafeMutableBufferPointer { f in
+        for i in 0..<n { f[i] *= o[i] }
+      }
+    }
+  }
+
+  /// `a` (16 Floats, CATransform3D field order: row r, column c at 4r + c) = A x T(0, y)
+  /// becomes A x S x T(0, y), S at `s`.
+  @inline(__always)
+  static func compose4x4(_ a: UnsafeMutablePointer<Float>, _ s: UnsafePointer<Float>, y: Float, animating: Bool) {
+    let s0 = SIMD4<Float>(s[0], s[1], s[2], s[3]), s1 = SIMD4<Float>(s[4], s[5], s[6], s[7])
+    let s2 = SIMD4<Float>(s[8], s[9], s[10], s[11]), s3 = SIMD4<Float>(s[12], s[13], s[14], s[15])
+    for r in 0..<4 {
+      var row: SIMD4<Float>
+      if animating {
+        // A's row: the translation by y taken back out (column 2 -= column 4 x y).
+        let w = a[4 * r + 3]
+        let x0 = a[4 * r], x1 = a[4 * r + 1] - w * y, x2 = a[4 * r + 2]
+        row = x0 * s0 + x1 * s1 + x2 * s2 + w * s3
+      } else {
+        row = r == 0 ? s0 : (r == 1 ? s1 : (r == 2 ? s2 : s3))
+      }
+      // The row's place again: column 2 += column 4 x y.
+      row[1] += row[3] * y
+      a[4 * r] = row[0]
+      a[4 * r + 1] = row[1]
+      a[4 * r + 2] = row[2]
+      a[4 * r + 3] = row[3]
+    }
+  }
+
+  /// `a` (6 Floats, a b c d tx ty: x' = a x + c y + tx, y' = b x + d y + ty) = A then a
+  /// move by y becomes A, then S (at `s`), then the move.
+  @inline(__always)
+  static func composeAffine(_ a: UnsafeMutablePointer<Float>, _ s: UnsafePointer<Float>, y: Float, animating: Bool) {
+    if !animating {
+      for k in 0..<6 { a[k] = s[k] }
+      a[5] += y
+      return
+    }
+    let (aa, ab, ac, ad, atx, aty) = (a[0], a[1], a[2], a[3], a[4], a[5] - y)
+    a[0] = aa * s[0] + ab * s[2]
+    a[1] = aa * s[1] + ab * s[3]
+    a[2] = ac * s[0] + ad * s[2]
+    a[3] = ac * s[1] + ad * s[3]
+    a[4] = atx * s[0] + aty * s[2] + s[4]
+    a[5] = atx * s[1] + aty * s[3] + s[5] + y
+  }
+}

@@ -1,0 +1,54 @@
+// `--scroll-effect` in `render`/`simulate` and `curve`: in-process through the command
+// types. The edge fade's plot against SwiftUI's defaults worked by hand; a fling through a
+// wheel picker squeezes the rows away from the centre and leaves the centre row flat.
+
+import CellMotion
+import Foundation
+import Testing
+import _TestSupport
+
+@testable import CellMotionCLI
+
+@Suite("cellmotion --scroll-effect")
+struct ScrollEffectCLITests {
+  @Test("curve --scroll-effect edgeFadeScale --format csv: SwiftUI's 0.3 opacity and 0.85 scale at the edge")
+  func edgeFadePlot() throws {
+    let kind = try #require(ScrollEffectKind(rawValue: "edgeFadeScale"))
+    let plot = EffectPlot(
+      effect: try kind.effect(rowHeight: 80, viewportHeight: 667),
+      geometry: CellGeometry(width: 375, height: 80, tableWidth: 375), title: "t")
+    let lines = try plot.csv(samples: 4).split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+    #expect(lines.count == 6)
+    #expect(lines[0] == ["progress", "value", "opacity", "scale"])
+    // The curve is an ease in-out (symmetric about its midpoint), so halfway is halfway in
+    // value: opacity (1 + 0.3) / 2, scale (1 + 0.85) / 2.
+    let expected: [(Double, Double, Double)] = [(0, 1, 1), (0.5, 0.65, 0.925), (1, 0.3, 0.85)]
+    for (p, opacity, scale) in expected {
+      let row = try #require(lines.dropFirst().first { Double($0[0]) == p })
+      #expect(abs(Double(row[2])! - opacity) < 1e-9 && abs(Double(row[3])! - scale) < 1e-9, "\(row)")
+    }
+  }
+
+  @Test("render --scroll-effect wheelPicker: rows squeezed away from the centre, the centre row flat")
+  func wheelFling() throws {
+    let options = try TableOptions.parse([
+      "--scroll-effect", "wheelPicker", "--scroll", "fling", "--velocity", "1200", "--rows", "60",
+      "--row-height", "44", "--viewport-height", "400", "--duration", "1",
+    ])
+    let plan = try TableScript.plan(.fadeIn, options)
+    var frames = 0, squeezed = 0, flat = 0
+    try TableScript.run(plan, forceProgress: false) { f in
+      guard f.time >= 0.5 else { return }
+      frames += 1
+      for (i, _) in f.rows.enumerated() {
+        // Projected height of the row (y of its bottom edge minus its top edge), points.
+        let t = try Transform3D(fieldOrder: f.matrices[(16 * i)..<(16 * i + 16)].map(Double.init))
+        guard let top = t.projectedPoint(x: 187, y: 0), let bottom = t.projectedPoint(x: 187, y: 44) else { continue }
+        let centre = (top.y + bottom.y) / 2, drawn = bottom.y - top.y
+        if abs(centre - 200) < 10 { #expect(drawn > 42, "centre row drawn \(drawn) pt"); flat += 1 }
+        if abs(centre - 200) > 100, f.opacity[i] > 0 { #expect(drawn < 38, "row at \(centre) drawn \(drawn) pt"); squeezed += 1 }
+      }
+    }
+    #expect(frames > 20 && squeezed > 20 && flat > 10, "\(frames) \(squeezed) \(flat)")
+  }
+}

@@ -1,0 +1,161 @@
+// TableAnimator with a scroll effect: every visible row of every frame of a fling against
+// the reference (`ScrollEffect.evaluate(cell:scroll:)` on the row's layout place, wrapped
+// around the same row's time-driven state from an animator without the effect), reduce
+// motion, and the combinations refused.
+
+import CellMotion
+import Testing
+import _TestSupport
+
+@testable import CellMotionKernel
+@testable import CellMotionTable
+
+/// The largest entry error of `k` against `r`, the translation row divided by `s` and the
+/// perspective column multiplied by it (the kernel tests' normalisation); NaN is infinite.
+func normalisedMatrixError(_ k: Transform3D, _ r: Transform3D, scale s: Double) -> Double {
+  var worst = 0.0
+  for i in 0..<4 {
+    for j in 0..<4 {
+      var e = abs(k[i, j] - r[i, j])
+      if i == 3 { e /= s }
+      if j == 3 { e *= s }
+      worst = worstOf(worst, e)
+    }
+  }
+  return worst
+}
+
+@Suite("TableAnimator: scroll effects")
+struct TableScrollEffectTests {
+  static let viewport = 700.0, width = 390.0
+
+  func animator(
+    _ recipe: Recipe, effect: ScrollEffect?, layout: MatrixLayout = .transform3D, motion: MotionPolicy? = nil,
+    rowHeights: [Double]? = nil
+  ) throws -> TableAnimator {
+    let table = try rowHeights.map { try TableLayout(rowHeights: $0) } ?? TableLayout(rowCount: 2000, rowHeight: 72)
+    let fling = try ScrollTrajectory.fling(
+      from: 0, velocity: 4000, startTime: 0.05, limits: table.scrollRange(viewportHeight: Self.viewport))
+    let sim = try TableSimulation(
+      layout: table, viewportHeight: Self.viewport, scroll: fling, rule: .firstAppearanceOnly, overscan: 120)
+    return try TableAnimator(
+      simulation: sim, recipes: TableRecipes(first: recipe), cellWidth: Self.width, layout: layout, motion: motion,
+      scrollEffect: effect)
+  }
+
+  /// Steps `with` (an effect) and `without` (none) together through a fling and checks every
+  /// visible row: matrix = A x S x T(0, y) for the row's animation A (from `without`), the
+  /// reference effect S at the row's layout place and its place y; opacity = the product.
+  /// Returns (rows compared, rows animating, rows the effect changed).
+  func compare(
+    _ recipe: Recipe, _ effect: ScrollEffect, reference: ScrollEffect, motion: MotionPolicy? = nil,
+    rowHeights: [Double]? = nil
+  ) throws -> (Int, Int, Int) {
+    var with = try animator(recipe, effect: effect, motion: motion, rowHeights: rowHeights)
+    var without = try animator(recipe, effect: nil, motion: motion, rowHeights: rowHeights)
+    var compared = 0, animating = 0, changed = 0
+    var worstMatrix = 0.0, worstOpacity = 0.0
+    for n in 0..<150 {
+      let t = Double(n) / 60
+      try with.step(to: t)
+      try without.step(to: t)
+      let a = with.frame, b = without.frame
+      #expect(a.rows == b.rows)
+      let scroll = try ScrollState(
+        offsetY: a.events.scrollOffset, viewportWidth: Self.width, viewportHeight: Self.viewport,
+        contentHeight: a.events.contentHeight)
+      for i in 0..<a.rows.count {
+        let row = a.rows.lowerBound + i
+        let y = a.events.rowPositions[i], h = a.events.rowHeights[i]
+        let cell = try ScrollCell(y: y + a.events.scrollOffset, width: Self.width, height: h)
+        let s = reference.evaluate(cell: cell, scroll: scroll)
+        // Row vectors: the row's matrix is A x T(0, y); A = that x T(0, -y).
+        let time = b.transform(ofRow: row)!.concatenating(.translation(0, -y))
+        let expected = time.concatenating(s.transform).concatenating(.translation(0, y))
+        let e = normalisedMatrixError(a.transform(ofRow: row)!, expected, scale: max(Self.width, h))
+        worstMatrix = worstOf(worstMatrix, e)
+        worstOpacity = worstOf(worstOpacity, abs(Double(a.opacity[i]) - Double(b.opacity[i]) * s.opacity))
+        compared += 1
+        if a.animating[i] { animating += 1 }
+        if s.transform != .identity || s.opacity != 1 { changed += 1 }
+      }
+    }
+    print("\(effect.name) on \(recipe.name): \(compared) rows, worst matrix \(worstMatrix), opacity \(worstOpacity)")
+    #expect(worstMatrix <= 2e-5, "\(effect.name): normalised matrix error \(worstMatrix)")
+    #expect(worstOpacity <= 1e-5, "\(effect.name): opacity error \(worstOpacity)")
+    return (compared, animating, changed)
+  }
+
+  static let effects: [String] = ["edgeFadeScale", "coverFlow", "wheelPicker", "reveal", "carouselKeylines", "parallax"]
+
+  static func effect(_ name: String) throws -> ScrollEffect {
+    switch name {
+    case "edgeFadeScale": return try .edgeFadeScale()
+    case "coverFlow": return try .coverFlow(pitch: 72, axis: .vertical)
+    case "wheelPicker": return try .wheelPicker(viewportExtent: viewport, itemExtent: 72)
+    case "reveal": return try .reveal()
+    case "carouselKeylines": return try .carouselKeylines(pitch: 72, axis: .vertical)
+    default: return try .parallaxContent(overflow: 40)
+    }
+  }
+
+  @Test("Every visible row of a fling: the reference effect around the row's animation", arguments: effects)
+  func matchesReference(name: String) throws {
+    let effect = try Self.effect(name)
+    let (compared, animating, changed) = try compare(.tipIn, effect, reference: effect)
+    #expect(compared > 1500 && animating > 500 && changed > 300, "\(compared) \(animating) \(changed)")
+  }
+
+  @Test("Rows of varied heights, including rows taller than the viewport")
+  func variedHeights() throws {
+    var g = SeededGenerator(seed: 33)
+    let heights = (0..<600).map { i in i % 97 == 5 ? 900 : g.uniform(20...180) }
+    let effect = try ScrollEffect.coverFlow(pitch: 90, axis: .vertical)
+    let (compared, _, changed) = try compare(.moveUpFade, effect, reference: effect, rowHeights: heights)
+    #expect(compared > 1000 && changed > 300, "\(compared) \(changed)")
+  }
+
+  @Test("Reduce motion: the effect's opacity only; its transform is the identity")
+  func reducedMotion() throws {
+    for name in Self.effects {
+      let effect = try Self.effect(name)
+      let flat = effect.withoutMotion
+      // Against the reference of the effect without motion ...
+      _ = try compare(.tipIn, effect, reference: flat, motion: .reduced)
+      // ... which keeps the full effect's opacity at every place and moves nothing.
+      let scroll = try ScrollState(offsetY: 300, viewportWidth: Self.width, viewportHeight: Self.viewport)
+      for y in stride(from: -200.0, through: 1100, by: 13) {
+        let cell = try ScrollCell(y: y, width: Self.width, height: 72)
+        let full = effect.evaluate(cell: cell, scroll: scroll), reduced = flat.evaluate(cell: cell, scroll: scroll)
+        #expect(reduced.transform == .identity, "\(name) at \(y)")
+        #expect(abs(reduced.opacity - full.opacity) <= 1e-12, "\(name) at \(y): \(reduced.opacity) vs \(full.opacity)")
+      }
+    }
+  }
+
+  @Test("An affine layout takes a planar effect and refuses a 3D one; a horizontal effect is refused")
+  func combinations() throws {
+    var planar = try animator(.fadeIn, effect: .edgeFadeScale(), layout: .affine2D)
+    var full = try animator(.fadeIn, effect: .edgeFadeScale(), layout: .transform3D)
+    for n in 0..<60 {
+      try planar.step(to: Double(n) / 60)
+      try full.step(to: Double(n) / 60)
+      let a = planar.frame, b = full.frame
+      for i in 0..<a.rows.count {
+        let m = b.matrices[(16 * i)..<(16 * i + 16)].map { $0 }
+        let six = [m[0], m[1], m[4], m[5], m[12], m[13]]
+        for k in 0..<6 {
+          #expect(abs(a.matrices[6 * i + k] - six[k]) <= 1e-4 * (1 + abs(six[k])), "frame \(n) row \(i) entry \(k)")
+        }
+      }
+    }
+    #expect(throws: CellMotionError.self) { try animator(.fadeIn, effect: .coverFlow(pitch: 72, axis: .vertical), layout: .affine2D) }
+    #expect(throws: CellMotionError.self) { try animator(.fadeIn, effect: .coverFlow(pitch: 72)) }
+    // Setting and clearing it later.
+    var a = try animator(.fadeIn, effect: nil)
+    try a.setScrollEffect(.edgeFadeScale())
+    #expect(a.scrollEffect?.name == "edgeFadeScale")
+    try a.setScrollEffect(nil)
+    #expect(a.scrollEffect == nil)
+  }
+}
