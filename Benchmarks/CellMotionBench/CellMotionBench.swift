@@ -71,9 +71,12 @@ struct CellMotionBench: ParsableCommand {
     let runScroll = runs == nil && (filter == nil || "scroll-session".contains(filter!))
     // Likewise the update session (batch updates on a million rows), alone with --filter update.
     let runUpdates = runs == nil && (filter == nil || "update-session".contains(filter!))
+    // The dense scroll session (about 10,000 visible rows), alone with --filter dense.
+    let runDense = runs == nil && (filter == nil || "dense-scroll-session".contains(filter!))
     if list {
       for s in scenarios { print("\(s.name) N=\(s.cells)") }
       if runScroll { print("scroll-session rows=1000000 rate=120 Hz") }
+      if runDense { print("dense-scroll-session rows=1000000 visible=10000 rate=120 Hz") }
       if runUpdates { print("update-session rows=1000000 visible=10000 batches=4x(1000+1000)") }
       return
     }
@@ -102,12 +105,18 @@ struct CellMotionBench: ParsableCommand {
 
     var scroll: ScrollSessionResult? = nil
     if runScroll {
-      scroll = try ScrollSession.run()
-      if !json { print(scroll!.summary) }
+      scroll = try ScrollSession.phone()
+      if !json { print(scroll!.summary("scroll session")) }
+    }
+    var dense: ScrollSessionResult? = nil
+    if runDense {
+      dense = try ScrollSession.dense()
+      if !json { print(dense!.summary("dense scroll session")) }
     }
     var updates: UpdateSessionResult? = nil
     if runUpdates {
       updates = try UpdateSession.run()
+      (updates!.updateCallScaling, updates!.note) = try UpdateSession.scaling()
       if !json { print(updates!.summary) }
     }
 
@@ -117,7 +126,7 @@ struct CellMotionBench: ParsableCommand {
     let document = BenchDocument(
       machine: machine, samplesPerScenario: policy.samples, results: results,
       ratios: Report.ratios(results, references: references), scrollSession: scroll,
-      updateSession: updates)
+      denseScrollSession: dense, updateSession: updates)
     if json {
       print(try Report.json(document))
     } else {
