@@ -155,4 +155,40 @@ struct BlocksTests {
     #expect(layout == fresh)
     #expect((0...3000).allSatisfy { (try? layout.rowOffset($0)) == (try? fresh.rowOffset($0)) })
   }
+
+  @Test("display bits follow random batches in place, as a bit-by-bit rebuild moves them")
+  func bitsFollowRows() throws {
+    for seed: UInt64 in 1...Sweep.pick(quick: 40, full: 200) {
+      var rng = SeededGenerator(seed: seed)
+      let count = Int(rng.next() % 3000)
+      var rows = TableRows(layout: try TableLayout(rowCount: count, rowHeight: 10))
+      var bits = _RowBitset(count: count)
+      for i in 0..<count where rng.next() % 3 == 0 { bits.insert(i) }
+      for _ in 0..<4 {
+        let n = rows.rowCount
+        var u = RowUpdate()
+        var named = Set<Int>()
+        var deleted: [Int] = []
+        var moved: [Int] = []
+        for _ in 0..<Int(rng.next() % 50) where n > 0 {
+          let r = Int(rng.next() % UInt64(n))
+          guard named.insert(r).inserted else { continue }
+          if rng.next() % 2 == 0 { deleted.append(r) } else { moved.append(r) }
+        }
+        let inserts = Int(rng.next() % 50)
+        var places = Array(0..<(n - deleted.count + inserts)).shuffled(using: &rng).prefix(inserts + moved.count).map { $0 }
+        u.deleteRows(at: deleted)
+        for from in moved { u.moveRow(at: from, to: places.removeLast()) }
+        for _ in 0..<inserts { u.insertRow(at: places.removeLast(), height: 10) }
+        let map = try rows.apply(u).map
+        // Bit by bit, as the tracker did before.
+        var want = _RowBitset(count: map.newRowCount)
+        for o in 0..<n where bits.contains(o) { if let to = map._newIndex(o) { want.insert(to) } }
+        for n in 0..<map.newRowCount where map._isInserted(n) && n % 5 == 0 { want.insert(n) }
+        bits.apply(map) { $0 % 5 == 0 }
+        #expect(bits == want, "seed \(seed)")
+      }
+    }
+  }
 }
+
