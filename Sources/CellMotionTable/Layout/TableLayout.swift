@@ -360,24 +360,29 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     return blocks.leaves[b].height(j)
   }
 
-  /// Writes `_top(row) - offset` and `_height(row)` for each row of `rows` (unchecked)
-  /// to `tops` and `heights` (either may be nil), leaf by leaf: the same values as the
-  /// accessors, without a search per row.
+  /// Writes `(_top(row) + shift) - offset` and `_height(row)` (with `heightShift`:
+  /// `max(0, _height(row) + heightShift)`) for each row of `rows` (unchecked) to `tops` and
+  /// `heights` (either may be nil), leaf by leaf: the same values as the accessors give,
+  /// without a search per row.
   ///
   /// - Complexity: O(rows + log n).
   func _fill(
-    _ rows: Range<Int>, minus offset: Double, tops out: UnsafeMutablePointer<Double>?,
-    heights hout: UnsafeMutablePointer<Double>?
+    _ rows: Range<Int>, shift: Double = 0, heightShift: Double? = nil, minus offset: Double,
+    tops out: UnsafeMutablePointer<Double>?, heights hout: UnsafeMutablePointer<Double>?
   ) {
+    @inline(__always) func drawn(_ h: Double) -> Double {
+      guard let heightShift else { return h }
+      return Swift.max(0, h + heightShift)
+    }
     if let h = uniformHeight {
+      let height = drawn(h)
       for (k, row) in rows.enumerated() {
-        out?[k] = Double(row) * h - offset
-        hout?[k] = h
+        out?[k] = (Double(row) * h + shift) - offset
+        hout?[k] = height
       }
       return
     }
-    let n = blocks.leaves.count
-    guard !rows.isEmpty, n > 0 else { return }
+    guard !rows.isEmpty, !blocks.leaves.isEmpty else { return }
     var (b, j) = blocks.locate(rows.lowerBound)
     var k = 0
     let total = rows.count
@@ -389,18 +394,23 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
           let take = Swift.min(leaf.count - j, total - k)
           if leaf.isRun {
             let h = leaf.first
+            let height = drawn(h)
             for m in 0..<take {
-              out?[k + m] = (top + Double(j + m) * h) - offset
-              hout?[k + m] = h
+              out?[k + m] = ((top + Double(j + m) * h) + shift) - offset
+              hout?[k + m] = height
             }
           } else {
             leaf.storage.withUnsafeBufferPointer { s in
               let c = leaf.count
               if let out {
-                for m in 0..<take { out[k + m] = (top + s[c + j + m]) - offset }
+                for m in 0..<take { out[k + m] = ((top + s[c + j + m]) + shift) - offset }
               }
               if let hout {
-                for m in 0..<take { hout[k + m] = s[j + m] }
+                if heightShift == nil {
+                  for m in 0..<take { hout[k + m] = s[j + m] }
+                } else {
+                  for m in 0..<take { hout[k + m] = drawn(s[j + m]) }
+                }
               }
             }
           }
