@@ -466,7 +466,7 @@ public struct TableAnimator: Sendable {
     let raw = UnsafeMutableRawPointer(m)
     if floats == 6 {
       for i in 0..<n {
-        let p = m + 6 * i
+        let p = m + 6 &* i
         p[0] = 1
         p[1] = 0
         p[2] = 0
@@ -480,7 +480,7 @@ public struct TableAnimator: Sendable {
     let c1 = SIMD4<Float>(0, 1, 0, 0)
     let c2 = SIMD4<Float>(0, 0, 1, 0)
     for i in 0..<n {
-      let o = 64 * i
+      let o = 64 &* i
       raw.storeBytes(of: c0, toByteOffset: o, as: SIMD4<Float>.self)
       raw.storeBytes(of: c1, toByteOffset: o + 16, as: SIMD4<Float>.self)
       raw.storeBytes(of: c2, toByteOffset: o + 32, as: SIMD4<Float>.self)

@@ -376,8 +376,9 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     }
     if let h = uniformHeight {
       let height = drawn(h)
-      for (k, row) in rows.enumerated() {
-        out?[k] = (Double(row) * h + shift) - offset
+      let lo = rows.lowerBound
+      for k in 0..<rows.count {
+        out?[k] = (Double(lo &+ k) * h + shift) - offset
         hout?[k] = height
       }
       return
@@ -386,30 +387,37 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     var (b, j) = blocks.locate(rows.lowerBound)
     var k = 0
     let total = rows.count
+    // Pointers advanced per leaf, plain indexes inside it: the loops vectorise (no
+    // overflow check per element).
     tops.withUnsafeBufferPointer { tops in
       blocks.leaves.withUnsafeBufferPointer { leaves in
         while k < total {
           let leaf = leaves[b]
           let top = tops[b]
           let take = Swift.min(leaf.count - j, total - k)
+          let o = out.map { $0 + k }
+          let ho = hout.map { $0 + k }
           if leaf.isRun {
             let h = leaf.first
             let height = drawn(h)
-            for m in 0..<take {
-              out?[k + m] = ((top + Double(j + m) * h) + shift) - offset
-              hout?[k + m] = height
+            if let o {
+              for m in 0..<take { o[m] = ((top + Double(j &+ m) * h) + shift) - offset }
+            }
+            if let ho {
+              for m in 0..<take { ho[m] = height }
             }
           } else {
             leaf.storage.withUnsafeBufferPointer { s in
-              let c = leaf.count
-              if let out {
-                for m in 0..<take { out[k + m] = ((top + s[c + j + m]) + shift) - offset }
+              let heights = s.baseAddress! + j
+              let prefix = s.baseAddress! + (leaf.count + j)
+              if let o {
+                for m in 0..<take { o[m] = ((top + prefix[m]) + shift) - offset }
               }
-              if let hout {
+              if let ho {
                 if heightShift == nil {
-                  for m in 0..<take { hout[k + m] = s[j + m] }
+                  ho.update(from: heights, count: take)
                 } else {
-                  for m in 0..<take { hout[k + m] = drawn(s[j + m]) }
+                  for m in 0..<take { ho[m] = drawn(heights[m]) }
                 }
               }
             }
