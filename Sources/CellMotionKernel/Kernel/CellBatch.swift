@@ -156,7 +156,7 @@ public struct CellBatch: Sendable {
     }
     try checkAppend(recipe: recipe, row: row, batchPosition: batchPosition, geometry: geometry)
     try Check.time(startTime, "startTime")
-    let stagger = recipes[recipe].recipe.stagger
+    let stagger = recipes.withUnsafeBufferPointer { $0[recipe].recipe.stagger }
     if stagger.needsCount {
       let (name, count, index) = stagger.base == .row ? ("rowCount", rowCount, row) : ("batchCount", batchCount, batchPosition)
       guard let count else {
@@ -239,7 +239,9 @@ public struct CellBatch: Sendable {
       throw .outOfRange(field: "cell count", value: Double(count) + 1, expected: "<= \(Self.maxCapacity)")
     }
     try geometry.validate()
-    try recipes[recipe].checkAngles(geometry)
+    // Through a pointer, so only the reaches are retained: `recipes[recipe].checkAngles`
+    // copied the whole compiled recipe per cell (most of a 10,000-row first frame).
+    try CompiledRecipe.checkAngles(recipes.withUnsafeBufferPointer { $0[recipe].angleReaches }, geometry)
     guard row >= 0 else { throw .outOfRange(field: "row", value: Double(row), expected: ">= 0") }
     guard batchPosition >= 0 else {
       throw .outOfRange(field: "batchPosition", value: Double(batchPosition), expected: ">= 0")
@@ -252,7 +254,7 @@ public struct CellBatch: Sendable {
   ) {
     if let last = columns.recipeIndex.last, last != Int32(recipe) { recipeChanges += 1 }
     // Cells driven by progress never finish by time.
-    let end = source == .clock ? startExact + recipes[recipe].activeDuration : .infinity
+    let end = source == .clock ? startExact + recipes.withUnsafeBufferPointer { $0[recipe].activeDuration } : .infinity
     columns.append(
       CellColumns.Cell(
         start: kernelStart(startExact, recipe: recipe), startExact: startExact, progress: progress,
@@ -267,7 +269,7 @@ public struct CellBatch: Sendable {
   /// recipe `recipe`: plus the recipe's `startShift`, minus `timeOrigin`, in Double.
   @inline(__always)
   func kernelStart(_ startExact: Double, recipe: Int) -> Float {
-    Float(startExact + (source == .clock ? recipes[recipe].startShift : 0) - timeOrigin)
+    Float(startExact + (source == .clock ? recipes.withUnsafeBufferPointer { $0[recipe].startShift } : 0) - timeOrigin)
   }
 
   /// Removes every cell, keeping capacity.

@@ -133,8 +133,8 @@ struct CellColumns: Sendable {
     Self.compact(&row, keep, first)
     Self.compact(&batchPosition, keep, first)
     Self.compact(&endExact, keep, first)
-    // A `CellMotions?` is about 500 bytes inline: copy only the cells that have motions
-    // (most have none, and a nil over a nil needs no copy).
+    // Only the cells that have motions are copied (most have none, and a nil over a nil
+    // needs no copy).
     var w = first
     motions.withUnsafeMutableBufferPointer { c in
       for r in first..<c.count where keep[r] {
