@@ -40,6 +40,8 @@ struct CellMotionSoak: ParsableCommand {
   @Option(help: "Seconds between progress lines.") var progress: Double = 30
   @Option(help: "Directory to write each violation's script to (soak-SEED.txt); by default scripts go to standard output only.")
   var out: String?
+  @Option(help: "Run only the generated session with this seed (as a soak prints it), --session-frames long.")
+  var session: UInt64?
   @Option(help: "Replay a script (one action per line) instead of soaking.") var replay: String?
   @Option(help: "Stop after this many violations.") var maxViolations: Int = 3
   @Flag(help: "Print a line per frame (with --replay).") var trace = false
@@ -71,6 +73,14 @@ struct CellMotionSoak: ParsableCommand {
       if let v = r.violation { say("replay: \(v)") }
       say(
         "soak: seed \(script.seed), \(r.stats.frames) frames, \(r.stats.actions) actions, \(r.violation == nil ? 0 : 1) violations")
+      if r.violation != nil { throw ExitCode(1) }
+      return
+    }
+    if let session {
+      let r = Soak.runSession(seed: session, maxRows: rows, frames: sessionFrames, options: options)
+      if let c = r.refusedConfig { say("session: the table refused the session's configuration: \(c)") }
+      if let v = r.violation { report(v, r.script, options: options) }
+      say("soak: seed \(session), \(r.stats.frames) frames, \(r.stats.actions) actions, \(r.violation == nil ? 0 : 1) violations")
       if r.violation != nil { throw ExitCode(1) }
       return
     }

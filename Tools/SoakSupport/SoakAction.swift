@@ -1,6 +1,7 @@
 // A soak session's history: the actions, and the replayable script they print as.
 //
-// Script format (one line each; `#` starts a comment; blank lines are ignored):
+// Script format (one line each; lines starting with `#` are comments; blank lines are
+// ignored):
 //
 //     session SEED MAXROWS          the table (SessionConfig(seed:maxRows:)), first line
 //     largest                       (optional, after `session`) the largest-table variant
@@ -137,7 +138,9 @@ public struct SoakScript: Equatable, Sendable {
   public static func parse(_ text: String) throws(ParseError) -> SoakScript {
     var script: SoakScript? = nil
     for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+      // A comment is a whole line (`#` inside a line is an inserted row's identifier).
+      if raw.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("#") { continue }
+      let line = String(raw)
       let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
       guard let head = words.first else { continue }
       func fail(_ m: String) -> ParseError { ParseError(line: n + 1, message: m) }
