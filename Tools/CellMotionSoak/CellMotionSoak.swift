@@ -68,6 +68,15 @@ struct CellMotionSoak: ParsableCommand {
     if let replay {
       let text = try String(contentsOfFile: replay, encoding: .utf8)
       let script = try SoakScript.parse(text)
+      if options.allocationCounter != nil {
+        // The Swift runtime allocates once per process when a generic type is first used
+        // (metadata instantiation: ExpansionState.removeSettled's first
+        // Dictionary.removeAll, for one). A soak's sessions run warm; so does a replay:
+        // first without counting, then counted.
+        var warm = options
+        warm.allocationCounter = nil
+        _ = Soak.replay(script, options: warm)
+      }
       let r = Soak.replay(script, options: options)
       if let c = r.refusedConfig { say("replay: the table refused the session's configuration: \(c)") }
       if let v = r.violation { say("replay: \(v)") }
