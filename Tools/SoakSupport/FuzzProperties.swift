@@ -28,13 +28,16 @@ public struct FuzzBytes: RandomNumberGenerator {
   var position = 0
   var tail: SeededGenerator
 
+  /// The draws `bytes` gives, then its tail stream.
   public init(_ bytes: [UInt8]) {
     self.bytes = bytes
     tail = SeededGenerator(seed: UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
   }
 
+  /// Whether every byte of the input has been drawn (draws now come from the tail).
   public var exhausted: Bool { position >= bytes.count }
 
+  /// The next 8 bytes, little-endian (zero-padded at the end), then the tail stream.
   public mutating func next() -> UInt64 {
     guard position < bytes.count else { return tail.next() }
     var v: UInt64 = 0

@@ -14,7 +14,9 @@ import CellMotionTable
 
 /// A table's rows as the model sees them: identifier and collapsed height (points) per row.
 public struct RowsModel: Sendable {
+  /// Each row's identifier (`RowID.rawValue`), in row order.
   public private(set) var ids: [Int]
+  /// Each row's collapsed height, points.
   public private(set) var heights: [Double]
   /// Every identifier in `ids`.
   public private(set) var used: Set<Int>
@@ -30,6 +32,7 @@ public struct RowsModel: Sendable {
     recomputeTops()
   }
 
+  /// The number of rows.
   public var rowCount: Int { ids.count }
 
   mutating func recomputeTops() {

@@ -69,6 +69,7 @@ public enum SoakAction: Equatable, Sendable {
 }
 
 extension SoakUpdateOp: CustomStringConvertible {
+  /// The line of a script that means this.
   public var description: String {
     switch self {
     case .delete(let i, let a): return "del \(i) \(a.rawValue)"
@@ -82,6 +83,7 @@ extension SoakUpdateOp: CustomStringConvertible {
 }
 
 extension SoakAction: CustomStringConvertible {
+  /// The line of a script that means this.
   public var description: String {
     switch self {
     case .frames(let n, let dt): return "frames \(n) \(dt)"
@@ -99,11 +101,16 @@ extension SoakAction: CustomStringConvertible {
 
 /// A session's table and history: what a replay script holds.
 public struct SoakScript: Equatable, Sendable {
+  /// The session seed (`SessionConfig(seed:maxRows:largest:)`).
   public var seed: UInt64
+  /// The most rows the session may draw.
   public var maxRows: Int
+  /// The largest-table variant (the first session of a soak).
   public var largest: Bool
+  /// The history, in order.
   public var actions: [SoakAction]
 
+  /// A script of `actions` on the table of `seed`.
   public init(seed: UInt64, maxRows: Int, largest: Bool = false, actions: [SoakAction]) {
     self.seed = seed
     self.maxRows = maxRows
@@ -127,8 +134,11 @@ public struct SoakScript: Equatable, Sendable {
 
   /// An error reading a script: the line and what was wrong.
   public struct ParseError: Error, CustomStringConvertible {
+    /// The line, from 1.
     public var line: Int
+    /// What was wrong.
     public var message: String
+    /// "line N: message".
     public var description: String { "line \(line): \(message)" }
   }
 

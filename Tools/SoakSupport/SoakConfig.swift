@@ -15,6 +15,7 @@ import _TestSupport
 
 /// How rows expand in an expansion session.
 public struct ExpansionConfig: Sendable {
+  /// Whether one or many rows may be expanded.
   public var policy: ExpansionPolicy
   /// Uniform detail height in points, or nil for per-row heights (drawn from the seed).
   public var uniformDetail: Double?
@@ -34,31 +35,47 @@ public enum SoakAxis: String, Sendable {
 
 /// One session's table, drawn from a seed.
 public struct SessionConfig: Sendable, CustomStringConvertible {
+  /// The seed everything here is drawn from.
   public let seed: UInt64
+  /// The most rows the soak allows.
   public let maxRows: Int
+  /// Rows at the start.
   public let rows: Int
   /// Uniform row height in points, or nil for varied heights in `variedHeights`.
   public let uniformHeight: Double?
   /// Range of varied heights, points.
   public let variedHeights: ClosedRange<Double>
+  /// Viewport height, points.
   public let viewport: Double
+  /// Points past each edge of the viewport that count as visible.
   public let overscan: Double
+  /// Cell width, points.
   public let cellWidth: Double
+  /// Table width, points (at least the cell width).
   public let tableWidth: Double
+  /// Which appearances animate.
   public let rule: DisplayRule
+  /// A row's first appearance.
   public let first: Recipe
+  /// Later appearances, or nil (none animate).
   public let repeatAppearance: Recipe?
+  /// The motion policy, or nil for each recipe's own.
   public let motion: MotionPolicy?
+  /// The frame's matrix layout.
   public let layout: MatrixLayout
+  /// Whether interrupted appearances resume.
   public let resumes: Bool
+  /// The kernel's lane width at the start.
   public let lanes: LaneWidth
   /// Rows expand and collapse (toggles; batch updates are refused), or nil: batch updates.
   public let expansion: ExpansionConfig?
+  /// Durations, order and curve of batch-update animations.
   public let updateTiming: UpdateTiming
   /// A custom row animation recipe, when drawn.
   public let customRowAnimation: (key: RowAnimationKey, recipe: Recipe)?
   /// Seconds; the session's first frame.
   public let startTime: Double
+  /// The scrolling axis.
   public let axis: SoakAxis = .vertical
 
   /// Draws a session. `largest` forces `maxRows` rows of varied heights (the soak's first
@@ -195,6 +212,7 @@ public struct SessionConfig: Sendable, CustomStringConvertible {
     return .perRow((0..<rows).map { _ in g.uniform(20...400) })
   }
 
+  /// One line naming the table's configuration.
   public var description: String {
     var s = "rows \(rows) ("
     s += uniformHeight.map { "uniform \($0) pt" } ?? "varied \(variedHeights.lowerBound)...\(variedHeights.upperBound) pt"

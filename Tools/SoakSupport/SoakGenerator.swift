@@ -16,6 +16,7 @@ import _TestSupport
 /// The next action of a session.
 public struct SoakGenerator {
   var g: SeededGenerator
+  /// The actions of the session with `seed`.
   public init(seed: UInt64) { g = SeededGenerator(seed: seed ^ 0xAC71_0000_0000_0004) }
 
   mutating func chance(_ p: Double) -> Bool { Double(g.next() >> 11) * 0x1p-53 < p }

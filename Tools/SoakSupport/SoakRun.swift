@@ -26,8 +26,11 @@ public enum Soak {
 
   /// The outcome of one session.
   public struct SessionResult: Sendable {
+    /// The history run, up to the violation if any.
     public var script: SoakScript
+    /// The first broken invariant, or nil.
     public var violation: SoakViolation?
+    /// What the session did.
     public var stats: SoakStats
     /// Set when the table refused the drawn configuration (the session did not run).
     public var refusedConfig: String?

@@ -54,7 +54,9 @@ public struct SoakViolation: Error, Sendable, CustomStringConvertible {
   public var frame: Int
   /// Index of the action being performed (or the last one performed).
   public var action: Int
+  /// What was seen, against what the model expects.
   public var message: String
+  /// Kind, frame, action and message on one line.
   public var description: String { "[\(kind)] frame \(frame), action \(action): \(message)" }
 }
 
@@ -74,6 +76,7 @@ public struct SoakOptions: Sendable {
   public var toleratesAllocations = false
   /// A bug planted on purpose, to show that the soak finds and shrinks it; nil in real runs.
   public var plantedFault: PlantedFault? = nil
+  /// The defaults.
   public init() {}
 }
 
@@ -99,22 +102,36 @@ public enum PlantedFault: String, Sendable, CaseIterable {
 
 /// Counts of what a session did.
 public struct SoakStats: Sendable {
+  /// Frames stepped.
   public var frames = 0
+  /// Actions other than frames.
   public var actions = 0
+  /// Calls refused as they must be (invalid batches, toggles, steps).
   public var refused = 0
+  /// Batch updates applied.
   public var batches = 0
+  /// Toggles applied.
   public var toggles = 0
+  /// Settled frames compared with a fresh animator's.
   public var settleChecks = 0
+  /// Cells compared with the reference.
   public var kernelCells = 0
+  /// Steady frames whose allocations were counted.
   public var steadyFrames = 0
+  /// Large moves re-stepped in sub-intervals (continuity).
   public var refinements = 0
+  /// Worst normalised transform error against the reference.
   public var worstKernel = 0.0
+  /// Worst opacity error against the reference.
   public var worstOpacity = 0.0
   /// Steady frames that allocated, when `SoakOptions.toleratesAllocations` (else each is a
-  /// violation), and the first of them: (session frame, allocations, visible rows).
+  /// violation).
   public var allocatingFrames = 0
+  /// The first of them: (session frame, allocations, visible rows).
   public var firstAllocation: (frame: Int, allocations: UInt64, rows: Int)? = nil
+  /// The defaults.
   public init() {}
+  /// Adds another session's counts (worst values: the worse).
   public mutating func add(_ o: SoakStats) {
     frames += o.frames
     actions += o.actions
@@ -134,12 +151,19 @@ public struct SoakStats: Sendable {
 
 /// A running session.
 public struct SoakSession {
+  /// The session's table.
   public let config: SessionConfig
+  /// The table under test.
   public private(set) var animator: TableAnimator
+  /// The brute-force model of its rows.
   public private(set) var model: RowsModel
+  /// The time of the last frame, seconds.
   public private(set) var time: Double
+  /// The last frame stepped (0: the first).
   public private(set) var frameIndex = 0
+  /// The last action performed (-1: none yet).
   public private(set) var actionIndex = -1
+  /// What the session did so far.
   public private(set) var stats = SoakStats()
   let options: SoakOptions
   let floats: Int
@@ -861,7 +885,9 @@ public struct SoakSession {
 /// them): transform entries normalised by S = max(cell width, cell height, table width)
 /// (translation row / S, w column x S), 2e-5; opacity 1e-5 absolute.
 public enum SoakKernelCheck {
+  /// Normalised transform entries.
   public static let transformTolerance = 2e-5
+  /// Opacity, absolute.
   public static let opacityTolerance = 1e-5
 
   /// Seconds either side of a frame time the kernel's Float clock cannot tell from it.
