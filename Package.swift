@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "CellMotionTable", targets: ["CellMotionTable"]),
     .executable(name: "cellmotion-bench", targets: ["CellMotionBench"]),
     .executable(name: "cellmotion", targets: ["CellMotionCLI"]),
+    .executable(name: "cellmotion-soak", targets: ["CellMotionSoak"]),
   ],
   // Package traits (SwiftPM 6.1). BLAS is on by default; build without it with
   // `swift build --disable-default-traits` (README, "BLAS").
@@ -80,7 +81,29 @@ let package = Package(
       dependencies: ["CellMotion", "CellMotionKernel", "_TestSupport", "_CellMotionFuzzShim"],
       path: "Tools/CellMotionFuzz",
       exclude: ["corpus", "recipe.dict"]),
-    /// Declares libFuzzer's LLVMFuzzerRunDriver for CellMotionFuzz.
+    /// The model-based soak: random sessions of the table animator checked every frame
+    /// against a model (`_SoakSupport`); violations shrink to replayable scripts.
+    .executableTarget(
+      name: "CellMotionSoak",
+      dependencies: [
+        "_SoakSupport", "_AllocCounter", "CellMotion",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Tools/CellMotionSoak"),
+    /// The soak's session generator, model, invariant checks and shrinker, and the
+    /// properties of the kernel and update fuzz targets (shared with `swift test`).
+    .target(
+      name: "_SoakSupport", dependencies: ["CellMotion", "CellMotionKernel", "CellMotionTable", "_TestSupport"],
+      path: "Tools/SoakSupport"),
+    /// The kernel against the reference on fuzzed recipes and times (Tools/fuzz.sh --target kernel).
+    .executableTarget(
+      name: "CellMotionKernelFuzz", dependencies: ["_SoakSupport", "_CellMotionFuzzShim"],
+      path: "Tools/CellMotionKernelFuzz"),
+    /// Update-batch sequences against a brute-force model (Tools/fuzz.sh --target update).
+    .executableTarget(
+      name: "CellMotionUpdateFuzz", dependencies: ["_SoakSupport", "_CellMotionFuzzShim"],
+      path: "Tools/CellMotionUpdateFuzz"),
+    /// Declares libFuzzer's LLVMFuzzerRunDriver for the fuzz targets.
     .target(name: "_CellMotionFuzzShim", path: "Tools/CellMotionFuzzShim"),
 
     // MARK: - Unit test bundles
@@ -92,6 +115,9 @@ let package = Package(
     .testTarget(
       name: "CellMotionTableTests",
       dependencies: ["CellMotion", "CellMotionKernel", "CellMotionTable", "_TestSupport"]),
+    .testTarget(
+      name: "CellMotionSoakTests",
+      dependencies: ["_SoakSupport", "CellMotion", "CellMotionKernel", "CellMotionTable", "_TestSupport"]),
     .testTarget(
       name: "CellMotionCLITests", dependencies: ["CellMotionCLI", "CellMotionKernel", "_TestSupport"]),
   ],

@@ -79,9 +79,12 @@ struct CellMotionBench: ParsableCommand {
     let runScroll = runs == nil && (filter == nil || "scroll-session".contains(filter!))
     // Likewise the update session (batch updates on a million rows), alone with --filter update.
     let runUpdates = runs == nil && (filter == nil || "update-session".contains(filter!))
+    // The dense scroll session (about 10,000 visible rows), alone with --filter dense.
+    let runDense = runs == nil && (filter == nil || "dense-scroll-session".contains(filter!))
     if list {
       for s in scenarios { print("\(s.name) N=\(s.cells)") }
       if runScroll { print("scroll-session rows=1000000 rate=120 Hz") }
+      if runDense { print("dense-scroll-session rows=1000000 visible=10000 rate=120 Hz") }
       if runUpdates { print("update-session rows=1000000 visible=10000 batches=4x(1000+1000)") }
       return
     }
@@ -100,7 +103,7 @@ struct CellMotionBench: ParsableCommand {
     }
     let runner = Runner(policy: policy, machine: machine)
     var results: [Measurement] = []
-    var progress = BenchProgress(total: scenarios.count + (runScroll ? 1 : 0) + (runUpdates ? 1 : 0))
+    var progress = BenchProgress(total: scenarios.count + (runScroll ? 1 : 0) + (runDense ? 2 : 0) + (runUpdates ? 1 : 0))
     for scenario in scenarios {
       progress.step(scenario.name)
       let m = try runner.measure(scenario)
@@ -113,13 +116,25 @@ struct CellMotionBench: ParsableCommand {
     var scroll: ScrollSessionResult? = nil
     if runScroll {
       progress.step("scroll session")
-      scroll = try ScrollSession.run()
-      if !json && !summary { print(scroll!.summary) }
+      scroll = try ScrollSession.phone()
+      if !json && !summary { print(scroll!.summary("scroll session")) }
+    }
+    var dense: ScrollSessionResult? = nil
+    var denseEffect: ScrollSessionResult? = nil
+    if runDense {
+      progress.step("dense scroll session")
+      dense = try ScrollSession.dense()
+      if !json && !summary { print(dense!.summary("dense scroll session")) }
+      progress.step("dense scroll session with a scroll effect")
+      denseEffect = try ScrollSession.denseWithEffect()
+      if !json && !summary { print(denseEffect!.summary("dense scroll session, edge fade and scale on every row")) }
     }
     var updates: UpdateSessionResult? = nil
     if runUpdates {
       progress.step("update session")
       updates = try UpdateSession.run()
+      // The update call's growth with rows and changes (--all and --json only: it takes a while).
+      if !summary { (updates!.updateCallScaling, updates!.note) = try UpdateSession.scaling() }
       if !json && !summary { print(updates!.summary) }
     }
     progress.finish()
@@ -130,11 +145,11 @@ struct CellMotionBench: ParsableCommand {
     let document = BenchDocument(
       machine: machine, samplesPerScenario: policy.samples, results: results,
       ratios: Report.ratios(results, references: references), scrollSession: scroll,
-      updateSession: updates)
+      denseScrollSession: dense, denseScrollEffectSession: denseEffect, updateSession: updates)
     if json {
       print(try Report.json(document))
     } else if summary {
-      print(Summary.text(machine: machine, results: results, scroll: scroll, dense: nil, updates: updates))
+      print(Summary.text(machine: machine, results: results, scroll: scroll, dense: dense, denseEffect: denseEffect, updates: updates))
     } else {
       let table = Report.table(document)
       // The machine lines were printed before measuring; print the rest.

@@ -20,6 +20,12 @@ struct BenchDocument: Codable {
   var ratios: [Ratio]
   /// The table scenario: a fling through 1,000,000 rows at 120 Hz with the tip-in recipe.
   var scrollSession: ScrollSessionResult?
+  /// The dense scroll scenario (issue 32): about 10,000 visible rows on 1,000,000, scrolled
+  /// so that rows appear in every frame.
+  var denseScrollSession: ScrollSessionResult? = nil
+  /// The dense scroll scenario with a scroll effect (edge fade and scale) on every visible
+  /// row (issue 33).
+  var denseScrollEffectSession: ScrollSessionResult? = nil
   /// The table-updates scenario: batches of 1,000 insertions and 1,000 deletions on a
   /// 1,000,000-row table showing about 10,000 rows.
   var updateSession: UpdateSessionResult? = nil

@@ -1,7 +1,16 @@
-// The scroll-session scenario (table issue): a fling through 1,000,000 rows at 120 Hz with
-// the tip-in recipe, every frame through the TableAnimator (table simulation, display
-// events, kernel, row placement). Each frame is timed on its own, so the report has the
-// per-frame distribution and the worst frame, plus allocations per frame in steady state.
+// The scroll-session scenarios (table issues): every frame through the TableAnimator (table
+// simulation, display events, kernel, row placement) at 120 Hz with the tip-in recipe on
+// 1,000,000 rows. Each frame is timed on its own, so the report has the per-frame
+// distribution, the first frame (every visible row appears in it) and the worst frame,
+// plus allocations per frame in steady state.
+//
+// - `scrollSession`: a phone-sized viewport (844 points, about 11 rows) flung hard and
+//   flung again every 0.4 s.
+// - `denseScrollSession` (issue 32): a tall viewport showing about 10,000 rows (820,000
+//   points of rows 44-120 points tall) scrolled at a constant 240,000 points per second,
+//   so about 24 rows appear in every frame and about 1,200 tip-in animations are in flight
+//   at any time, beside the 10,000 rows drawn as translations. Its first frame starts
+//   10,000 animations at once.
 
 import CellMotion
 import CellMotionKernel
@@ -13,8 +22,14 @@ struct ScrollSessionResult: Codable {
   var rows: Int
   var rate: Double
   var frames: Int
+  /// Viewport height, points.
+  var viewportPoints: Double
   var visibleRowsMedian: Double
   var animatingCellsMax: Int
+  /// Appearance animations in flight (the animator's batch), median over frames.
+  var animatingCellsMedian: Double
+  /// The first frame: every visible row appears and starts its animation.
+  var firstFrameMicroseconds: Double
   var frameMedianMicroseconds: Double
   var frameP99Microseconds: Double
   var worstFrameMicroseconds: Double
@@ -23,42 +38,75 @@ struct ScrollSessionResult: Codable {
   var allocationsPerFrameSteadyState: Double
   var scrolledPoints: Double
 
-  var summary: String {
+  func summary(_ title: String) -> String {
     func f(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
     return """
-      scroll session: fling through \(rows) rows at \(Int(rate)) Hz, tip-in, \(frames) frames, \
+      \(title): \(rows) rows, viewport \(f(viewportPoints, 0)) points, \(Int(rate)) Hz, tip-in, \(frames) frames, \
       \(f(scrolledPoints, 0)) points scrolled
-        per frame: median \(f(frameMedianMicroseconds)) us (\(f(frameBudgetShareMedian * 100, 2))% of 8.33 ms), \
-      p99 \(f(frameP99Microseconds)) us, worst \(f(worstFrameMicroseconds)) us (frame \(worstFrameIndex))
-        visible rows (median) \(f(visibleRowsMedian, 0)), animations in flight (max) \(animatingCellsMax), \
-      allocations per frame (steady state) \(f(allocationsPerFrameSteadyState, 2))
+        first frame \(f(firstFrameMicroseconds)) us; per frame: median \(f(frameMedianMicroseconds)) us \
+      (\(f(frameBudgetShareMedian * 100, 2))% of 8.33 ms), p99 \(f(frameP99Microseconds)) us, worst \
+      \(f(worstFrameMicroseconds)) us (frame \(worstFrameIndex))
+        visible rows (median) \(f(visibleRowsMedian, 0)), animations in flight (median) \(f(animatingCellsMedian, 0)), \
+      (max) \(animatingCellsMax), allocations per frame (steady state) \(f(allocationsPerFrameSteadyState, 2))
       """
   }
 }
 
 enum ScrollSession {
-  /// Runs the session: `seconds` of frames at `rate` Hz. The first 0.25 s of frames warm
-  /// up the arrays (capacity growth) and are excluded from the allocation count.
-  static func run(rows: Int = 1_000_000, rate: Double = 120, seconds: Double = 4) throws -> ScrollSessionResult {
+  /// How the session scrolls.
+  enum Motion {
+    /// A fling at `velocity` points per second, flung again every 0.4 s from where it got.
+    case flings(velocity: Double)
+    /// A constant velocity, points per second.
+    case constant(velocity: Double)
+  }
+
+  /// The phone-sized session (`scrollSession`).
+  static func phone() throws -> ScrollSessionResult {
+    try run(rows: 1_000_000, viewport: 844, motion: .flings(velocity: 8000), capacity: 512)
+  }
+
+  /// The dense session (`denseScrollSession`): about 10,000 visible rows, rows appearing
+  /// in every frame.
+  static func dense() throws -> ScrollSessionResult {
+    try run(rows: 1_000_000, viewport: 820_000, motion: .constant(velocity: 240_000), capacity: 16_384)
+  }
+
+  /// The dense session with a scroll effect on every visible row
+  /// (`denseScrollEffectSession`, issue 33): SwiftUI's edge fade and scale.
+  static func denseWithEffect() throws -> ScrollSessionResult {
+    try run(
+      rows: 1_000_000, viewport: 820_000, motion: .constant(velocity: 240_000), capacity: 16_384,
+      effect: .edgeFadeScale())
+  }
+
+  /// Runs a session: `seconds` of frames at `rate` Hz. The first 0.25 s of frames warm up
+  /// the arrays (capacity growth) and are excluded from the allocation count. `effect`: a
+  /// scroll effect on every visible row (`TableAnimator.setScrollEffect`).
+  static func run(
+    rows: Int, viewport: Double, motion: Motion, capacity: Int, rate: Double = 120, seconds: Double = 4,
+    effect: ScrollEffect? = nil
+  ) throws -> ScrollSessionResult {
     var g = BenchRandom(seed: 2026)
     let heights = (0..<rows).map { _ in Double(g.float(44, 120)) }
     let layout = try TableLayout(rowHeights: heights)
-    let viewport = 844.0
     let limits = try layout.scrollRange(viewportHeight: viewport)
-    // A hard fling (UIScrollView tops out around 8,000 pt/s), flung again every 0.4 s as
-    // a user keeps swiping through a long list (each swipe starts from where the previous
-    // one has got to, at full speed again).
     var flingStart = 0.0
-    let sim = try TableSimulation(
-      layout: layout, viewportHeight: viewport,
-      scroll: .fling(from: 0, velocity: 8000, startTime: 0, limits: limits), rule: .firstAppearanceOnly)
+    let scroll: ScrollTrajectory
+    switch motion {
+    case .flings(let v): scroll = try .fling(from: 0, velocity: v, startTime: 0, limits: limits)
+    case .constant(let v): scroll = try .constantVelocity(from: 0, velocity: v, startTime: 0, limits: limits)
+    }
+    let sim = try TableSimulation(layout: layout, viewportHeight: viewport, scroll: scroll, rule: .firstAppearanceOnly)
     var animator = try TableAnimator(
-      simulation: sim, recipes: TableRecipes(first: .tipIn), cellWidth: 390, capacity: 512)
+      simulation: sim, recipes: TableRecipes(first: .tipIn), cellWidth: 390, capacity: capacity, scrollEffect: effect)
     let frames = Int(seconds * rate)
     var times: [Double] = []
     times.reserveCapacity(frames)
     var visible: [Double] = []
     visible.reserveCapacity(frames)
+    var animating: [Double] = []
+    animating.reserveCapacity(frames)
     var maxAnimating = 0
     var allocations = 0
     var counted = 0
@@ -66,11 +114,12 @@ enum ScrollSession {
     var lastOffset = 0.0
     for n in 0..<frames {
       let t = Double(n) / rate
-      let traj = animator.simulation.scroll
-      if t - flingStart >= 0.4 {
+      if case .flings(let v) = motion, t - flingStart >= 0.4 {
+        // A user keeps swiping through a long list: each swipe starts from where the
+        // previous one has got to, at full speed again.
+        let traj = animator.simulation.scroll
         flingStart = t
-        animator.setScroll(
-          try .fling(from: traj.offset(at: t), velocity: 8000, startTime: t, limits: limits))
+        animator.setScroll(try .fling(from: traj.offset(at: t), velocity: v, startTime: t, limits: limits))
       }
       let a0 = cm_alloc_count()
       let c0 = monotonicNanoseconds()
@@ -83,6 +132,7 @@ enum ScrollSession {
       }
       times.append(Double(c1 - c0) / 1000)
       visible.append(Double(animator.frame.rows.count))
+      animating.append(Double(animator.batch.count))
       maxAnimating = max(maxAnimating, animator.batch.count)
       lastOffset = animator.frame.events.scrollOffset
       blackHole(animator.frame.matrices.first)
@@ -92,10 +142,11 @@ enum ScrollSession {
     let sorted = times.sorted()
     let median = Statistics.median(sorted)
     return ScrollSessionResult(
-      rows: rows, rate: rate, frames: frames, visibleRowsMedian: Statistics.median(visible.sorted()),
-      animatingCellsMax: maxAnimating, frameMedianMicroseconds: median,
-      frameP99Microseconds: Statistics.quantile(sorted, 0.99), worstFrameMicroseconds: times[worst],
-      worstFrameIndex: worst, frameBudgetShareMedian: median / 8333.3,
+      rows: rows, rate: rate, frames: frames, viewportPoints: viewport,
+      visibleRowsMedian: Statistics.median(visible.sorted()), animatingCellsMax: maxAnimating,
+      animatingCellsMedian: Statistics.median(animating.sorted()), firstFrameMicroseconds: times[0],
+      frameMedianMicroseconds: median, frameP99Microseconds: Statistics.quantile(sorted, 0.99),
+      worstFrameMicroseconds: times[worst], worstFrameIndex: worst, frameBudgetShareMedian: median / 8333.3,
       allocationsPerFrameSteadyState: counted > 0 ? Double(allocations) / Double(counted) : 0,
       scrolledPoints: lastOffset)
   }

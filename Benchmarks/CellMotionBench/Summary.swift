@@ -66,7 +66,7 @@ enum Summary {
 
   static func text(
     machine: MachinePeaks, results: [Measurement], scroll: ScrollSessionResult?, dense: ScrollSessionResult?,
-    updates: UpdateSessionResult?
+    denseEffect: ScrollSessionResult?, updates: UpdateSessionResult?
   ) -> String {
     func f(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
     var lines = [
@@ -94,12 +94,17 @@ enum Summary {
       lines.append("table sessions (TableAnimator, 1,000,000 rows, 120 Hz: 8,333 us a frame)")
       if let s = scroll {
         lines.append(
-          "  fling, \(f(s.visibleRowsMedian, 0)) rows visible: frame median \(f(s.frameMedianMicroseconds, 1)) us, "
+          "  fling, \(f(s.visibleRowsMedian, 0)) rows visible: first frame \(f(s.firstFrameMicroseconds, 0)) us, median \(f(s.frameMedianMicroseconds, 1)) us, "
             + "p99 \(f(s.frameP99Microseconds, 1)) us, \(f(s.allocationsPerFrameSteadyState)) allocations a frame")
       }
       if let s = dense {
         lines.append(
-          "  dense scroll, \(f(s.visibleRowsMedian, 0)) rows visible: frame median \(f(s.frameMedianMicroseconds, 1)) us, "
+          "  dense scroll, \(f(s.visibleRowsMedian, 0)) rows visible: first frame \(f(s.firstFrameMicroseconds, 0)) us, median \(f(s.frameMedianMicroseconds, 1)) us, "
+            + "p99 \(f(s.frameP99Microseconds, 1)) us, \(f(s.allocationsPerFrameSteadyState)) allocations a frame")
+      }
+      if let s = denseEffect {
+        lines.append(
+          "  the same with edge fade and scale on every row: frame median \(f(s.frameMedianMicroseconds, 1)) us, "
             + "p99 \(f(s.frameP99Microseconds, 1)) us, \(f(s.allocationsPerFrameSteadyState)) allocations a frame")
       }
       if let u = updates {

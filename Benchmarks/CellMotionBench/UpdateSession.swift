@@ -5,6 +5,12 @@
 // rebuild, index map: `TableRows.apply`) and the whole `performBatchUpdates` call, then
 // every frame while the updates animate (simulation, slides, row animations through the
 // kernel, row placement), timed one by one, and allocations per frame in steady state.
+// The first frame (10,000 rows appear and start their animations) is reported on its own.
+//
+// Issue 32 adds the update call's scaling: the same kind of batch on tables of 100,000,
+// 1,000,000 and 4,000,000 rows at 1,000 insertions + 1,000 deletions, and on 1,000,000
+// rows at 100, 1,000 and 10,000 insertions (+ as many deletions), each batch landing
+// while the previous one animates (`updateCallScaling`).
 
 import CellMotion
 import CellMotionKernel
@@ -29,6 +35,12 @@ struct UpdateSessionResult: Codable {
   var frameP99Microseconds: Double
   var worstFrameMicroseconds: Double
   var allocationsPerFrameSteadyState: Double
+  /// The first frame: about 10,000 rows appear and start their animations.
+  var firstFrameMicroseconds: Double
+  /// The whole `performBatchUpdates` call by table size and batch size.
+  var updateCallScaling: [UpdateCallPoint] = []
+  /// The scaling in words.
+  var note: String = ""
 
   var summary: String {
     func f(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
@@ -41,8 +53,21 @@ struct UpdateSessionResult: Codable {
         per frame while animating (\(animatingFrames) frames): median \(f(frameMedianMicroseconds)) us, p99 \
       \(f(frameP99Microseconds)) us, worst \(f(worstFrameMicroseconds)) us; row animations drawn (max) \
       \(rowAnimationsDrawnMax), allocations per frame (steady state) \(f(allocationsPerFrameSteadyState, 2))
+        first frame \(f(firstFrameMicroseconds)) us
+        \(note)
       """
   }
+}
+
+/// The update call at one table size and batch size.
+struct UpdateCallPoint: Codable {
+  var rows: Int
+  /// Insertions per batch (and as many deletions).
+  var insertionsPerBatch: Int
+  var deletionsPerBatch: Int
+  var batches: Int
+  var updateCallMillisecondsMedian: Double
+  var updateCallMillisecondsMax: Double
 }
 
 enum UpdateSession {
@@ -81,6 +106,7 @@ enum UpdateSession {
     var allocations = 0
     var counted = 0
     var lastBatchFrame = -100
+    var firstFrame = 0.0
     for n in 0..<Int(2 * rate) {
       let t = Double(n) / rate
       if batchTimes.contains(where: { abs($0 - t) < 0.5 / rate }) {
@@ -103,6 +129,7 @@ enum UpdateSession {
       try animator.step(to: t)
       let c1 = monotonicNanoseconds()
       let a1 = cm_alloc_count()
+      if n == 0 { firstFrame = Double(c1 - c0) / 1000 }
       guard animator.simulation.updates.isAnimating(at: t) else { continue }
       frames.append(Double(c1 - c0) / 1000)
       visible.append(Double(animator.frame.rows.count))
@@ -121,6 +148,53 @@ enum UpdateSession {
       updateCallMillisecondsMedian: Statistics.median(call.sorted()), updateCallMillisecondsMax: call.max() ?? 0,
       animatingFrames: frames.count, frameMedianMicroseconds: Statistics.median(sortedFrames),
       frameP99Microseconds: Statistics.quantile(sortedFrames, 0.99), worstFrameMicroseconds: sortedFrames.last ?? 0,
-      allocationsPerFrameSteadyState: counted > 0 ? Double(allocations) / Double(counted) : 0)
+      allocationsPerFrameSteadyState: counted > 0 ? Double(allocations) / Double(counted) : 0,
+      firstFrameMicroseconds: firstFrame)
+  }
+
+  /// The update call's cost by table size (1,000 insertions + 1,000 deletions) and by batch
+  /// size (1,000,000 rows), with `scaling(rows:perBatch:)`.
+  static func scaling() throws -> (points: [UpdateCallPoint], note: String) {
+    var points: [UpdateCallPoint] = []
+    for rows in [100_000, 1_000_000, 4_000_000] { points.append(try scaling(rows: rows, perBatch: 1000)) }
+    for perBatch in [100, 10_000] { points.append(try scaling(rows: 1_000_000, perBatch: perBatch)) }
+    points.sort { ($0.rows, $0.insertionsPerBatch) < ($1.rows, $1.insertionsPerBatch) }
+    func ms(_ p: UpdateCallPoint) -> String { String(format: "%.2f", p.updateCallMillisecondsMedian) }
+    let byRows = points.filter { $0.insertionsPerBatch == 1000 }.map { "\($0.rows / 1000)k rows \(ms($0)) ms" }
+    let byBatch = points.filter { $0.rows == 1_000_000 }.map { "\($0.insertionsPerBatch) \(ms($0)) ms" }
+    let note =
+      "performBatchUpdates median by table size (1,000 insertions + 1,000 deletions): "
+      + byRows.joined(separator: ", ") + "; by batch size at 1,000,000 rows (insertions, + as many deletions): "
+      + byBatch.joined(separator: ", ")
+    return (points, note)
+  }
+
+  /// `batches` batches of `perBatch` insertions and `perBatch` deletions on a table of `rows`
+  /// rows showing about 10,000 of them, 0.15 s apart (each lands while the previous one
+  /// animates), a frame stepped after each; the median and worst call.
+  static func scaling(rows: Int, perBatch: Int, batches: Int = 7) throws -> UpdateCallPoint {
+    var g = BenchRandom(seed: 2028)
+    let heights = (0..<rows).map { _ in Double(g.float(44, 120)) }
+    let layout = try TableLayout(rowHeights: heights)
+    let sim = try TableSimulation(
+      layout: layout, viewportHeight: 820_000, scroll: try .stationary(at: layout.contentHeight / 2),
+      rule: .firstAppearanceOnly)
+    var animator = try TableAnimator(
+      simulation: sim, recipes: TableRecipes(first: .tipIn), cellWidth: 390, capacity: 16_384)
+    try animator.step(to: 0)
+    var call: [Double] = []
+    for b in 0..<batches {
+      let t = 0.5 + 0.15 * Double(b)
+      let u = batch(rowCount: animator.simulation.layout.rowCount, count: perBatch, &g)
+      let c0 = monotonicNanoseconds()
+      try animator.performBatchUpdates(u, at: t)
+      let c1 = monotonicNanoseconds()
+      call.append(Double(c1 - c0) / 1e6)
+      try animator.step(to: t)
+      try animator.step(to: t + 1 / 120)
+    }
+    return UpdateCallPoint(
+      rows: rows, insertionsPerBatch: perBatch, deletionsPerBatch: perBatch, batches: batches,
+      updateCallMillisecondsMedian: Statistics.median(call.sorted()), updateCallMillisecondsMax: call.max() ?? 0)
   }
 }

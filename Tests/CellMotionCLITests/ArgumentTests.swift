@@ -13,6 +13,7 @@ struct ArgumentTests {
     "simulate": table,
     "curve": [
       "--damping-ratio", "--duration", "--initial-velocity", "--mass", "--stiffness", "--damping", "--samples", "--retarget",
+      "--row-height", "--viewport-height", "--width",
     ],
     "inspect": ["--width", "--height", "--detail-height", "--rows"],
     "recipe-template": [],
@@ -21,13 +22,13 @@ struct ArgumentTests {
   static let other: [String: [String]] = [
     "render": [
       "--scroll", "--rule", "--motion", "--output", "--basename", "--format", "--height-retarget", "--row-animation",
-      "--update-timing",
+      "--update-timing", "--scroll-effect",
     ],
     "simulate": [
       "--scroll", "--rule", "--motion", "--format", "--layout", "--output", "--height-retarget", "--row-animation",
-      "--update-timing",
+      "--update-timing", "--scroll-effect",
     ],
-    "curve": ["--format", "--output"],
+    "curve": ["--format", "--output", "--scroll-effect"],
     "inspect": ["--output"],
     "recipe-template": ["--output"],
   ]

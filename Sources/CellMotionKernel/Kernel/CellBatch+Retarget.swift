@@ -50,9 +50,24 @@ struct DerivedKey: Hashable, Sendable {
 
 /// One cell's motions, exactly: its retargeted channels in `Channel.allCases` order and
 /// its fold's progress when that was retargeted or set.
+///
+/// The fold's motion is kept out of line (an array of at most one), so a `CellMotions?`
+/// is two words: the batch's motions column holds one per cell, retargeted or not, and a
+/// ChannelMotion inline made every append and compaction copy about 500 bytes per cell
+/// (issue 32: most of a 10,000-row table's first frame).
 struct CellMotions: Sendable {
   var channels: [ChannelMotion]
-  var fold: ChannelMotion?
+  private var foldStorage: [ChannelMotion]
+
+  var fold: ChannelMotion? {
+    get { foldStorage.first }
+    set { foldStorage = newValue.map { [$0] } ?? [] }
+  }
+
+  init(channels: [ChannelMotion], fold: ChannelMotion?) {
+    self.channels = channels
+    foldStorage = fold.map { [$0] } ?? []
+  }
 }
 
 extension CellBatch {

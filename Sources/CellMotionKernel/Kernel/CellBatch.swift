@@ -66,6 +66,8 @@ public struct CellBatch: Sendable {
   var recipeChanges = 0
   /// The cells' retarget rows, `RetargetRows`.
   var retargetRows = RetargetRows()
+  /// Scratch for `compact`: which cells stay (grows to the most cells compacted, then kept).
+  var keepScratch: [Bool] = []
   /// Derived recipes by (base recipe, shapes), and the curves compiled so far.
   var derived: [DerivedKey: Int] = [:]
   var curveCache: [AnimationCurve: CompiledCurve] = [:]
@@ -122,6 +124,7 @@ public struct CellBatch: Sendable {
     try Check.count(n, max: Self.maxCapacity, "capacity")
     columns.reserveCapacity(n)
     retargetRows.reserve(cells: n)
+    keepScratch.reserveCapacity(n)
   }
 
   /// Adds a cell. `startTime` is when the cell was displayed (seconds, absolute); the
@@ -153,7 +156,7 @@ public struct CellBatch: Sendable {
     }
     try checkAppend(recipe: recipe, row: row, batchPosition: batchPosition, geometry: geometry)
     try Check.time(startTime, "startTime")
-    let stagger = recipes[recipe].recipe.stagger
+    let stagger = recipes.withUnsafeBufferPointer { $0[recipe].recipe.stagger }
     if stagger.needsCount {
       let (name, count, index) = stagger.base == .row ? ("rowCount", rowCount, row) : ("batchCount", batchCount, batchPosition)
       guard let count else {
@@ -279,7 +282,9 @@ public struct CellBatch: Sendable {
       throw .outOfRange(field: "cell count", value: Double(count) + 1, expected: "<= \(Self.maxCapacity)")
     }
     try geometry.validate()
-    try recipes[recipe].checkAngles(geometry)
+    // Through a pointer, so only the reaches are retained: `recipes[recipe].checkAngles`
+    // copied the whole compiled recipe per cell (most of a 10,000-row first frame).
+    try CompiledRecipe.checkAngles(recipes.withUnsafeBufferPointer { $0[recipe].angleReaches }, geometry)
     guard row >= 0 else { throw .outOfRange(field: "row", value: Double(row), expected: ">= 0") }
     guard batchPosition >= 0 else {
       throw .outOfRange(field: "batchPosition", value: Double(batchPosition), expected: ">= 0")
@@ -292,7 +297,7 @@ public struct CellBatch: Sendable {
   ) {
     if let last = columns.recipeIndex.last, last != Int32(recipe) { recipeChanges += 1 }
     // Cells driven by progress never finish by time.
-    let end = source == .clock ? startExact + recipes[recipe].activeDuration : .infinity
+    let end = source == .clock ? startExact + recipes.withUnsafeBufferPointer { $0[recipe].activeDuration } : .infinity
     columns.append(
       CellColumns.Cell(
         start: kernelStart(startExact, recipe: recipe), startExact: startExact, progress: progress,
@@ -307,7 +312,7 @@ public struct CellBatch: Sendable {
   /// recipe `recipe`: plus the recipe's `startShift`, minus `timeOrigin`, in Double.
   @inline(__always)
   func kernelStart(_ startExact: Double, recipe: Int) -> Float {
-    Float(startExact + (source == .clock ? recipes[recipe].startShift : 0) - timeOrigin)
+    Float(startExact + (source == .clock ? recipes.withUnsafeBufferPointer { $0[recipe].startShift } : 0) - timeOrigin)
   }
 
   /// Removes every cell, keeping capacity.
@@ -344,18 +349,33 @@ public struct CellBatch: Sendable {
     for i in columns.row.indices { columns.row[i] = newRow(columns.row[i])! }
   }
 
-  /// Keeps the cells for which `keep(index, row, endTime)` holds, in order.
+  /// Keeps the cells for which `keep(index, row, endTime)` holds, in order: the decisions
+  /// first (`keepScratch`), then each column compacted in one pass from the first cell
+  /// removed (nothing moves when none is; issue 32: moving a cell through every column one
+  /// at a time was most of a dense table frame).
   mutating func compact(_ keep: (_ index: Int, _ row: Int, _ endTime: Double) -> Bool) {
-    var w = 0
-    for r in 0..<count {
-      guard keep(r, columns.row[r], columns.endExact[r]) else { continue }
-      if w != r {
-        columns.move(cell: r, to: w)
-        retargetRows.move(cell: r, to: w)
+    let n = count
+    if keepScratch.count < n { keepScratch.append(contentsOf: repeatElement(false, count: n - keepScratch.count)) }
+    var first = n
+    columns.row.withUnsafeBufferPointer { rows in
+      columns.endExact.withUnsafeBufferPointer { ends in
+        keepScratch.withUnsafeMutableBufferPointer { k in
+          for r in 0..<n {
+            k[r] = keep(r, rows[r], ends[r])
+            if !k[r], first == n { first = r }
+          }
+        }
       }
+    }
+    guard first < n else { return }
+    var w = first
+    for r in first..<n where keepScratch[r] {
+      if w != r { retargetRows.move(cell: r, to: w) }
       w += 1
     }
-    columns.removeLast(count - w)
+    keepScratch.withUnsafeBufferPointer { k in
+      columns.compact(keeping: UnsafeBufferPointer(rebasing: k[0..<n]), from: first)
+    }
     recipeChanges = 0
     for i in columns.recipeIndex.indices.dropFirst() where columns.recipeIndex[i] != columns.recipeIndex[i - 1] {
       recipeChanges += 1

@@ -1,5 +1,6 @@
 // CellColumns: a batch's per-cell columns, declared once. Adding a column means adding
-// it to `Cell`, to the stored properties and to `visit`; reserving, removing, moving and
+// it to `Cell`, to the stored properties, to `visit` and to `compact(keeping:from:)` (written out per
+// column so each is specialised); reserving, removing, moving and
 // appending then cover it (a test checks every column keeps the batch's count).
 
 import CellMotion
@@ -111,6 +112,56 @@ struct CellColumns: Sendable {
     }
     var v = Move(from: from, to: to)
     visit(&v)
+  }
+
+  /// Keeps the cells `i` with `keep[i]` (one flag per cell), in order: every column is
+  /// compacted in one pass from cell `first` (the first one removed; those before it stay
+  /// where they are).
+  ///
+  /// - Complexity: O(count - first) per column; no allocation.
+  mutating func compact(keeping keep: UnsafeBufferPointer<Bool>, from first: Int) {
+    // Column by column with concrete element types (a visitor's generic body copied each
+    // element through a value witness: one memmove call per value).
+    Self.compact(&start, keep, first)
+    Self.compact(&startExact, keep, first)
+    Self.compact(&progress, keep, first)
+    Self.compact(&width, keep, first)
+    Self.compact(&height, keep, first)
+    Self.compact(&tableWidth, keep, first)
+    Self.compact(&detailHeight, keep, first)
+    Self.compact(&recipeIndex, keep, first)
+    Self.compact(&row, keep, first)
+    Self.compact(&batchPosition, keep, first)
+    Self.compact(&endExact, keep, first)
+    // Only the cells that have motions are copied (most have none, and a nil over a nil
+    // needs no copy).
+    var w = first
+    motions.withUnsafeMutableBufferPointer { c in
+      for r in first..<c.count where keep[r] {
+        if w != r {
+          if c[r] != nil {
+            c[w] = c[r]
+          } else if c[w] != nil {
+            c[w] = nil
+          }
+        }
+        w += 1
+      }
+    }
+    motions.removeLast(motions.count - w)
+  }
+
+  /// Keeps the values `i >= first` of `column` with `keep[i]`, in order.
+  @inline(__always)
+  private static func compact<T>(_ column: inout [T], _ keep: UnsafeBufferPointer<Bool>, _ first: Int) {
+    var w = first
+    column.withUnsafeMutableBufferPointer { c in
+      for r in first..<c.count where keep[r] {
+        if w != r { c[w] = c[r] }
+        w += 1
+      }
+    }
+    column.removeLast(column.count - w)
   }
 
   /// Removes the last `n` cells of every column.

@@ -105,8 +105,17 @@ extension CompiledRecipe {
   /// geometry; the others were checked when compiling).
   /// - Complexity: O(rotation channels that depend on the geometry); no allocation.
   package func checkAngles(_ geometry: CellGeometry) throws(CellMotionError) {
+    try Self.checkAngles(angleReaches, geometry)
+  }
+
+  /// `checkAngles(_:)` for a recipe's `angleReaches`: callers holding the recipes in an
+  /// array pass just these, rather than copy the whole recipe to call the method.
+  package static func checkAngles(_ angleReaches: [AngleReach], _ geometry: CellGeometry) throws(CellMotionError) {
     for r in angleReaches {
-      try Self.checkAngle(r.at(geometry), field: "\(r.field) for a cell \(geometry.height) points tall, table \(geometry.tableWidth) wide")
+      // The field's name is only written out for an error (once per cell it cost a string).
+      let reach = r.at(geometry)
+      if reach <= maximumAngle { continue }
+      try checkAngle(reach, field: "\(r.field) for a cell \(geometry.height) points tall, table \(geometry.tableWidth) wide")
     }
   }
 

@@ -158,6 +158,9 @@ public struct TableAnimator: Sendable {
   public let motion: MotionPolicy?
   /// The capacity given at init.
   let initialCapacity: Int
+  /// At most the earliest end time (absolute seconds) of the cells in `batch`: no cell
+  /// has finished before it, so a step before it drops nothing (+infinity: none).
+  var nextCellEnd = Double.infinity
 
   /// - Parameters:
   ///   - simulation: the table (its stagger should be `.none`: the recipe's own stagger
@@ -283,50 +286,88 @@ public struct TableAnimator: Sendable {
     try simulation.step(to: time, into: &events)
     let visible = events.visibleRange
     // Drop finished animations and, unless they may resume, those of rows no longer
-    // displayed (their cell is reused).
+    // displayed (their cell is reused). Cells that may resume are only dropped once one has
+    // finished (`nextCellEnd`), so a frame where none ends does not walk the batch.
     let ended = events.didEndDisplaying
     if resumesInterruptedAppearances {
-      batch.removeCells(finishedBy: time) { _ in false }
+      if time >= nextCellEnd { removeFinishedCells(by: time) }
     } else {
       batch.removeCells(finishedBy: time) { row in !visible.contains(row) || Self.contains(sorted: ended, row) }
+      nextCellEnd = Self.earliestEnd(of: batch)
+    }
+    // Visible rows: a translation to the row's place (composed after the animation below),
+    // written once per row through pointers into arrays sized once.
+    let n = visible.count
+    let affine = output.layout == .affine2D
+    let floats = affine ? 6 : 16
+    frame.time = time
+    frame.rows = visible
+    Self.setCount(&frame.matrices, floats * n)
+    Self.setCount(&frame.opacity, n)
+    Self.setCount(&frame.heights, n)
+    Self.setCount(&frame.animating, n)
+    frame.matrices.withUnsafeMutableBufferPointer { m in
+      frame.opacity.withUnsafeMutableBufferPointer { o in
+        frame.heights.withUnsafeMutableBufferPointer { h in
+          frame.animating.withUnsafeMutableBufferPointer { a in
+            events.rowPositions.withUnsafeBufferPointer { y in
+              events.rowHeights.withUnsafeBufferPointer { rh in
+                guard n > 0 else { return }
+                Self.storeTranslations(y.baseAddress!, n, floats, into: m.baseAddress!)
+                for i in 0..<n {
+                  o[i] = 1
+                  h[i] = Float(rh[i])
+                  a[i] = false
+                }
+                // The rows that already have an animation in flight (their cell comes back
+                // or animates on): marked here, so an animation start finds them in O(1).
+                batch.row.withUnsafeBufferPointer { rows in
+                  for c in rows.indices {
+                    let slot = rows[c] &- visible.lowerBound
+                    if slot >= 0 && slot < n { a[slot] = true }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
     }
     // Start the animations of rows that appeared (or let a running one go on).
     for s in events.animationStarts {
-      if resumesInterruptedAppearances, batch.row.contains(s.row) { continue }
       let slot = s.row - visible.lowerBound
-      let height = slot >= 0 && slot < events.rowHeights.count ? events.rowHeights[slot] : 44
+      let onScreen = slot >= 0 && slot < n
+      if resumesInterruptedAppearances, onScreen ? frame.animating[slot] : batch.row.contains(s.row) { continue }
+      let height = onScreen ? events.rowHeights[slot] : 44
       if batch.count == output.capacity { try Self.grow(&batch, &output) }
       try batch.append(
         recipe: s.appearance == .first ? 0 : 1, row: s.row, batchPosition: s.batchPosition,
         rowCount: simulation.layout.rowCount, batchCount: s.batchCount,
         startTime: s.startTime, geometry: cellGeometry(height: height))
+      nextCellEnd = min(nextCellEnd, batch.endTime(ofCell: batch.count - 1))
+      if onScreen { frame.animating[slot] = true }
     }
     if (time - batch.timeOrigin).magnitude > Self.rebaseInterval { try batch.rebase(to: time) }
     try Kernel.evaluate(batch, at: time, into: &output, options: options)
 
-    // Visible rows: a translation to the row's place, composed after the animation.
-    let n = visible.count
-    let affine = output.layout == .affine2D
-    frame.time = time
-    frame.rows = visible
-    frame.matrices.removeAll(keepingCapacity: true)
-    frame.opacity.removeAll(keepingCapacity: true)
-    frame.heights.removeAll(keepingCapacity: true)
-    frame.animating.removeAll(keepingCapacity: true)
-    let floats = affine ? 6 : 16
-    for i in 0..<n {
-      Self.appendTranslation(Float(events.rowPositions[i]), floats, to: &frame.matrices)
-      frame.opacity.append(1)
-      frame.heights.append(Float(events.rowHeights[i]))
-      frame.animating.append(false)
-    }
-    for c in 0..<batch.count {
-      let slot = batch.row[c] - visible.lowerBound
-      guard slot >= 0 && slot < n else { continue }
-      let y = Float(events.rowPositions[slot])
-      for k in 0..<floats { frame.matrices[floats * slot + k] = Self.translated(output.matrices, c, k, y, floats) }
-      frame.opacity[slot] = output.opacity[c]
-      frame.animating[slot] = true
+    // The animated rows: the kernel's matrix composed with the row's translation.
+    frame.matrices.withUnsafeMutableBufferPointer { m in
+      frame.opacity.withUnsafeMutableBufferPointer { o in
+        events.rowPositions.withUnsafeBufferPointer { y in
+          output.matrices.withUnsafeBufferPointer { src in
+            output.opacity.withUnsafeBufferPointer { so in
+              batch.row.withUnsafeBufferPointer { rows in
+                for c in rows.indices {
+                  let slot = rows[c] &- visible.lowerBound
+                  guard slot >= 0 && slot < n else { continue }
+                  Self.storeTranslated(src.baseAddress!, c, Float(y[slot]), floats, into: m.baseAddress! + floats * slot)
+                  o[slot] = so[c]
+                }
+              }
+            }
+          }
+        }
+      }
     }
     try evaluateUpdates(events, time: time)
     try evaluateFolds(events, time: time)
@@ -339,8 +380,10 @@ public struct TableAnimator: Sendable {
   /// and reloaded rows' new contents in their slots, deleted rows and old contents as
   /// extra cells), and moved rows far from the visible ones as extra cells.
   mutating func evaluateUpdates(_ events: FrameEvents, time: Double) throws(CellMotionError) {
-    frame.behind.removeAll(keepingCapacity: true)
-    for _ in frame.rows { frame.behind.append(false) }
+    Self.setCount(&frame.behind, frame.rows.count)
+    frame.behind.withUnsafeMutableBufferPointer { b in
+      for i in b.indices { b[i] = false }
+    }
     frame.extraCells.removeAll(keepingCapacity: true)
     frame.extraMatrices.removeAll(keepingCapacity: true)
     frame.extraOpacity.removeAll(keepingCapacity: true)
@@ -361,7 +404,11 @@ public struct TableAnimator: Sendable {
       let y = Float(c.y)
       if let row = c.cell.row, c.cell.kind != .reloadedOld, frame.rows.contains(row) {
         let slot = row - frame.rows.lowerBound
-        for k in 0..<floats { frame.matrices[floats * slot + k] = Self.translated(updateOutput.matrices, i, k, y, floats) }
+        frame.matrices.withUnsafeMutableBufferPointer { m in
+          updateOutput.matrices.withUnsafeBufferPointer { src in
+            Self.storeTranslated(src.baseAddress!, i, y, floats, into: m.baseAddress! + floats * slot)
+          }
+        }
         frame.opacity[slot] = updateOutput.opacity[i]
         frame.animating[slot] = true
         frame.behind[slot] = c.cell.isBehind
@@ -394,6 +441,84 @@ public struct TableAnimator: Sendable {
   func cellGeometry(height: Double) -> CellGeometry {
     let h = min(max(height, InputLimits.length.lowerBound), InputLimits.length.upperBound)
     return CellGeometry(width: cellWidth, height: h, tableWidth: tableWidth)
+  }
+
+  /// Drops the cells of `batch` that have finished by `time` and sets `nextCellEnd` to the
+  /// earliest end of those left.
+  ///
+  /// - Complexity: O(cells in flight); no allocation.
+  mutating func removeFinishedCells(by time: Double) {
+    batch.removeCells(finishedBy: time) { _ in false }
+    nextCellEnd = Self.earliestEnd(of: batch)
+  }
+
+  /// The earliest end time of `batch`'s cells (+infinity when it has none).
+  static func earliestEnd(of batch: CellBatch) -> Double {
+    var end = Double.infinity
+    for c in 0..<batch.count { end = min(end, batch.endTime(ofCell: c)) }
+    return end
+  }
+
+  /// Sets `a`'s count to `n`, keeping its capacity (no allocation within it); the
+  /// elements are left for the caller to write.
+  @inline(__always)
+  static func setCount<T: _DefaultZero>(_ a: inout [T], _ n: Int) {
+    if a.count > n {
+      a.removeLast(a.count - n)
+    } else if a.count < n {
+      a.append(contentsOf: repeatElement(T._zero, count: n - a.count))
+    }
+  }
+
+  /// Writes `n` translations by `y[i]` points down (converted to Float), `floats` Floats
+  /// each (16: CATransform3D field order; 6: the affine a b c d tx ty), to `m`: the same
+  /// values as `appendTranslation`, one vector store per column.
+  @inline(__always)
+  static func storeTranslations(_ y: UnsafePointer<Double>, _ n: Int, _ floats: Int, into m: UnsafeMutablePointer<Float>) {
+    let raw = UnsafeMutableRawPointer(m)
+    if floats == 6 {
+      for i in 0..<n {
+        let p = m + 6 &* i
+        p[0] = 1
+        p[1] = 0
+        p[2] = 0
+        p[3] = 1
+        p[4] = 0
+        p[5] = Float(y[i])
+      }
+      return
+    }
+    let c0 = SIMD4<Float>(1, 0, 0, 0)
+    let c1 = SIMD4<Float>(0, 1, 0, 0)
+    let c2 = SIMD4<Float>(0, 0, 1, 0)
+    for i in 0..<n {
+      let o = 64 &* i
+      raw.storeBytes(of: c0, toByteOffset: o, as: SIMD4<Float>.self)
+      raw.storeBytes(of: c1, toByteOffset: o + 16, as: SIMD4<Float>.self)
+      raw.storeBytes(of: c2, toByteOffset: o + 32, as: SIMD4<Float>.self)
+      raw.storeBytes(of: SIMD4<Float>(0, Float(y[i]), 0, 1), toByteOffset: o + 48, as: SIMD4<Float>.self)
+    }
+  }
+
+  /// Writes cell `i`'s matrix of `m` composed with a translation by `y` points down to
+  /// `out`: entry by entry `translated(m, i, k, y, floats)`, through pointers.
+  @inline(__always)
+  static func storeTranslated(
+    _ m: UnsafePointer<Float>, _ i: Int, _ y: Float, _ floats: Int, into out: UnsafeMutablePointer<Float>
+  ) {
+    let s = m + floats * i
+    if floats == 6 {
+      for k in 0..<5 { out[k] = s[k] + 0 }
+      out[5] = s[5] + y
+      return
+    }
+    for col in 0..<4 {
+      let k = 4 * col
+      out[k] = s[k]
+      out[k + 1] = s[k + 1] + s[k + 3] * y
+      out[k + 2] = s[k + 2]
+      out[k + 3] = s[k + 3]
+    }
   }
 
   /// Appends a translation by `y` points down to `m`: 16 Floats (CATransform3D field order)
@@ -533,3 +658,9 @@ public struct TableAnimator: Sendable {
     return lo < a.count && a[lo] == x
   }
 }
+
+/// Element types whose frame arrays `TableAnimator.setCount` resizes: a placeholder value
+/// for new elements (overwritten before the frame is read).
+protocol _DefaultZero { static var _zero: Self { get } }
+extension Float: _DefaultZero { static var _zero: Float { 0 } }
+extension Bool: _DefaultZero { static var _zero: Bool { false } }

@@ -95,36 +95,36 @@ public struct DisplayTracker: Sendable {
   /// inserted rows inside that span count as displayed (their row animation shows them, so
   /// they do not also start an appearance), those elsewhere appear when they are scrolled to.
   ///
-  /// - Complexity: O(n) for n rows after the update.
+  /// - Complexity: O(k log k + n / 64) for k changed rows and n rows: the spans from the
+  ///   map's ends, the bits moved by runs a word at a time.
   mutating func applyUpdate(_ map: UpdateMap) {
+    /// Where the rows of `r` (before) that keep their order went: from the first of them
+    /// to the last (rows that keep their order keep it, so no other lies outside), widened
+    /// over rows inserted at its edges.
     func span(_ r: Range<Int>) -> Range<Int> {
-      var lo = Int.max
-      var hi = Int.min
-      for o in r {
-        if let n = map._newIndex(o), !map._isFixed(n) {
-          lo = min(lo, n)
-          hi = max(hi, n)
-        }
+      guard !r.isEmpty else { return 0..<0 }
+      var q = _lowerBound(map.removed, r.lowerBound)
+      var first = r.lowerBound
+      while q < map.removed.count, map.removed[q] == first {
+        q += 1
+        first += 1
       }
-      guard lo <= hi else { return 0..<0 }
+      guard first < r.upperBound else { return 0..<0 }
+      var p = _lowerBound(map.removed, r.upperBound) - 1
+      var last = r.upperBound - 1
+      while p >= 0, map.removed[p] == last {
+        p -= 1
+        last -= 1
+      }
+      // Rows that keep their order are not fixed after the update.
+      var lo = map._newIndex(first)!
+      var hi = map._newIndex(last)!
       while lo > 0, map._isInserted(lo - 1) { lo -= 1 }
       while hi + 1 < map.newRowCount, map._isInserted(hi + 1) { hi += 1 }
       return lo..<(hi + 1)
     }
     let displayed = span(displayedRange)
-    var bits = _RowBitset(count: map.newRowCount)
-    var n = 0
-    map.walkRuns(
-      run: { o, count in
-        for i in 0..<count where seen.contains(o + i) { bits.insert(n + i) }
-        n += count
-      },
-      fixed: { j in
-        let from = map.fixedFrom[j]
-        if from < 0 ? displayed.contains(n) : seen.contains(from) { bits.insert(n) }
-        n += 1
-      })
-    seen = bits
+    seen.apply(map) { displayed.contains($0) }
     displayedRange = displayed
     pendingEnd = span(pendingEnd)
     rowCount = map.newRowCount

@@ -56,4 +56,90 @@ struct _RowBitset: Sendable, Equatable {
 
   /// Bytes of bit storage (excluding the array header).
   var storageBytes: Int { words.count * MemoryLayout<UInt64>.stride }
+
+  /// Moves the bits with their rows through `map` (an applied batch update), in place: the
+  /// rows that keep their order and the moved rows carry their bits (runs moved a word at
+  /// a time), and an inserted row at index `n` (after the update) gets `insertedBit(n)`.
+  /// Rows past the new count are cleared and the storage resized to it.
+  ///
+  /// - Complexity: O(k + count / 64) word operations for k changed rows; no allocation
+  ///   beyond growing the storage and O(k) for the fixed rows' bits.
+  mutating func apply(_ map: UpdateMap, insertedBit: (Int) -> Bool) {
+    let fixedBits = map.fixed.indices.map { j in
+      map.fixedFrom[j] < 0 ? insertedBit(map.fixed[j]) : contains(map.fixedFrom[j])
+    }
+    var runs: [(from: Int, to: Int, count: Int)] = []
+    runs.reserveCapacity(map.fixed.count + map.removed.count + 1)
+    var n = 0
+    map.walkRuns(
+      run: { o, c in
+        runs.append((o, n, c))
+        n += c
+      }, fixed: { _ in n += 1 })
+    let newWords = Self.wordCount(map.newRowCount)
+    if newWords > words.count { words.append(contentsOf: repeatElement(0, count: newWords - words.count)) }
+    words.withUnsafeMutableBufferPointer { w in
+      // Runs moving towards the start go in order, runs moving towards the end in reverse
+      // order (a run's destination can only overlap sources of runs after it that move the
+      // same way), so every bit is read before it is overwritten.
+      var r = 0
+      while r < runs.count {
+        var e = r
+        let forward = runs[r].to <= runs[r].from
+        while e < runs.count, (runs[e].to <= runs[e].from) == forward { e += 1 }
+        if forward {
+          for k in r..<e { Self.moveBits(w, from: runs[k].from, to: runs[k].to, count: runs[k].count) }
+        } else {
+          for k in (r..<e).reversed() { Self.moveBits(w, from: runs[k].from, to: runs[k].to, count: runs[k].count) }
+        }
+        r = e
+      }
+    }
+    count = map.newRowCount
+    for (j, row) in map.fixed.enumerated() {
+      let mask: UInt64 = 1 &<< UInt64(row & 63)
+      if fixedBits[j] { words[row &>> 6] |= mask } else { words[row &>> 6] &= ~mask }
+    }
+    // Clear the bits past the new count and drop the words past it.
+    if words.count > newWords { words.removeLast(words.count - newWords) }
+    if count % 64 != 0 { words[newWords - 1] &= (1 &<< UInt64(count % 64)) &- 1 }
+  }
+
+  /// Bits `[from, from + count)` of `w` copied to `[to, to + count)`, 64 at a time; the
+  /// ranges may overlap (copied from the front when `to <= from`, else from the back).
+  static func moveBits(_ w: UnsafeMutableBufferPointer<UInt64>, from: Int, to: Int, count: Int) {
+    guard count > 0, from != to else { return }
+    /// `len` (1...64) bits starting at bit `p`, in the low bits.
+    @inline(__always) func read(_ p: Int, _ len: Int) -> UInt64 {
+      let i = p &>> 6, s = p & 63
+      var v = w[i] &>> UInt64(s)
+      if s != 0 && s + len > 64 { v |= w[i + 1] &<< UInt64(64 - s) }
+      return len == 64 ? v : v & ((1 &<< UInt64(len)) &- 1)
+    }
+    /// Writes the low `len` (1...64) bits of `v` at bit `p`.
+    @inline(__always) func write(_ p: Int, _ v: UInt64, _ len: Int) {
+      let i = p &>> 6, s = p & 63
+      let mask: UInt64 = len == 64 ? ~0 : (1 &<< UInt64(len)) &- 1
+      w[i] = (w[i] & ~(mask &<< UInt64(s))) | (v &<< UInt64(s))
+      if s != 0 && s + len > 64 {
+        let high = mask &>> UInt64(64 - s)
+        w[i + 1] = (w[i + 1] & ~high) | (v &>> UInt64(64 - s))
+      }
+    }
+    if to < from {
+      var k = 0
+      while k < count {
+        let len = Swift.min(64, count - k)
+        write(to + k, read(from + k, len), len)
+        k += len
+      }
+    } else {
+      var k = count
+      while k > 0 {
+        let len = Swift.min(64, k)
+        k -= len
+        write(to + k, read(from + k, len), len)
+      }
+    }
+  }
 }

@@ -167,6 +167,32 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
     }
   }
 
+  /// Writes `_top(row) - offset` and `_height(row)` for each row of `rows` (unchecked) to
+  /// `tops` and `heights`: the base layout's leaf by leaf, the deltas by a cursor.
+  ///
+  /// - Complexity: O(rows + log n + log k).
+  func _fill(_ rows: Range<Int>, minus offset: Double, tops: UnsafeMutablePointer<Double>, heights: UnsafeMutablePointer<Double>) {
+    guard !deltaRows.isEmpty else {
+      base._fill(rows, minus: offset, tops: tops, heights: heights)
+      return
+    }
+    guard !rows.isEmpty else { return }
+    // Base offsets first (exactly `base._top(row)`), then the deltas above each row.
+    base._fill(rows, minus: 0, tops: tops, heights: heights)
+    deltaRows.withUnsafeBufferPointer { deltaRows in
+      deltas.withUnsafeBufferPointer { deltas in
+        deltaPrefix.withUnsafeBufferPointer { deltaPrefix in
+          var j = _partitionPoint(deltaRows.count) { deltaRows[$0] >= rows.lowerBound }
+          for (k, row) in rows.enumerated() {
+            while j < deltaRows.count, deltaRows[j] < row { j += 1 }
+            tops[k] = (tops[k] + deltaPrefix[j]) - offset
+            if j < deltaRows.count, deltaRows[j] == row { heights[k] = heights[k] + deltas[j] }
+          }
+        }
+      }
+    }
+  }
+
   /// Number of animated rows strictly above `row`.
   @inline(__always)
   func _deltaCount(below row: Int) -> Int {

@@ -2,22 +2,93 @@
 // content.
 //
 // Goals, in priority order:
-// 1. Exact and reproducible: prefix sums are always the left-to-right sequential sum of
-//    the heights, so a layout edited with `setHeight` is bitwise equal to one built fresh
-//    from the same heights.
-// 2. Cheap reads: `rowOffset` is O(1) and `visibleRange` O(log n); a frame reads the
-//    offset of every visible row, while heights change rarely (a commit of an expand or
-//    collapse). Animated heights never touch this type: `LayoutSnapshot` overlays them
-//    as sparse deltas.
-// 3. Small: a uniform table of any size is O(1) memory.
+// 1. Exact and reproducible: a row's offset is its leaf's offset plus the sum of the
+//    heights before it in its leaf, both summed left to right, so offsets never decrease,
+//    `setHeight` gives the layout a fresh build from the same heights would have (bitwise),
+//    and whenever the heights' sums are exact (heights with a few fractional bits, as any
+//    Float height has at table sizes below 2^29 points) offsets equal the sequential sums.
+// 2. Cheap edits: heights live in leaves of a few hundred rows (`_Blocks`) with their
+//    in-leaf prefix sums, and leaf offsets in a directory. A batch update rebuilds the
+//    leaves it touches and shares the others with the layout before it (which stays
+//    valid: `AppliedUpdate.before`), so k changes cost O(k x leaf + leaves), not O(rows),
+//    and never touch a page of fresh memory per row.
+// 3. Cheap reads: `rowOffset` is two binary searches (O(log n)); a frame reads the offsets
+//    of its rows leaf by leaf at array speed (`_fill`). `visibleRange` is O(log n).
+// 4. Small: a uniform table of any size is O(1) memory, and so is each uniform stretch of a
+//    per-row one (a run leaf).
 //
-// Why prefix sums in an array and not a Fenwick tree: a Fenwick tree makes `setHeight`
-// O(log n) but every `rowOffset` O(log n) too, and its partial sums add in a different
-// order, so its offsets are not bitwise the sequential sums. Reads dominate (every visible
-// row, every frame) and writes are rare, and per-frame height animation is handled by the
-// sparse overlay in `LayoutSnapshot`, so the O(n - row) update is the better trade.
+// Why not one array of prefix sums: an insertion near the top moves every offset below
+// it, O(n) per batch (13-17 ms and two thirds page faults at a million rows, issue 32).
+// Why not a Fenwick tree: every read O(log n) and partial sums in a data-dependent order.
 
 import CellMotion
+
+/// A leaf of heights: explicit heights with their in-leaf prefix sums, or a run of one
+/// height.
+struct _HeightLeaf: _BlockLeaf {
+  let count: Int
+  /// A run's height (0 for explicit leaves).
+  let first: Double
+  /// Explicit leaves: `count` heights, then `count + 1` prefix sums (the first 0). Empty
+  /// for a run.
+  let storage: [Double]
+  /// Sum of the heights, points.
+  let sum: Double
+  /// Smallest height, points.
+  let minimum: Double
+
+  var isRun: Bool { storage.isEmpty }
+
+  init(run first: Double, count: Int) {
+    self.count = count
+    self.first = first
+    storage = []
+    sum = Double(count) * first
+    minimum = first
+  }
+
+  init(values: UnsafeBufferPointer<Double>) {
+    let n = values.count
+    var least = Double.infinity
+    var total = 0.0
+    storage = [Double](unsafeUninitializedCapacity: 2 * n + 1) { buffer, initialized in
+      let p = buffer.baseAddress!
+      var s = 0.0
+      p[n] = 0
+      for j in 0..<n {
+        let h = values[j]
+        p[j] = h
+        s += h
+        p[n + 1 + j] = s
+        least = Swift.min(least, h)
+      }
+      total = s
+      initialized = 2 * n + 1
+    }
+    count = n
+    first = n > 0 ? values[0] : 0
+    sum = total
+    minimum = least
+  }
+
+  func withValues<R>(_ body: (UnsafeBufferPointer<Double>) -> R) -> R {
+    storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+  }
+
+  /// Sum of the first `j` heights (0...count), points.
+  @inline(__always)
+  func prefix(_ j: Int) -> Double {
+    if isRun { return Double(j) * first }
+    return storage[count + j]
+  }
+
+  /// Height `j`, points.
+  @inline(__always)
+  func height(_ j: Int) -> Double {
+    if isRun { return first }
+    return storage[j]
+  }
+}
 
 /// The vertical layout of a single-section table: rows stacked from y = 0 downwards.
 ///
@@ -27,41 +98,47 @@ import CellMotion
 ///
 /// Two representations:
 /// - uniform: every row has the same height; O(1) memory for any row count;
-/// - per-row: the heights and their prefix sums (`rowCount + 1` values, the first 0).
+/// - per-row: the heights in leaves of a few hundred rows with their prefix sums (16
+///   bytes a row), uniform stretches as single leaves.
 ///
 /// Every height is finite and >= 0, and the content height is finite. Equality compares
-/// the representation as well as the heights (a uniform layout is not equal to a per-row
-/// one with the same heights).
+/// the representation and the heights (a uniform layout is not equal to a per-row one with
+/// the same heights); offsets follow from the heights and how the layout was edited (see
+/// `rowOffset`).
 public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// Number of rows.
   public let rowCount: Int
   /// The common height in points when uniform; nil for per-row storage.
   private var uniformHeight: Double?
-  /// Per-row heights in points (empty when uniform).
-  private var heights: [Double]
-  /// Prefix sums, `prefix[i]` = sum of `heights[0..<i]` (empty when uniform).
-  private var prefix: [Double]
+  /// Per-row heights (empty when uniform).
+  private(set) var blocks: _Blocks<_HeightLeaf>
+  /// `tops[b]`: the offset of leaf b's first row, points; `tops[leaves]` is the content
+  /// height. Empty when uniform.
+  private(set) var tops: [Double]
 
   /// Most rows a layout may have: 50,000,000. Per-row storage (which a uniform layout
-  /// switches to at its first `setHeight`) costs 16 bytes a row (a height and a prefix
-  /// sum): 800 MB at the maximum; `DisplayTracker` adds a bit a row.
+  /// switches to at its first `setHeight` of another height, a leaf's worth of rows at a
+  /// time) costs 16 bytes a row (a height and a prefix sum): 800 MB at the maximum;
+  /// `DisplayTracker` adds a bit a row.
   public static let maxRowCount = 50_000_000
 
   /// Heights a layout accepts, points: 0 ... 1e6 (`InputLimits.length`'s upper bound).
   public static let rowHeightRange: ClosedRange<Double> = 0...InputLimits.length.upperBound
 
   /// The smallest row height in points, or nil for a layout without rows.
-  /// - Complexity: O(1) for a uniform layout, O(rowCount) otherwise.
+  /// - Complexity: O(1) for a uniform layout, O(leaves) otherwise.
   package var minimumRowHeight: Double? {
     if let h = uniformHeight { return rowCount > 0 ? h : nil }
-    return heights.min()
+    return blocks.leaves.lazy.map(\.minimum).min()
   }
 
   /// The first row whose height is below `minimum` points, with its height, or nil.
-  /// - Complexity: O(1) for a uniform layout, O(rowCount) otherwise.
+  /// - Complexity: O(1) for a uniform layout, O(leaves + a leaf) otherwise.
   package func firstRow(shorterThan minimum: Double) -> (row: Int, height: Double)? {
     if let h = uniformHeight { return rowCount > 0 && h < minimum ? (0, h) : nil }
-    for (i, h) in heights.enumerated() where h < minimum { return (i, h) }
+    for (b, leaf) in blocks.leaves.enumerated() where leaf.minimum < minimum {
+      for j in 0..<leaf.count where leaf.height(j) < minimum { return (blocks.starts[b] + j, leaf.height(j)) }
+    }
     return nil
   }
 
@@ -83,8 +160,8 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     }
     self.rowCount = rowCount
     self.uniformHeight = rowHeight
-    self.heights = []
-    self.prefix = []
+    self.blocks = _Blocks()
+    self.tops = []
   }
 
   /// A layout with one height per row, in points, top to bottom.
@@ -93,7 +170,7 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   ///   `maxRowCount` rows; `.notFinite` or `.outOfRange` naming `rowHeights[i]` for the
   ///   first NaN or infinite height or one outside `rowHeightRange`; `.outOfRange` if the
   ///   content height overflows.
-  /// - Complexity: O(n) time, 2n + 1 Doubles of memory.
+  /// - Complexity: O(n) time, 2n + O(n / 256) Doubles of memory.
   public init(rowHeights: [Double]) throws(CellMotionError) {
     try Check.count(rowHeights.count, max: Self.maxRowCount, "rowHeights.count")
     for (i, h) in rowHeights.enumerated() { try Check.within(h, Self.rowHeightRange, "rowHeights[\(i)]") }
@@ -102,36 +179,56 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
 
   /// A per-row layout from heights each already checked by the caller (the content
   /// height still is): each finite and >= 0, within `rowHeightRange` except for a
-  /// materialized `LayoutSnapshot`'s rows with their details. The prefix sums as
-  /// `init(rowHeights:)` computes them.
+  /// materialized `LayoutSnapshot`'s rows with their details.
   init(checkedHeights rowHeights: [Double]) throws(CellMotionError) {
     try Check.count(rowHeights.count, max: Self.maxRowCount, "rowHeights.count")
-    var prefix = [Double](repeating: 0, count: rowHeights.count + 1)
-    var sum = 0.0
-    rowHeights.withUnsafeBufferPointer { h in
-      prefix.withUnsafeMutableBufferPointer { p in
-        for i in 0..<h.count {
-          sum += h[i]
-          p[i + 1] = sum
-        }
-      }
-    }
+    try self.init(checkedBlocks: rowHeights.withUnsafeBufferPointer { _Blocks(values: $0) })
+  }
+
+  /// A per-row layout of checked heights in leaves; the content height is checked.
+  init(checkedBlocks blocks: _Blocks<_HeightLeaf>) throws(CellMotionError) {
+    let tops = Self.tops(of: blocks)
+    let sum = tops[tops.count - 1]
     guard sum.isFinite else {
       throw .outOfRange(field: "rowHeights", value: sum, expected: "a finite total height")
     }
-    self.rowCount = rowHeights.count
+    self.rowCount = blocks.count
     self.uniformHeight = nil
-    self.heights = rowHeights
-    self.prefix = prefix
+    self.blocks = blocks
+    self.tops = tops
   }
 
-  /// Appends the heights of `rows` (points) to `out`.
-  func appendHeights(_ rows: Range<Int>, to out: inout [Double]) {
-    if let h = uniformHeight {
-      out.append(contentsOf: repeatElement(h, count: rows.count))
-    } else {
-      out.append(contentsOf: heights[rows])
+  /// Leaf offsets: the running sum of the leaves' sums, left to right.
+  private static func tops(of blocks: _Blocks<_HeightLeaf>) -> [Double] {
+    [Double](unsafeUninitializedCapacity: blocks.leaves.count + 1) { buffer, initialized in
+      var s = 0.0
+      buffer[0] = 0
+      for (b, leaf) in blocks.leaves.enumerated() {
+        s += leaf.sum
+        buffer[b + 1] = s
+      }
+      initialized = blocks.leaves.count + 1
     }
+  }
+
+  /// The heights as leaves (a uniform layout's as one run).
+  var heightBlocks: _Blocks<_HeightLeaf> {
+    if let h = uniformHeight { return _Blocks(run: h, count: rowCount) }
+    return blocks
+  }
+
+  /// The layout after `map` (an applied batch update), `fixedHeight(j)` the height of the
+  /// map's j-th fixed row and `newHeights` (index before the update, checked height)
+  /// applied on top; per-row even when the result could be uniform.
+  ///
+  /// - Complexity: O((k + c) log k + (k + c) x leaf + leaves) for k moved rows and c
+  ///   height changes.
+  func applying(
+    _ map: UpdateMap, fixedHeight: (Int) -> Double, newHeights: [(Int, Double)]
+  ) throws(CellMotionError) -> TableLayout {
+    // A changed row's place after the update (a moved row's is its destination).
+    let overrides = newHeights.map { (index: map._newIndex($0.0)!, value: $0.1) }.sorted { $0.index < $1.index }
+    return try TableLayout(checkedBlocks: heightBlocks.applying(map, fixedValue: fixedHeight, overrides: overrides))
   }
 
   /// Whether the layout uses the O(1) uniform representation.
@@ -148,15 +245,30 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// The y of the top edge of `row`, in points from the top of the content.
   /// `rowOffset(rowCount)` is the content height (the bottom of the last row).
   ///
+  /// The offset is the row's leaf's offset (the leaves' sums added left to right) plus the
+  /// sum of the heights before the row in its leaf (left to right): never decreasing, the
+  /// same for any two layouts built or edited with `setHeight` from the same heights, and
+  /// equal to the left-to-right sum of every height above whenever those sums are exact
+  /// (else within a few ulps of it). A uniform layout's is `row * height`.
+  ///
   /// - Throws: `CellMotionError.indexOutOfRange` unless `0 <= row <= rowCount`.
-  /// - Complexity: O(1).
+  /// - Complexity: O(log rowCount).
   public func rowOffset(_ row: Int) throws(CellMotionError) -> Double { try _checkedTop(row) }
 
   /// The height of `row` in points.
   ///
   /// - Throws: `CellMotionError.indexOutOfRange` unless `0 <= row < rowCount`.
-  /// - Complexity: O(1).
+  /// - Complexity: O(log rowCount).
   public func rowHeight(_ row: Int) throws(CellMotionError) -> Double { try _checkedHeight(row) }
+
+  /// Layouts are equal when both are uniform with the same row count and height, or both
+  /// per-row with the same heights in the same order.
+  ///
+  /// - Complexity: O(1) for uniform layouts, O(n) otherwise.
+  public static func == (a: TableLayout, b: TableLayout) -> Bool {
+    guard a.rowCount == b.rowCount, a.uniformHeight == b.uniformHeight else { return false }
+    return a.uniformHeight != nil || a.blocks.elementsEqual(b.blocks)
+  }
 
   /// The rows that intersect the viewport `[scrollOffset - overscan,
   /// scrollOffset + viewportHeight + overscan)`, in content points.
@@ -174,8 +286,8 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   ///   - viewportHeight: height of the viewport in points, > 0.
   ///   - overscan: extra points added above and below the viewport, >= 0.
   /// - Throws: `CellMotionError.notFinite` / `.outOfRange` for invalid arguments.
-  /// - Complexity: O(log rowCount): two binary searches on the prefix sums (or on
-  ///   `i * rowHeight` when uniform).
+  /// - Complexity: O(log^2 rowCount): two binary searches over the rows, each step a
+  ///   row's offset (O(log rowCount); O(1) when uniform).
   public func visibleRange(scrollOffset: Double, viewportHeight: Double, overscan: Double = 0)
     throws(CellMotionError) -> Range<Int>
   {
@@ -194,15 +306,18 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
 
   /// Sets the height of one row, in points, and updates the offsets of the rows below.
   ///
-  /// A uniform layout stays uniform when `height` equals its row height; otherwise it is
-  /// converted to per-row storage first (O(n) time, 2n + 1 Doubles). The prefix sums from
-  /// `row` on are recomputed sequentially, so the result is bitwise equal to
-  /// `TableLayout(rowHeights:)` built from the same heights.
+  /// A uniform layout stays uniform when `height` equals its row height; otherwise it
+  /// becomes per-row, the other rows a run (O(1) memory) but for a leaf's worth around the
+  /// row. The result is bitwise equal to `TableLayout(rowHeights:)` built from the same
+  /// heights when the layout was built per-row (`init(rowHeights:)`) and only edited with
+  /// `setHeight`: leaves keep their bounds, and each offset is summed as a fresh build
+  /// sums it.
   ///
   /// - Throws: `CellMotionError.indexOutOfRange` for a bad row; `.notFinite` /
   ///   `.outOfRange` for a NaN or infinite height, one outside `rowHeightRange`, or one
   ///   that makes the content height overflow. On error the layout is unchanged.
-  /// - Complexity: O(rowCount - row), O(rowCount) on the first edit of a uniform layout.
+  /// - Complexity: O(leaf + leaves): the row's leaf is rebuilt, the leaf offsets summed
+  ///   again.
   public mutating func setHeight(row: Int, height: Double) throws(CellMotionError) {
     guard row >= 0, row < rowCount else {
       throw .indexOutOfRange(field: "row", index: row, count: rowCount)
@@ -211,30 +326,21 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     guard (contentHeight - _height(row) + height).isFinite else {
       throw .outOfRange(field: "height", value: height, expected: "a finite total height")
     }
-    if let uniform = uniformHeight {
-      if uniform == height { return }
-      heights = [Double](repeating: uniform, count: rowCount)
-      prefix = [Double](repeating: 0, count: rowCount + 1)
-      uniformHeight = nil
-      heights[row] = height
-      _recomputePrefix(from: 0)
+    if let uniform = uniformHeight, uniform == height { return }
+    let edited: _Blocks<_HeightLeaf>
+    if uniformHeight == nil, !blocks.leaves[blocks.locate(row).leaf].isRun {
+      // Same leaf bounds: rebuild the one leaf in place in the directory.
+      let (b, j) = blocks.locate(row)
+      var values = blocks.leaves[b].withValues { Array($0) }
+      values[j] = height
+      var leaves = blocks.leaves
+      leaves[b] = values.withUnsafeBufferPointer { _HeightLeaf(values: $0) }
+      edited = _Blocks(leaves: leaves, starts: blocks.starts)
     } else {
-      heights[row] = height
-      _recomputePrefix(from: row)
+      edited = heightBlocks.replacing(row, with: height)
     }
-  }
-
-  /// Recomputes `prefix[(start + 1)...]` sequentially from `prefix[start]`.
-  private mutating func _recomputePrefix(from start: Int) {
-    heights.withUnsafeBufferPointer { h in
-      prefix.withUnsafeMutableBufferPointer { p in
-        var sum = p[start]
-        for i in start..<h.count {
-          sum += h[i]
-          p[i + 1] = sum
-        }
-      }
-    }
+    // The content height was checked above.
+    self = try TableLayout(checkedBlocks: edited)
   }
 
   // MARK: - Unchecked accessors (module internal; callers validate)
@@ -242,12 +348,107 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   @inline(__always)
   func _top(_ i: Int) -> Double {
     if let h = uniformHeight { return Double(i) * h }
-    return prefix[i]
+    if i >= rowCount { return tops[tops.count - 1] }
+    let (b, j) = blocks.locate(i)
+    return tops[b] + blocks.leaves[b].prefix(j)
   }
 
   @inline(__always)
   func _height(_ i: Int) -> Double {
     if let h = uniformHeight { return h }
-    return heights[i]
+    let (b, j) = blocks.locate(i)
+    return blocks.leaves[b].height(j)
+  }
+
+  /// Writes `(_top(row) + shift) - offset` and `_height(row)` (with `heightShift`:
+  /// `max(0, _height(row) + heightShift)`) for each row of `rows` (unchecked) to `tops` and
+  /// `heights` (either may be nil), leaf by leaf: the same values as the accessors give,
+  /// without a search per row.
+  ///
+  /// - Complexity: O(rows + log n).
+  func _fill(
+    _ rows: Range<Int>, shift: Double = 0, heightShift: Double? = nil, minus offset: Double,
+    tops out: UnsafeMutablePointer<Double>?, heights hout: UnsafeMutablePointer<Double>?
+  ) {
+    @inline(__always) func drawn(_ h: Double) -> Double {
+      guard let heightShift else { return h }
+      return Swift.max(0, h + heightShift)
+    }
+    if let h = uniformHeight {
+      let height = drawn(h)
+      let lo = rows.lowerBound
+      for k in 0..<rows.count {
+        out?[k] = (Double(lo &+ k) * h + shift) - offset
+        hout?[k] = height
+      }
+      return
+    }
+    guard !rows.isEmpty, !blocks.leaves.isEmpty else { return }
+    var (b, j) = blocks.locate(rows.lowerBound)
+    var k = 0
+    let total = rows.count
+    // Pointers advanced per leaf, plain indexes inside it: the loops vectorise (no
+    // overflow check per element).
+    tops.withUnsafeBufferPointer { tops in
+      blocks.leaves.withUnsafeBufferPointer { leaves in
+        while k < total {
+          let leaf = leaves[b]
+          let top = tops[b]
+          let take = Swift.min(leaf.count - j, total - k)
+          let o = out.map { $0 + k }
+          let ho = hout.map { $0 + k }
+          if leaf.isRun {
+            let h = leaf.first
+            let height = drawn(h)
+            if let o {
+              for m in 0..<take { o[m] = ((top + Double(j &+ m) * h) + shift) - offset }
+            }
+            if let ho {
+              for m in 0..<take { ho[m] = height }
+            }
+          } else {
+            leaf.storage.withUnsafeBufferPointer { s in
+              let heights = s.baseAddress! + j
+              let prefix = s.baseAddress! + (leaf.count + j)
+              if let o {
+                for m in 0..<take { o[m] = ((top + prefix[m]) + shift) - offset }
+              }
+              if let ho {
+                if heightShift == nil {
+                  ho.update(from: heights, count: take)
+                } else {
+                  for m in 0..<take { ho[m] = drawn(heights[m]) }
+                }
+              }
+            }
+          }
+          k += take
+          b += 1
+          j = 0
+        }
+      }
+    }
+  }
+
+  /// The rows of `candidates` (unchecked) whose place shifted by `shift` points meets the
+  /// band `[lower, upper)` by the visible-range rule, drawn at their height plus
+  /// `heightShift` (stopped at 0): `top = _top(row) + shift`, `height = max(0, _height(row)
+  /// + heightShift)`, as `TableSimulation.meets` decides for a single row. Binary searches
+  /// over the candidates.
+  ///
+  /// - Complexity: O(log n x log candidates).
+  func _meeting(
+    _ candidates: Range<Int>, shift: Double, heightShift: Double, lower: Double, upper: Double
+  ) -> Range<Int> {
+    let lo = candidates.lowerBound
+    let n = candidates.count
+    // Rows whose drawn bottom passes the band's top (or that start inside it) ...
+    let first = lo + _partitionPoint(n) { k in
+      let top = _top(lo + k) + shift
+      return top + Swift.max(0, _height(lo + k) + heightShift) > lower || top >= lower
+    }
+    // ... and that start before its bottom.
+    let end = lo + _partitionPoint(n) { k in _top(lo + k) + shift >= upper }
+    return first..<Swift.max(first, end)
   }
 }

@@ -37,9 +37,8 @@ public struct TableSimulation: Sendable {
   public private(set) var snapshot: LayoutSnapshot
   /// The batch updates in flight (`performBatchUpdates`): slides and row animations.
   public private(set) var updates: UpdateAnimations
-  /// Scratch: the visible rows' shifts from the updates in flight, points.
-  var shiftTops: [Double] = []
-  var shiftHeights: [Double] = []
+  /// Scratch: the update cells near the band this frame (positions in `updates.cells`).
+  var updateHits: [Int] = []
 
   /// A simulation of a table with `layout` in a viewport `viewportHeight` points tall.
   ///
@@ -109,8 +108,10 @@ public struct TableSimulation: Sendable {
   ///
   /// - Throws: `CellMotionError.notFinite` for a NaN time; `.invalidCombination` if
   ///   `time` is before the previous step. On error the simulation is unchanged.
-  /// - Complexity: O(log n · log k + v + c + k) for n rows, k rows with an expand plan,
-  ///   v visible rows and c rows entering or leaving.
+  /// - Complexity: O(log² n + log n · log k + v + c + k) for n rows, k rows with an
+  ///   expand plan, v visible rows and c rows entering or leaving; with batch updates in
+  ///   flight O(p log n + m log m) more for the p pieces of one shift the rows near the band
+  ///   fall into and the m row animations near it. No allocation in steady state.
   public mutating func step(to time: Double, into events: inout FrameEvents) throws(CellMotionError)
   {
     try checkTimeOrder(time)
@@ -128,27 +129,27 @@ public struct TableSimulation: Sendable {
     let sliding = updates.isActive
     var range = Self.capped(snapshot._visibleRows(lower: band.lower, upper: band.upper))
     // With updates in flight rows are drawn shifted: the candidates lie within the bound of
-    // any shift around the band, and the drawn rows are those whose shifted place meets it.
-    var firstShift = 0
+    // any shift around the band, cut into pieces of one shift each; the drawn rows are
+    // those whose shifted place meets it (rows of a piece keep their order, so a binary
+    // search per piece finds them).
+    var candidates = range
     if sliding {
       updates.prepareFrame(at: time)
       let b = updates.bound
-      let candidates = snapshot._visibleRows(lower: band.lower - b, upper: band.upper + b)
-      updates.shifts(of: candidates, tops: &shiftTops, heights: &shiftHeights)
-      var first = -1
-      var last = -1
-      for (k, row) in candidates.enumerated() {
-        let top = snapshot._top(row) + shiftTops[k]
-        if Self.meets(top: top, height: Self.drawn(snapshot._height(row) + shiftHeights[k]), band) {
-          if first < 0 { first = k }
-          last = k
+      candidates = snapshot._visibleRows(lower: band.lower - b, upper: band.upper + b)
+      updates.cut(candidates)
+      var first = Int.max
+      var last = Int.min
+      for piece in updates.pieces {
+        let m = layout._meeting(
+          piece.rows, shift: piece.top, heightShift: piece.height, lower: band.lower, upper: band.upper)
+        if !m.isEmpty {
+          first = min(first, m.lowerBound)
+          last = max(last, m.upperBound)
         }
       }
       range = Self.capped(
-        first < 0
-          ? candidates.lowerBound..<candidates.lowerBound
-          : (candidates.lowerBound + first)..<(candidates.lowerBound + last + 1))
-      firstShift = max(first, 0)
+        first > last ? candidates.lowerBound..<candidates.lowerBound : first..<last)
     }
     try display.update(visibleRange: range, at: time, into: &events.display)
     lastTime = time
@@ -157,25 +158,33 @@ public struct TableSimulation: Sendable {
     events.scrollOffset = offset
     events.contentHeight = snapshot.contentHeight
     events.visibleRange = range
-    events.rowPositions.removeAll(keepingCapacity: true)
-    events.rowHeights.removeAll(keepingCapacity: true)
+    Self.resize(&events.rowPositions, to: range.count)
+    Self.resize(&events.rowHeights, to: range.count)
     events.folds.removeAll(keepingCapacity: true)
-    if sliding {
-      for (k, row) in range.enumerated() {
-        events.rowPositions.append(snapshot._top(row) + shiftTops[firstShift + k] - offset)
-        events.rowHeights.append(Self.drawn(snapshot._height(row) + shiftHeights[firstShift + k]))
-      }
-    } else {
-      // Each row's own height, not the difference of two offsets: that difference rounds
-      // (a row of 1e-3 points at offset 1 came out 0.9999999999999992e-3).
-      for row in range {
-        events.rowPositions.append(snapshot._top(row) - offset)
-        events.rowHeights.append(snapshot._height(row))
+    events.rowPositions.withUnsafeMutableBufferPointer { positions in
+      events.rowHeights.withUnsafeMutableBufferPointer { heights in
+        guard let p = positions.baseAddress, let h = heights.baseAddress else { return }
+        if sliding {
+          // Each piece's rows at their place plus its shift, height plus its height shift
+          // (stopped at 0).
+          for piece in updates.pieces {
+            let rows = piece.rows.clamped(to: range)
+            guard !rows.isEmpty else { continue }
+            let k = rows.lowerBound - range.lowerBound
+            layout._fill(rows, shift: piece.top, heightShift: piece.height, minus: offset, tops: p + k, heights: h + k)
+          }
+        } else {
+          // Each row's own height, not the difference of two offsets: that difference rounds
+          // (a row of 1e-3 points at offset 1 came out 0.9999999999999992e-3).
+          snapshot._fill(range, minus: offset, tops: p, heights: h)
+        }
       }
     }
     events.updateCells.removeAll(keepingCapacity: true)
     events.movingRows.removeAll(keepingCapacity: true)
-    if sliding { collectUpdateCells(range: range, band: band, offset: offset, time: time, into: &events) }
+    if sliding {
+      collectUpdateCells(range: range, candidates: candidates, band: band, offset: offset, time: time, into: &events)
+    }
     if let expansion {
       // Folding rows have fraction 1, so they are among the snapshot's animated rows.
       for row in snapshot.deltaRows where range.contains(row) {
@@ -183,6 +192,17 @@ public struct TableSimulation: Sendable {
           events.folds.append((row: row, fold: fold))
         }
       }
+    }
+  }
+
+  /// Sets `a`'s count to `n`, keeping its capacity (no allocation within it); new
+  /// elements are 0.
+  @inline(__always)
+  static func resize<T: Numeric>(_ a: inout [T], to n: Int) {
+    if a.count > n {
+      a.removeLast(a.count - n)
+    } else if a.count < n {
+      a.append(contentsOf: repeatElement(0, count: n - a.count))
     }
   }
 
@@ -240,9 +260,14 @@ public struct TableSimulation: Sendable {
     top < band.upper && (top + height > band.lower || top >= band.lower)
   }
 
-  /// The row animations and the moved rows drawn this frame.
-  func collectUpdateCells(
-    range: Range<Int>, band: (lower: Double, upper: Double), offset: Double, time: Double, into events: inout FrameEvents
+  /// The row animations and the moved rows drawn this frame: the cells near the rows that
+  /// can meet the band (`UpdateAnimations.cells(near:lower:upper:into:)`), in the order
+  /// they started, and the moved rows.
+  ///
+  /// - Complexity: O(log c + m log m) for m cells near the band, plus O(movers).
+  mutating func collectUpdateCells(
+    range: Range<Int>, candidates: Range<Int>, band: (lower: Double, upper: Double), offset: Double, time: Double,
+    into events: inout FrameEvents
   ) {
     let b = updates.bound
     // Where a row of the table is drawn (content points); nil when it cannot meet the band.
@@ -258,7 +283,9 @@ public struct TableSimulation: Sendable {
       let s = updates.shift(ofRow: row, at: time)
       return (top + s.top, Self.drawn(height + s.height))
     }
-    for c in updates.cells {
+    updates.cells(near: candidates, lower: band.lower, upper: band.upper, into: &updateHits)
+    for i in updateHits {
+      let c = updates.cells[i]
       let g: (top: Double, height: Double)
       if let row = c.row {
         guard let p = place(row, tracked: false) else { continue }
@@ -340,7 +367,9 @@ public struct TableSimulation: Sendable {
   ///   yet); `.outOfRange` when the rows after it are so short that the viewport could show
   ///   more than `maxVisibleRows` of them. On error the simulation is unchanged. Steps after it must not go back before
   ///   `time`.
-  /// - Complexity: O(n + k log k) for n rows and k changes.
+  /// - Complexity: O(k log k + k x leaf + L + n / 64 + c) for k changes, n rows in L leaves
+  ///   of a few hundred rows and c row animations in flight (`TableRows.apply`,
+  ///   `DisplayTracker`'s bits moved a word at a time).
   @discardableResult
   public mutating func performBatchUpdates(
     _ update: RowUpdate, at time: Double, expectedRowCount: Int? = nil

@@ -2,30 +2,57 @@
 // identifier per row, updated in batches.
 //
 // Goals, in priority order:
-// 1. Exact: after any batch, the layout and the identifiers equal a brute-force rebuild
+// 1. Exact: after any batch, the heights and the identifiers equal a brute-force rebuild
 //    (delete in descending order, then insert in ascending order, as UIKit describes its
-//    batch semantics); the layout's prefix sums are the sequential sums (bitwise).
-// 2. Cheap at a million rows: a batch of k changes validates in O(k log k); the rebuild is
-//    one sequential pass (O(n)), and a uniform table that stays uniform is O(k).
-// 3. Identifiers cost nothing until the first batch (a table's initial rows are numbered
-//    0, 1, 2, ...), then 8 bytes a row.
+//    batch semantics).
+// 2. Cheap at a million rows: a batch of k changes validates in O(k log k) and rebuilds
+//    only the leaves of heights and identifiers it touches (`_Blocks`), sharing the rest
+//    with the rows before it: O(k x leaf + leaves), whatever the table's size (issue 32:
+//    the whole-table rebuild cost 13-17 ms a batch at a million rows).
+// 3. Identifiers cost nothing until a batch changes them: a table's initial rows are
+//    numbered 0, 1, 2, ... as one run, and runs of consecutive identifiers stay runs.
 
 import CellMotion
 
+/// A leaf of identifiers: explicit, or a run counting up from `first`.
+struct _IDLeaf: _BlockLeaf {
+  let count: Int
+  let first: RowID
+  /// Explicit identifiers (empty for a run).
+  let values: [RowID]
+
+  var isRun: Bool { values.isEmpty }
+
+  init(run first: RowID, count: Int) {
+    self.count = count
+    self.first = first
+    values = []
+  }
+
+  init(values: UnsafeBufferPointer<RowID>) {
+    count = values.count
+    first = values.first ?? RowID(0)
+    self.values = Array(values)
+  }
+
+  func withValues<R>(_ body: (UnsafeBufferPointer<RowID>) -> R) -> R { values.withUnsafeBufferPointer(body) }
+}
+
 /// The stable identifiers of a table's rows, in row order.
 ///
-/// Before any update a table's rows are `RowID(0) ..< RowID(rowCount)` (stored as a range,
-/// O(1) memory); the first batch that deletes, inserts or moves a row stores them (8 bytes
-/// a row).
+/// Before any update a table's rows are `RowID(0) ..< RowID(rowCount)`, stored as one run
+/// (O(1) memory). Batches store what they change in leaves of a few hundred rows; runs of
+/// consecutive identifiers between the changes stay runs, so memory grows with the changes
+/// (at most 8 bytes a row).
 public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
   /// Identifiers a row may have: 0 ..< 2^62. The table issues fresh ones above the largest
   /// any row has had; once a row has had the largest, 2^62 - 1, it issues the smallest
   /// identifiers no row has (every identifier it issues is in this range).
   public static let valueRange: Range<Int> = 0..<(1 << 62)
 
-  /// Explicit identifiers, or nil for the sequence `0, 1, 2, ...`.
-  private var explicit: [RowID]?
-  public private(set) var count: Int
+  /// The identifiers in leaves.
+  private(set) var blocks: _Blocks<_IDLeaf>
+  public var count: Int { blocks.count }
   /// One more than the largest identifier any row has had (at most 2^62, the end of
   /// `valueRange`): the table's fresh identifiers start here while it is below 2^62, and
   /// an identifier at or above it cannot be in use.
@@ -33,17 +60,20 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
 
   /// The identifiers `RowID(0) ..< RowID(count)`.
   init(sequentialCount count: Int) {
-    explicit = nil
-    self.count = count
+    blocks = _Blocks(run: RowID(0), count: count)
     nextFresh = count
   }
 
   /// The given identifiers (checked distinct and in `valueRange` by the caller), with the
   /// fresh identifiers starting at `nextFresh` (default: above the largest given).
   init(explicit ids: [RowID], nextFresh: Int? = nil) {
-    explicit = ids
-    count = ids.count
+    blocks = ids.withUnsafeBufferPointer { _Blocks(values: $0) }
     self.nextFresh = nextFresh ?? (ids.map(\.rawValue).max() ?? -1) + 1
+  }
+
+  private init(blocks: _Blocks<_IDLeaf>, nextFresh: Int) {
+    self.blocks = blocks
+    self.nextFresh = nextFresh
   }
 
   /// Throws unless `id` is in `valueRange`; `field` names it.
@@ -55,20 +85,65 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
 
   public var startIndex: Int { 0 }
   public var endIndex: Int { count }
-  /// The identifier of the row at `row` (unchecked beyond the array's own bounds check).
+
+  /// The identifier of the row at `row`.
+  ///
+  /// - Precondition: `0 <= row < count`.
+  /// - Complexity: O(log count).
   public subscript(row: Int) -> RowID {
     precondition(row >= 0 && row < count, "RowIdentifiers: row \(row) out of range 0..<\(count)")
-    if let explicit { return explicit[row] }
-    return RowID(row)
+    return blocks[row]
   }
+
+  /// Iterates the identifiers in row order, leaf by leaf (O(1) per identifier).
+  public struct Iterator: IteratorProtocol {
+    let blocks: _Blocks<_IDLeaf>
+    var leaf = 0
+    var offset = 0
+
+    public mutating func next() -> RowID? {
+      while leaf < blocks.leaves.count {
+        let l = blocks.leaves[leaf]
+        if offset < l.count {
+          defer { offset += 1 }
+          return l.isRun ? RowID(l.first.rawValue &+ offset) : l.values[offset]
+        }
+        leaf += 1
+        offset = 0
+      }
+      return nil
+    }
+  }
+
+  public func makeIterator() -> Iterator { Iterator(blocks: blocks) }
 
   /// The row that has identifier `id`, or nil.
   ///
-  /// - Complexity: O(1) before the first update, O(n) after it.
+  /// - Complexity: O(leaves) for identifiers in runs (a table before any update), O(n)
+  ///   for the others.
   public func index(of id: RowID) -> Int? {
-    guard let explicit else { return id.rawValue >= 0 && id.rawValue < count ? id.rawValue : nil }
-    if id.rawValue >= nextFresh { return nil }
-    return explicit.firstIndex(of: id)
+    if id.rawValue < 0 || id.rawValue >= nextFresh { return nil }
+    return firstRow(withAnyOf: [id.rawValue])?.row
+  }
+
+  /// The first row (in row order) whose identifier is in `wanted` (increasing), with that
+  /// identifier.
+  ///
+  /// - Complexity: O(leaves x log w) for run leaves, O(leaf) for each explicit leaf.
+  func firstRow(withAnyOf wanted: [Int]) -> (row: Int, id: RowID)? {
+    guard !wanted.isEmpty else { return nil }
+    let set = Set(wanted)
+    for (b, leaf) in blocks.leaves.enumerated() {
+      if leaf.isRun {
+        // The smallest wanted identifier in the run is its first row among them.
+        let lo = leaf.first.rawValue
+        let k = _lowerBound(wanted, lo)
+        if k < wanted.count, wanted[k] < lo + leaf.count { return (blocks.starts[b] + wanted[k] - lo, RowID(wanted[k])) }
+      } else {
+        for (j, id) in leaf.values.enumerated() where set.contains(id.rawValue) { return (blocks.starts[b] + j, id) }
+      }
+    }
+    return nil
   }
 
   /// The `count` smallest identifiers in `valueRange` that no row has and that are not in
@@ -94,22 +169,13 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
   }
 
   /// The identifiers after `map`, with `fixedValue(j)` for the map's j-th fixed row.
+  ///
+  /// - Complexity: O(k x leaf + leaves) for k changed rows.
   func rebuilt(_ map: UpdateMap, fixedValue: (Int) -> RowID, nextFresh fresh: Int) -> RowIdentifiers {
-    var ids = [RowID]()
-    ids.reserveCapacity(map.newRowCount)
-    map.walkRuns(
-      run: { o, count in
-        if let explicit {
-          ids.append(contentsOf: explicit[o..<(o + count)])
-        } else {
-          for i in o..<(o + count) { ids.append(RowID(i)) }
-        }
-      },
-      fixed: { ids.append(fixedValue($0)) })
-    return RowIdentifiers(explicit: ids, nextFresh: Swift.max(nextFresh, fresh))
+    RowIdentifiers(blocks: blocks.applying(map, fixedValue: fixedValue), nextFresh: Swift.max(nextFresh, fresh))
   }
 
-  public static func == (a: RowIdentifiers, b: RowIdentifiers) -> Bool { a.elementsEqual(b) }
+  public static func == (a: RowIdentifiers, b: RowIdentifiers) -> Bool { a.blocks.elementsEqual(b.blocks) }
 }
 
 /// What one applied batch did, for the animations that follow it: the layouts before and
@@ -195,8 +261,11 @@ public struct TableRows: Sendable, Equatable {
   ///   use, a row count other than `expectedRowCount`); `.notFinite` / `.outOfRange` for a
   ///   bad height or a content height that overflows; `.outOfRange` for more rows than
   ///   `TableLayout.maxRowCount`. On error the rows are unchanged.
-  /// - Complexity: O(k log k) to validate k entries, O(n) to rebuild a per-row layout
-  ///   (O(k) when a uniform layout stays uniform), O(n) to rebuild the identifiers.
+  /// - Complexity: O(k log k) to validate k entries and O(k x leaf + leaves) to rebuild the
+  ///   heights and identifiers (leaves of a few hundred rows; O(k) when a uniform layout
+  ///   stays uniform), for any row count; an insertion that gives an identifier below
+  ///   `ids.nextFresh` (one the table may have issued) adds a search of the identifiers
+  ///   (O(leaves) while they are runs, O(n) at worst).
   @discardableResult
   public mutating func apply(
     _ update: RowUpdate, expectedRowCount: Int? = nil, minimumHeight: Double = 0
@@ -210,17 +279,13 @@ public struct TableRows: Sendable, Equatable {
     if let h = before.uniformRowHeight, plan.keepsUniform(h) {
       after = try TableLayout(rowCount: map.newRowCount, rowHeight: h)
     } else {
-      var heights = [Double]()
-      heights.reserveCapacity(map.newRowCount)
-      map.walkRuns(
-        run: { o, count in before.appendHeights(o..<(o + count), to: &heights) },
-        fixed: { j in
-          let from = map.fixedFrom[j]
-          heights.append(from < 0 ? plan.insertionOfFixed[j]!.height : before._height(from))
-        })
-      for (o, h) in plan.newHeights { heights[map._newIndex(o)!] = h }
       // Every height is one the layout held or one the plan checked.
-      after = try TableLayout(checkedHeights: heights)
+      after = try before.applying(
+        map,
+        fixedHeight: { j in
+          let from = map.fixedFrom[j]
+          return from < 0 ? plan.insertionOfFixed[j]!.height : before._height(from)
+        }, newHeights: plan.newHeights)
     }
     // Fresh identifiers start above every identifier the table or the batch has used.
     var fresh = ids.nextFresh
@@ -391,11 +456,10 @@ struct UpdatePlan {
     let older = given.filter { $0.id.rawValue < rows.ids.nextFresh }
     if !older.isEmpty {
       let wanted = Dictionary(older.map { ($0.id, $0.entry) }, uniquingKeysWith: min)
-      for (row, id) in rows.ids.enumerated() {
-        if let e = wanted[id] {
-          throw .invalidUpdate(
-            field: "insertions[\(e)].id", rule: .duplicateIdentifier, reason: "identifier \(id) belongs to row \(row) of the table")
-        }
+      if let (row, id) = rows.ids.firstRow(withAnyOf: wanted.keys.map(\.rawValue).sorted()) {
+        throw .invalidUpdate(
+          field: "insertions[\(wanted[id]!)].id", rule: .duplicateIdentifier,
+          reason: "identifier \(id) belongs to row \(row) of the table")
       }
     }
     // Heights: for rows that stay (not deleted), once each.

@@ -12,8 +12,15 @@
 //
 // Goals, in priority order:
 // 1. Exact and continuous (tested by differences around every batch).
-// 2. Per frame O(v + k) for v rows drawn and k changed rows: the index maps are walked
-//    with cursors over the contiguous visible rows, not searched per row.
+// 2. Per frame O(v + p log k) for v rows drawn and p pieces: a batch's D_b is constant
+//    between its change points, so each batch is kept as an edit list (segments of rows
+//    that keep their order, with their old index and top shift; the moved rows; the rows
+//    that change height) and the rows drawn are cut into pieces with one shift each, newest
+//    batch first (issue 32: walking every row back through every batch took a fifth of a
+//    10,000-row frame). Per batch update O(k log k + cells in flight).
+// 3. Row animations found by row range (an index of the cells by row, one of the deleted
+//    cells by place), never by scanning every cell in flight; finished ones dropped only
+//    when one has finished.
 
 import CellMotion
 
@@ -39,47 +46,185 @@ struct SlideClock: Sendable, Equatable {
   }
 }
 
-/// One batch whose slides may still run.
+/// One batch whose slides may still run, as an edit list over the rows after it: its
+/// rows that keep their order in segments (consecutive rows with one old-index offset and
+/// one top shift; a segment's last row may change height), and its moved rows with their
+/// shifts. The layouts before and after are not kept.
 struct ActiveBatch: Sendable {
-  let before: TableLayout
-  let after: TableLayout
   let map: UpdateMap
   var clock: SlideClock
   /// The largest |top shift| + the largest |height change| over the rows that keep their
   /// order (moved rows are tracked one by one).
   let maxShift: Double
+  /// Segments, by increasing first row (after the batch): rows `segStart[s] ..<
+  /// segEnd[s]` were rows `segOld[s] ...` before it; each moved `segTop[s]` points (top
+  /// before minus top after), and the last of them changed height by `segLastHeight[s]`
+  /// points (height before minus after; 0 when it did not). Every row that is not fixed
+  /// is in one segment.
+  let segStart: [Int]
+  let segEnd: [Int]
+  let segOld: [Int]
+  let segTop: [Double]
+  let segLastHeight: [Double]
+  /// For the map's j-th fixed row when it was moved: its top and height before minus
+  /// after, points (0 for inserted rows).
+  let fixedTop: [Double]
+  let fixedHeight: [Double]
 
   init(_ applied: AppliedUpdate, clock: SlideClock) {
-    before = applied.before
-    after = applied.after
-    map = applied.map
+    let map = applied.map
+    let before = applied.before
+    let after = applied.after
+    self.map = map
     self.clock = clock
-    // The top shift of rows that keep their order is constant between the batch's changed
-    // rows: it is enough to look just after each change.
-    var candidates = [0, map.newRowCount - 1]
-    for n in map.fixed { candidates += [n - 1, n + 1] }
-    for o in map.removed { if let n = map._newIndex(o + 1 < map.oldRowCount ? o + 1 : o) { candidates.append(n) } }
-    for r in applied.changedHeights { candidates.append(r.newIndex + 1) }
-    var shift = 0.0
-    var heightShift = 0.0
-    for n in candidates where n >= 0 && n < map.newRowCount && !map._isFixed(n) {
-      shift = max(shift, abs(Self.change(applied.before, applied.after, from: map._oldIndex(n)!, to: n).top))
+    // Rows that keep their order and change height, by index after the batch (a segment
+    // ends with each).
+    var changed: [(row: Int, height: Double)] = []
+    for r in applied.changedHeights where !map._isFixed(r.newIndex) {
+      changed.append((r.newIndex, before._height(r.oldIndex) - after._height(r.newIndex)))
     }
+    changed.sort { $0.row < $1.row }
+    var segStart: [Int] = [], segEnd: [Int] = [], segOld: [Int] = []
+    var segTop: [Double] = [], segLastHeight: [Double] = []
+    var fixedTop = [Double](repeating: 0, count: map.fixed.count)
+    var fixedHeight = [Double](repeating: 0, count: map.fixed.count)
+    let reserve = map.fixed.count + map.removed.count + changed.count + 1
+    segStart.reserveCapacity(reserve)
+    segEnd.reserveCapacity(reserve)
+    segOld.reserveCapacity(reserve)
+    segTop.reserveCapacity(reserve)
+    segLastHeight.reserveCapacity(reserve)
+    var shift = 0.0
+    var n = 0
+    var c = 0
+    map.walkRuns(
+      run: { o, count in
+        var a = n
+        let end = n + count
+        while a < end {
+          // Up to and including the next row that changes height, or to the run's end.
+          while c < changed.count, changed[c].row < a { c += 1 }
+          let last = c < changed.count && changed[c].row < end ? changed[c].row : end - 1
+          let old = o + (a - n)
+          let top = before._top(old) - after._top(a)
+          segStart.append(a)
+          segEnd.append(last + 1)
+          segOld.append(old)
+          segTop.append(top)
+          segLastHeight.append(c < changed.count && changed[c].row == last ? changed[c].height : 0)
+          shift = Swift.max(shift, abs(top))
+          a = last + 1
+        }
+        n = end
+      },
+      fixed: { j in
+        let from = map.fixedFrom[j]
+        if from >= 0 {
+          fixedTop[j] = before._top(from) - after._top(n)
+          fixedHeight[j] = before._height(from) - after._height(n)
+        }
+        n += 1
+      })
+    var heightShift = 0.0
     for r in applied.changedHeights {
-      heightShift = max(heightShift, abs(Self.change(applied.before, applied.after, from: r.oldIndex, to: r.newIndex).height))
+      heightShift = Swift.max(heightShift, abs(before._height(r.oldIndex) - after._height(r.newIndex)))
     }
     maxShift = shift + heightShift
+    self.segStart = segStart
+    self.segEnd = segEnd
+    self.segOld = segOld
+    self.segTop = segTop
+    self.segLastHeight = segLastHeight
+    self.fixedTop = fixedTop
+    self.fixedHeight = fixedHeight
   }
 
-  /// How much the row at `o` before this batch and `n` after it moved and grew: its top
-  /// and height before minus after, points.
+  /// The segment holding row `n` (after the batch; not a fixed row).
   @inline(__always)
-  func change(from o: Int, to n: Int) -> (top: Double, height: Double) { Self.change(before, after, from: o, to: n) }
-
-  @inline(__always)
-  static func change(_ before: TableLayout, _ after: TableLayout, from o: Int, to n: Int) -> (top: Double, height: Double) {
-    (before._top(o) - after._top(n), before._height(o) - after._height(n))
+  func segment(of n: Int) -> Int {
+    segEnd.withUnsafeBufferPointer { e in _partitionPoint(e.count) { e[$0] > n } }
   }
+
+  /// Row `n` (after the batch): its index before it (nil: inserted by it) and how much it
+  /// moved and grew (top and height before minus after, points). Unchecked.
+  ///
+  /// - Complexity: O(log k).
+  func change(at n: Int) -> (old: Int?, top: Double, height: Double) {
+    if let j = map._fixedSlot(n) {
+      let from = map.fixedFrom[j]
+      return from < 0 ? (nil, 0, 0) : (from, fixedTop[j], fixedHeight[j])
+    }
+    let s = segment(of: n)
+    return (segOld[s] + (n - segStart[s]), segTop[s], n == segEnd[s] - 1 ? segLastHeight[s] : 0)
+  }
+
+  /// Cuts `piece` (rows in a newer batch's space mapped to rows `piece.index ...` after this
+  /// one) at this batch's change points, adds this batch's shifts times `w` (its slide
+  /// remaining) and maps each part to the rows before this batch, appending the parts to
+  /// `out` in row order.
+  ///
+  /// - Complexity: O(log k + parts).
+  func split(_ piece: _ShiftPiece, w: Double, into out: inout [_ShiftPiece]) {
+    var i = piece.index
+    let end = piece.index + piece.count
+    var row = piece.row
+    let fixed = map.fixed
+    var f = _lowerBound(fixed, i)
+    var s = -1
+    while i < end {
+      if f < fixed.count, fixed[f] == i {
+        let from = map.fixedFrom[f]
+        if from < 0 {
+          // Inserted by this batch: older batches do not move it.
+          out.append(_ShiftPiece(row: row, count: 1, index: i, top: piece.top, height: piece.height, alive: false))
+        } else {
+          out.append(
+            _ShiftPiece(
+              row: row, count: 1, index: from, top: w != 0 ? piece.top + fixedTop[f] * w : piece.top,
+              height: w != 0 ? piece.height + fixedHeight[f] * w : piece.height, alive: true))
+        }
+        i += 1
+        row += 1
+        f += 1
+        continue
+      }
+      if s < 0 { s = segment(of: i) }
+      while segEnd[s] <= i { s += 1 }
+      // Segments hold no fixed row, so a fixed row ends the one before it.
+      let stop = Swift.min(end, segEnd[s])
+      let old = segOld[s] + (i - segStart[s])
+      let top = w != 0 ? piece.top + segTop[s] * w : piece.top
+      let lastHeight = segLastHeight[s]
+      if lastHeight != 0, stop == segEnd[s] {
+        if stop - 1 > i {
+          out.append(_ShiftPiece(row: row, count: stop - 1 - i, index: old, top: top, height: piece.height, alive: true))
+        }
+        out.append(
+          _ShiftPiece(
+            row: row + (stop - 1 - i), count: 1, index: old + (stop - 1 - i), top: top,
+            height: w != 0 ? piece.height + lastHeight * w : piece.height, alive: true))
+      } else {
+        out.append(_ShiftPiece(row: row, count: stop - i, index: old, top: top, height: piece.height, alive: true))
+      }
+      row += stop - i
+      i = stop
+    }
+  }
+}
+
+/// Consecutive rows drawn with one shift: rows `row ..< row + count` (now) were rows
+/// `index ...` in the space of the batch being walked; `top` and `height` are the shifts
+/// (points) of the newer batches; `alive` is false once a batch inserted the row (older
+/// batches do not move it).
+struct _ShiftPiece: Sendable {
+  var row: Int
+  var count: Int
+  var index: Int
+  var top: Double
+  var height: Double
+  var alive: Bool
+
+  var rows: Range<Int> { row..<(row + count) }
 }
 
 /// A row animation in flight after a batch update: an inserted or deleted row, or a
@@ -119,6 +264,15 @@ public struct UpdateCell: Sendable, Equatable {
   var frozenTop = 0.0
   var frozenHeight = 0.0
   var frozenSlides: [FrozenSlide] = []
+
+  /// How far (points) a deleted cell's slides can take its top, plus how far they can grow
+  /// it, when no slide has more than all of its shift left: with `frozenHeight`, a bound on
+  /// where it is drawn around `frozenTop`.
+  var frozenReach: Double {
+    var r = 0.0
+    for s in frozenSlides { r += abs(s.top) + abs(s.height) }
+    return r
+  }
 }
 
 /// A slide a deleted row keeps making: shift `top` and `height` points times the clock's
@@ -133,21 +287,46 @@ struct FrozenSlide: Sendable, Equatable {
 /// they moved.
 public struct UpdateAnimations: Sendable {
   /// The recipes of the row animation styles, and the timing.
-  public var recipes: RowAnimationRecipes
+  public var recipes: RowAnimationRecipes {
+    didSet { durations.removeAll() }
+  }
   var batches: [ActiveBatch] = []
   /// Row animations in flight, in the order they started.
   public private(set) var cells: [UpdateCell] = []
   /// Rows a batch moved (explicitly) whose slide runs until `until` seconds: drawn wherever
   /// they are, even far from the visible rows.
   var movers: [(row: Int, until: Double)] = []
-  /// Scratch for `shifts`: the rows' indexes walked back through the batches.
-  var indexes: [Int] = []
   /// `prepareFrame`: each batch's remaining slide at `frameTime`.
   var remainingNow: [Double] = []
   var frameTime = -Double.infinity
   /// `prepareFrame`: how far (points) any row that keeps its order may be drawn from its
   /// place in the layout at `frameTime`, a bound on |top shift| + |height change|.
   private(set) var bound = 0.0
+  /// `pieces(of:)`: the rows asked for, cut into pieces with one shift each, in row order.
+  private(set) var pieces: [_ShiftPiece] = []
+  /// Scratch for `pieces(of:)`.
+  private var nextPieces: [_ShiftPiece] = []
+  /// The cells that have a row (all but the deleted ones), by row then position in
+  /// `cells`: (row, position).
+  private(set) var rowIndex: [(row: Int, cell: Int)] = []
+  /// The deleted cells by where they were (their `frozenTop`, content points): (top,
+  /// position in `cells`).
+  private(set) var placeIndex: [(top: Double, cell: Int)] = []
+  /// The largest `frozenReach` and the largest `frozenHeight` of the deleted cells in
+  /// flight: a deleted cell is drawn within `deletedReach x maxRemaining` above its
+  /// `frozenTop` and that plus `deletedHeight` below it.
+  private(set) var deletedReach = 0.0
+  private(set) var deletedHeight = 0.0
+  /// `prepareFrame`: the largest |remaining slide| of the batches in flight, at least 1
+  /// (an overshooting curve takes it past 1 for a moment).
+  private(set) var maxRemaining = 1.0
+  /// The earliest and the latest `endTime` of the cells, and the earliest `until` of the
+  /// movers (+infinity / -infinity when there are none).
+  private var firstCellEnd = Double.infinity
+  private var lastCellEnd = -Double.infinity
+  private var firstMoverEnd = Double.infinity
+  /// The active duration (seconds) of each row animation recipe used so far.
+  private var durations: [RowAnimationKey: Double] = [:]
 
   public init(recipes: RowAnimationRecipes = RowAnimationRecipes()) { self.recipes = recipes }
 
@@ -155,12 +334,16 @@ public struct UpdateAnimations: Sendable {
   var isActive: Bool { !batches.isEmpty || !cells.isEmpty || !movers.isEmpty }
 
   /// Whether anything is still moving or animating at `time` seconds.
+  ///
+  /// - Complexity: O(batches).
   public func isAnimating(at time: Double) -> Bool {
-    batches.contains { $0.clock.end > time } || cells.contains { $0.endTime > time }
+    batches.contains { $0.clock.end > time } || lastCellEnd > time
   }
 
   /// Adds the animations of a batch applied at `time`: the slides, the row animations of
   /// the inserted, deleted and reloaded rows, and the moved rows.
+  ///
+  /// - Complexity: O(k log k + c) for k changed rows and c cells in flight.
   mutating func record(_ applied: AppliedUpdate, at time: Double) {
     let timing = recipes.timing
     // The batch's slides; their start waits for the phases before them.
@@ -173,6 +356,7 @@ public struct UpdateAnimations: Sendable {
     batch.clock.start = time + delays.move
     // Deleted rows keep the slides they were making (the batches so far, before this one).
     var newCells: [UpdateCell] = []
+    newCells.reserveCapacity(applied.deleted.count + 2 * applied.reloaded.count + applied.inserted.count)
     for (k, d) in applied.deleted.enumerated() {
       let style = RowAnimationRecipes.resolve(d.animation, row: d.index, rowCount: applied.map.oldRowCount)
       var cell = makeCell(.deleted, d.id, nil, RowAnimationKey(style: style, change: .deletion), time + delays.remove, k, applied.deleted.count)
@@ -181,8 +365,8 @@ public struct UpdateAnimations: Sendable {
       cell.frozenHeight = applied.before._height(d.index)
       var index = d.index
       for b in batches.reversed() {
-        guard let o = b.map._oldIndex(index) else { break }
-        let change = b.change(from: o, to: index)
+        let change = b.change(at: index)
+        guard let o = change.old else { break }
         cell.frozenSlides.append(FrozenSlide(clock: b.clock, top: change.top, height: change.height))
         index = o
       }
@@ -190,6 +374,7 @@ public struct UpdateAnimations: Sendable {
     }
     // Rows tracked by index follow the batch; those it deleted are dropped.
     var kept: [UpdateCell] = []
+    kept.reserveCapacity(cells.count + newCells.count)
     for var c in cells {
       if let r = c.row {
         guard let n = applied.map._newIndex(r) else { continue }
@@ -221,39 +406,85 @@ public struct UpdateAnimations: Sendable {
       newCells.append(makeCell(.inserted, ins.id, ins.index, RowAnimationKey(style: style, change: .insertion), time + delays.add + stagger, k, count))
     }
     cells += newCells
+    reindex()
   }
 
-  private func makeCell(
+  private mutating func makeCell(
     _ kind: UpdateCell.Kind, _ id: RowID, _ row: Int?, _ key: RowAnimationKey, _ begin: Double, _ position: Int, _ count: Int
   ) -> UpdateCell {
-    let recipe = recipes.recipe(key.style, key.change, reload: key.reload)
-    return UpdateCell(
-      kind: kind, id: id, row: row, key: key, beginTime: begin, endTime: begin + recipe.activeDuration,
+    UpdateCell(
+      kind: kind, id: id, row: row, key: key, beginTime: begin, endTime: begin + duration(key),
       batchPosition: position, batchCount: count)
+  }
+
+  /// The active duration of `key`'s recipe, seconds: worked out once per recipe (not a
+  /// `Recipe` built per cell).
+  private mutating func duration(_ key: RowAnimationKey) -> Double {
+    if let d = durations[key] { return d }
+    let d = recipes.recipe(key.style, key.change, reload: key.reload).activeDuration
+    durations[key] = d
+    return d
+  }
+
+  /// Rebuilds the indexes of the cells and their end times.
+  ///
+  /// - Complexity: O(c) when the cells' rows are already in order (they stay in order
+  ///   through batches but for moved rows), O(c log c) at worst.
+  private mutating func reindex() {
+    rowIndex.removeAll(keepingCapacity: true)
+    placeIndex.removeAll(keepingCapacity: true)
+    firstCellEnd = .infinity
+    lastCellEnd = -.infinity
+    deletedReach = 0
+    deletedHeight = 0
+    var rowsSorted = true
+    var placesSorted = true
+    for (k, c) in cells.enumerated() {
+      firstCellEnd = Swift.min(firstCellEnd, c.endTime)
+      lastCellEnd = Swift.max(lastCellEnd, c.endTime)
+      if let r = c.row {
+        if let last = rowIndex.last, last.row > r { rowsSorted = false }
+        rowIndex.append((r, k))
+      } else {
+        if let last = placeIndex.last, last.top > c.frozenTop { placesSorted = false }
+        placeIndex.append((c.frozenTop, k))
+        deletedReach = Swift.max(deletedReach, c.frozenReach)
+        deletedHeight = Swift.max(deletedHeight, c.frozenHeight)
+      }
+    }
+    if !rowsSorted { rowIndex.sort { ($0.row, $0.cell) < ($1.row, $1.cell) } }
+    if !placesSorted { placeIndex.sort { ($0.top, $0.cell) < ($1.top, $1.cell) } }
+    firstMoverEnd = movers.lazy.map(\.until).min() ?? .infinity
   }
 
   /// Drops what has ended by `time`: row animations, movers, and the oldest batches whose
   /// slides are over (a newer batch that ended stays while an older one runs: rows are
   /// traced through it).
+  ///
+  /// - Complexity: O(batches) unless a cell or mover has ended, then O(c) (c in flight).
   mutating func removeFinished(at time: Double) {
-    cells.removeAll { $0.endTime <= time }
-    movers.removeAll { $0.until <= time }
+    if time >= firstCellEnd || time >= firstMoverEnd {
+      cells.removeAll { $0.endTime <= time }
+      movers.removeAll { $0.until <= time }
+      reindex()
+    }
     while let b = batches.first, b.clock.end <= time {
       batches.removeFirst()
     }
   }
 
-
   /// The shift of row `row`'s top and height (points) at `time`, and their rates (points
   /// per second). Unchecked: `0 <= row < rowCount`.
+  ///
+  /// - Complexity: O(batches x log k).
   func shift(ofRow row: Int, at time: Double) -> (top: Double, height: Double, topRate: Double, heightRate: Double) {
     var index = row
     var s = (top: 0.0, height: 0.0, topRate: 0.0, heightRate: 0.0)
     for b in batches.reversed() {
-      guard let o = b.map._oldIndex(index) else { break }
+      let change = b.change(at: index)
+      guard let o = change.old else { break }
       let w = b.clock.remaining(at: time)
       let dw = b.clock.remainingRate(at: time)
-      let change = b.change(from: o, to: index)
       s.top += change.top * w
       s.height += change.height * w
       s.topRate += change.top * dw
@@ -263,59 +494,46 @@ public struct UpdateAnimations: Sendable {
     return s
   }
 
-  /// The top and height shifts (points) of the consecutive rows `rows` at the time of the
-  /// last `prepareFrame`, written to `tops` and `heights` (cleared first): the same values
-  /// as `shift(ofRow:at:)`, in O(rows x batches + k). Batch by batch, newest first, every
-  /// row's index is walked back with a cursor (`indexes` is scratch: -1 once a batch
-  /// inserted the row).
-  mutating func shifts(of rows: Range<Int>, tops: inout [Double], heights: inout [Double]) {
-    tops.removeAll(keepingCapacity: true)
-    heights.removeAll(keepingCapacity: true)
-    indexes.removeAll(keepingCapacity: true)
-    for row in rows {
-      tops.append(0)
-      heights.append(0)
-      indexes.append(row)
-    }
+  /// Cuts the consecutive rows `rows` into `pieces` (in row order) with one top and
+  /// height shift each (points) at the time of the last `prepareFrame`: the same values as
+  /// `shift(ofRow:at:)`, batch by batch, newest first.
+  ///
+  /// - Complexity: O(batches x (p + log k)) for p pieces; no allocation once the scratch
+  ///   has grown.
+  mutating func cut(_ rows: Range<Int>) {
+    pieces.removeAll(keepingCapacity: true)
+    guard !rows.isEmpty else { return }
+    pieces.append(_ShiftPiece(row: rows.lowerBound, count: rows.count, index: rows.lowerBound, top: 0, height: 0, alive: true))
     var k = batches.count - 1
     while k >= 0 {
-      let b = batches[k]
       let w = remainingNow[k]
-      var cursor = MapCursor()
-      tops.withUnsafeMutableBufferPointer { tops in
-        heights.withUnsafeMutableBufferPointer { heights in
-          indexes.withUnsafeMutableBufferPointer { indexes in
-            for r in 0..<indexes.count {
-              let index = indexes[r]
-              guard index >= 0 else { continue }
-              guard let o = cursor.oldIndex(index, in: b.map) else {
-                indexes[r] = -1
-                continue
-              }
-              if w != 0 {
-                let change = b.change(from: o, to: index)
-                tops[r] += change.top * w
-                heights[r] += change.height * w
-              }
-              indexes[r] = o
-            }
+      nextPieces.removeAll(keepingCapacity: true)
+      batches.withUnsafeBufferPointer { batches in
+        for p in pieces {
+          if p.alive {
+            batches[k].split(p, w: w, into: &nextPieces)
+          } else {
+            nextPieces.append(p)
           }
         }
       }
+      swap(&pieces, &nextPieces)
       k -= 1
     }
   }
 
-  /// Each batch's slide remaining (1 - progress) at `time`, once per frame, for `shifts`,
+  /// Each batch's slide remaining (1 - progress) at `time`, once per frame, for `cut`,
   /// `frozenGeometry` (a deleted row's slides are its batches' clocks) and `bound`, so the
   /// curves are solved once per batch and frame.
   mutating func prepareFrame(at time: Double) {
     remainingNow.removeAll(keepingCapacity: true)
     bound = 0
+    maxRemaining = 1
     for b in batches {
       let w = b.clock.remaining(at: time)
       remainingNow.append(w)
       bound += b.maxShift * abs(w)
+      maxRemaining = Swift.max(maxRemaining, abs(w))
     }
     frameTime = time
   }
@@ -339,23 +557,67 @@ public struct UpdateAnimations: Sendable {
     }
     return (top, height)
   }
+
+  /// Positions in `cells` of the cells that may be drawn in the frame of the last
+  /// `prepareFrame` whose rows `rows` can meet the band `[lower, upper)` (content points):
+  /// those with a row in `rows`, and the deleted ones whose slides can bring them into the
+  /// band. Written to `out` (cleared first) in increasing position (the order the cells
+  /// started).
+  ///
+  /// - Complexity: O(log c + m log m) for m cells found; no allocation once `out` has
+  ///   grown.
+  func cells(near rows: Range<Int>, lower: Double, upper: Double, into out: inout [Int]) {
+    out.removeAll(keepingCapacity: true)
+    rowIndex.withUnsafeBufferPointer { index in
+      var k = _partitionPoint(index.count) { index[$0].row >= rows.lowerBound }
+      while k < index.count, index[k].row < rows.upperBound {
+        out.append(index[k].cell)
+        k += 1
+      }
+    }
+    let reach = deletedReach * maxRemaining
+    let height = deletedHeight
+    placeIndex.withUnsafeBufferPointer { index in
+      var k = _partitionPoint(index.count) { index[$0].top >= lower - reach - height }
+      while k < index.count, index[k].top <= upper + reach {
+        out.append(index[k].cell)
+        k += 1
+      }
+    }
+    out.withUnsafeMutableBufferPointer { _sortInPlace($0) }
+  }
 }
 
-/// Walks an `UpdateMap` from new to old indexes for increasing new indexes: amortised O(1)
-/// per step for the rows that keep their order (moved and inserted rows are looked up).
-struct MapCursor: Sendable {
-  /// Fixed rows below the last index asked, removed rows counted so far.
-  var j = 0
-  var q = 0
-  var last = Int.min
-
-  mutating func oldIndex(_ n: Int, in map: UpdateMap) -> Int? {
-    if n < last { self = MapCursor() }  // not increasing (a moved row's old index): start over
-    last = n
-    while j < map.fixed.count, map.fixed[j] < n { j += 1 }
-    if j < map.fixed.count, map.fixed[j] == n { return map.fixedFrom[j] < 0 ? nil : map.fixedFrom[j] }
-    let r = n - j
-    while q < map.removed.count, map.removed[q] - q <= r { q += 1 }
-    return r + q
+/// Sorts `a` increasing, in place, without allocating: insertion sort for a few values,
+/// heapsort beyond.
+func _sortInPlace(_ a: UnsafeMutableBufferPointer<Int>) {
+  let n = a.count
+  if n <= 32 {
+    for i in 1..<Swift.max(n, 1) {
+      let x = a[i]
+      var j = i - 1
+      while j >= 0, a[j] > x {
+        a[j + 1] = a[j]
+        j -= 1
+      }
+      a[j + 1] = x
+    }
+    return
+  }
+  func siftDown(_ root: Int, _ end: Int) {
+    var parent = root
+    while true {
+      var child = 2 * parent + 1
+      guard child < end else { return }
+      if child + 1 < end, a[child] < a[child + 1] { child += 1 }
+      guard a[parent] < a[child] else { return }
+      a.swapAt(parent, child)
+      parent = child
+    }
+  }
+  for root in stride(from: n / 2 - 1, through: 0, by: -1) { siftDown(root, n) }
+  for end in stride(from: n - 1, to: 0, by: -1) {
+    a.swapAt(0, end)
+    siftDown(0, end)
   }
 }

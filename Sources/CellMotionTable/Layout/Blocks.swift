@@ -1,0 +1,381 @@
+// Blocked sequences: a table's per-row values (heights, identifiers) kept in leaves of a
+// few hundred rows, so that a batch update rebuilds only the leaves it touches and shares
+// every other leaf, by reference, with the sequence before it.
+//
+// Goals, in priority order:
+// 1. Exact: the elements are the ones given, in order, after any sequence of edits (tested
+//    against flat arrays).
+// 2. A batch of k changes costs O(k x leaf size + leaves): the touched leaves are copied
+//    and edited, the others reused (the values before the batch stay valid and share
+//    them); no whole-table array is allocated, so no page of fresh memory is touched.
+// 3. Runs: a stretch of elements that follows a rule (equal heights of a uniform table,
+//    consecutive identifiers) is one leaf of any length, O(1) memory, until an edit lands
+//    in it; then only a leaf's worth of it around the edit is written out.
+// 4. Sequential reads at array speed: a frame walks the leaves of its rows in order.
+
+/// An element of a blocked sequence that may be stored as a run: element `offset` of a run
+/// that starts at `first` is `_run(first, offset)`.
+protocol _RunElement: Equatable, Sendable {
+  static func _run(_ first: Self, _ offset: Int) -> Self
+}
+
+extension Double: _RunElement {
+  /// Runs of heights repeat one height (a uniform table).
+  @inline(__always) static func _run(_ first: Double, _ offset: Int) -> Double { first }
+}
+
+extension RowID: _RunElement {
+  /// Runs of identifiers count up by one (a table's initial rows are 0, 1, 2, ...).
+  @inline(__always) static func _run(_ first: RowID, _ offset: Int) -> RowID { RowID(first.rawValue &+ offset) }
+}
+
+/// One leaf: `count` elements, explicit or a run.
+protocol _BlockLeaf: Sendable {
+  associatedtype Element: _RunElement
+  var count: Int { get }
+  /// Whether the leaf is a run (its elements are `Element._run(first, j)`).
+  var isRun: Bool { get }
+  /// The first element (of a run: the one the others follow from).
+  var first: Element { get }
+  /// A run of `count` elements from `first`.
+  init(run first: Element, count: Int)
+  /// The given elements, 1...`_Blocks.maxLeaf` of them.
+  init(values: UnsafeBufferPointer<Element>)
+  /// Calls `body` with the explicit elements (not for a run).
+  func withValues<R>(_ body: (UnsafeBufferPointer<Element>) -> R) -> R
+}
+
+extension _BlockLeaf {
+  /// Element `j` (unchecked).
+  @inline(__always)
+  func element(_ j: Int) -> Element {
+    if isRun { return Element._run(first, j) }
+    return withValues { $0[j] }
+  }
+}
+
+/// Leaf sizes, in elements.
+enum _BlockSize {
+  /// A freshly built sequence is cut into leaves of this many elements.
+  static let target = 256
+  /// An edited leaf is split once it would pass this size.
+  static let max = 512
+  /// Pieces smaller than this are merged into a neighbour rather than kept as leaves.
+  static let min = 64
+}
+
+/// A sequence of `count` elements in leaves; `starts[b]` is leaf b's first index and
+/// `starts[leaves.count]` the count.
+struct _Blocks<Leaf: _BlockLeaf>: Sendable {
+  typealias Element = Leaf.Element
+  private(set) var leaves: [Leaf]
+  private(set) var starts: [Int]
+
+  /// An empty sequence.
+  init() {
+    leaves = []
+    starts = [0]
+  }
+
+  init(leaves: [Leaf], starts: [Int]) {
+    self.leaves = leaves
+    self.starts = starts
+  }
+
+  /// `count` elements following `first` as a run: one leaf, O(1) memory.
+  init(run first: Element, count: Int) {
+    if count > 0 {
+      self.init(leaves: [Leaf(run: first, count: count)], starts: [0, count])
+    } else {
+      self.init()
+    }
+  }
+
+  /// The given elements, in leaves of `_BlockSize.target`.
+  ///
+  /// - Complexity: O(n).
+  init(values: UnsafeBufferPointer<Element>) {
+    var leaves: [Leaf] = []
+    var starts: [Int] = [0]
+    let n = values.count
+    leaves.reserveCapacity(n / _BlockSize.target + 1)
+    starts.reserveCapacity(n / _BlockSize.target + 2)
+    var i = 0
+    while i < n {
+      let end = Swift.min(n, i + _BlockSize.target)
+      leaves.append(Leaf(values: UnsafeBufferPointer(rebasing: values[i..<end])))
+      starts.append(end)
+      i = end
+    }
+    self.leaves = leaves
+    self.starts = starts
+  }
+
+  var count: Int { starts[starts.count - 1] }
+
+  /// The leaf holding element `i` and `i`'s offset in it. Unchecked: `0 <= i < count`.
+  ///
+  /// - Complexity: O(log leaves).
+  @inline(__always)
+  func locate(_ i: Int) -> (leaf: Int, offset: Int) {
+    starts.withUnsafeBufferPointer { s in
+      let b = _partitionPoint(s.count - 1) { s[$0 + 1] > i }
+      return (b, i - s[b])
+    }
+  }
+
+  /// Element `i` (unchecked: `0 <= i < count`).
+  @inline(__always)
+  subscript(i: Int) -> Element {
+    let (b, j) = locate(i)
+    return leaves[b].element(j)
+  }
+
+  /// Calls `body(leaf, offsets, firstIndex)` for each leaf overlapping `range`, in order:
+  /// the leaf, the offsets of `range`'s elements in it, and the index of the first of them.
+  @inline(__always)
+  func forEachLeaf(in range: Range<Int>, _ body: (Leaf, Range<Int>, Int) -> Void) {
+    guard !range.isEmpty else { return }
+    var (b, j) = locate(range.lowerBound)
+    var i = range.lowerBound
+    while i < range.upperBound {
+      let leaf = leaves[b]
+      let take = Swift.min(leaf.count - j, range.upperBound - i)
+      body(leaf, j..<(j + take), i)
+      i += take
+      b += 1
+      j = 0
+    }
+  }
+
+  /// Every element in order.
+  ///
+  /// - Complexity: O(n).
+  func forEach(_ body: (Element) -> Void) {
+    for leaf in leaves {
+      if leaf.isRun {
+        for j in 0..<leaf.count { body(Element._run(leaf.first, j)) }
+      } else {
+        leaf.withValues { for e in $0 { body(e) } }
+      }
+    }
+  }
+
+  /// Whether both hold the same elements in the same order (leaf boundaries aside).
+  ///
+  /// - Complexity: O(n).
+  func elementsEqual(_ other: _Blocks) -> Bool {
+    guard count == other.count else { return false }
+    var equal = true
+    var i = 0
+    forEach { e in
+      if equal && other[i] != e { equal = false }
+      i += 1
+    }
+    return equal
+  }
+
+  /// The sequence after `map` (an applied batch update): the runs of elements that keep
+  /// their order, each fixed row (inserted or moved to) given by `fixedValue(j)` for the
+  /// map's j-th fixed row, then `overrides` (indexes after the update, increasing, each
+  /// once) replacing those rows' elements. Leaves entirely inside a run are shared; the
+  /// others are rebuilt.
+  ///
+  /// - Complexity: O((k + c) log L + (k + c) x `_BlockSize.max` + L) for k changed rows,
+  ///   c overrides and L leaves.
+  func applying(
+    _ map: UpdateMap, fixedValue: (Int) -> Element, overrides: [(index: Int, value: Element)] = []
+  ) -> _Blocks {
+    var builder = _BlockBuilder<Leaf>(
+      reservingLeaves: leaves.count + 2 * (map.fixed.count + map.removed.count + overrides.count) + 2)
+    var next = 0
+    var n = 0
+    map.walkRuns(
+      run: { o, count in
+        var from = o
+        var at = n
+        let end = n + count
+        while next < overrides.count, overrides[next].index < end {
+          let row = overrides[next].index
+          appendRange(from..<(from + row - at), to: &builder)
+          builder.append(overrides[next].value)
+          from += row - at + 1
+          at = row + 1
+          next += 1
+        }
+        appendRange(from..<(o + count), to: &builder)
+        n = end
+      },
+      fixed: { j in
+        if next < overrides.count, overrides[next].index == n {
+          builder.append(overrides[next].value)
+          next += 1
+        } else {
+          builder.append(fixedValue(j))
+        }
+        n += 1
+      })
+    return builder.finish()
+  }
+
+  /// `self` with element `i` replaced by `value` (unchecked: `0 <= i < count`): its leaf
+  /// rebuilt (a run: a leaf's worth of it around `i` written out), the others shared.
+  ///
+  /// - Complexity: O(`_BlockSize.max` + L).
+  func replacing(_ i: Int, with value: Element) -> _Blocks {
+    var builder = _BlockBuilder<Leaf>(reservingLeaves: leaves.count + 3)
+    let (b, j) = locate(i)
+    for k in 0..<b { builder.appendLeaf(leaves[k]) }
+    let leaf = leaves[b]
+    if leaf.isRun && leaf.count > _BlockSize.target {
+      // Write out about a target's worth of the run around the element.
+      let lo = Swift.max(0, j - _BlockSize.target / 2)
+      let hi = Swift.min(leaf.count, lo + _BlockSize.target)
+      builder.appendSlice(of: leaf, 0..<lo)
+      builder.materialize(leaf, lo..<j)
+      builder.append(value)
+      builder.materialize(leaf, (j + 1)..<hi)
+      builder.appendSlice(of: leaf, hi..<leaf.count)
+    } else {
+      builder.materialize(leaf, 0..<j)
+      builder.append(value)
+      builder.materialize(leaf, (j + 1)..<leaf.count)
+    }
+    for k in (b + 1)..<leaves.count { builder.appendLeaf(leaves[k]) }
+    return builder.finish()
+  }
+
+  /// Appends elements `range` (unchecked) to `builder`: whole leaves shared, parts copied.
+  private func appendRange(_ range: Range<Int>, to builder: inout _BlockBuilder<Leaf>) {
+    forEachLeaf(in: range) { leaf, offsets, _ in
+      if offsets.count == leaf.count {
+        builder.appendLeaf(leaf)
+      } else {
+        builder.appendSlice(of: leaf, offsets)
+      }
+    }
+  }
+}
+
+/// Builds a `_Blocks` from leaves, slices and single elements in order, keeping leaves
+/// between `_BlockSize.min` and `_BlockSize.max` elements where it can (runs excepted).
+struct _BlockBuilder<Leaf: _BlockLeaf> {
+  typealias Element = Leaf.Element
+  var leaves: [Leaf] = []
+  var starts: [Int] = [0]
+  /// Elements waiting to become an explicit leaf.
+  var open: [Element] = []
+
+  init(reservingLeaves n: Int) {
+    leaves.reserveCapacity(n)
+    starts.reserveCapacity(n + 1)
+    open.reserveCapacity(_BlockSize.max)
+  }
+
+  private var total: Int { starts[starts.count - 1] }
+
+  /// Turns the open elements into a leaf.
+  private mutating func flush() {
+    guard !open.isEmpty else { return }
+    let leaf = open.withUnsafeBufferPointer { Leaf(values: $0) }
+    push(leaf)
+    open.removeAll(keepingCapacity: true)
+  }
+
+  private mutating func push(_ leaf: Leaf) {
+    leaves.append(leaf)
+    starts.append(total + leaf.count)
+  }
+
+  /// One element.
+  mutating func append(_ e: Element) {
+    open.append(e)
+    if open.count >= _BlockSize.max { flush() }
+  }
+
+  /// Elements `range` of `leaf` written out as explicit elements.
+  mutating func materialize(_ leaf: Leaf, _ range: Range<Int>) {
+    guard !range.isEmpty else { return }
+    if leaf.isRun {
+      for j in range { append(Element._run(leaf.first, j)) }
+    } else {
+      leaf.withValues { v in
+        var j = range.lowerBound
+        while j < range.upperBound {
+          let take = Swift.min(range.upperBound - j, _BlockSize.max - open.count)
+          open.append(contentsOf: UnsafeBufferPointer(rebasing: v[j..<(j + take)]))
+          j += take
+          if open.count >= _BlockSize.max { flush() }
+        }
+      }
+    }
+  }
+
+  /// A whole leaf: shared when it can stand as a leaf of its own, else merged with its
+  /// neighbours.
+  mutating func appendLeaf(_ leaf: Leaf) {
+    if leaf.isRun {
+      appendRun(leaf.first, leaf.count)
+    } else if open.isEmpty && leaf.count >= _BlockSize.min {
+      if let last = leaves.last, !last.isRun, last.count < _BlockSize.min,
+        last.count + leaf.count <= _BlockSize.max
+      {
+        // A small leaf before it (left by the elements before): merge the two.
+        leaves.removeLast()
+        starts.removeLast()
+        last.withValues { open.append(contentsOf: $0) }
+        materialize(leaf, 0..<leaf.count)
+      } else {
+        push(leaf)
+      }
+    } else if open.count >= _BlockSize.min && leaf.count >= _BlockSize.min {
+      flush()
+      push(leaf)
+    } else {
+      materialize(leaf, 0..<leaf.count)
+    }
+  }
+
+  /// Elements `range` of `leaf` (a run slice stays a run).
+  mutating func appendSlice(of leaf: Leaf, _ range: Range<Int>) {
+    guard !range.isEmpty else { return }
+    if leaf.isRun {
+      appendRun(Element._run(leaf.first, range.lowerBound), range.count)
+    } else {
+      materialize(leaf, range)
+    }
+  }
+
+  /// `count` elements of a run from `first`.
+  mutating func appendRun(_ first: Element, _ count: Int) {
+    guard count > 0 else { return }
+    var first = first
+    var count = count
+    if !open.isEmpty && open.count < _BlockSize.min {
+      // Fill the small open leaf from the run rather than leave it small.
+      let take = Swift.min(count, _BlockSize.target - open.count)
+      for j in 0..<take { open.append(Element._run(first, j)) }
+      first = Element._run(first, take)
+      count -= take
+      if count == 0 { return }
+    }
+    flush()
+    if count < _BlockSize.min {
+      // A short run is written out.
+      for j in 0..<count { append(Element._run(first, j)) }
+      return
+    }
+    if let last = leaves.last, last.isRun, Element._run(last.first, last.count) == first {
+      leaves[leaves.count - 1] = Leaf(run: last.first, count: last.count + count)
+      starts[starts.count - 1] += count
+    } else {
+      push(Leaf(run: first, count: count))
+    }
+  }
+
+  /// The sequence built.
+  mutating func finish() -> _Blocks<Leaf> {
+    flush()
+    return _Blocks(leaves: leaves, starts: starts)
+  }
+}

@@ -1,0 +1,80 @@
+// The plain driver shared by the kernel and update fuzz targets (every build without
+// -DCELLMOTION_LIBFUZZER, so `swift build` needs no fuzzer runtime): replays the files
+// named on the command line, then runs seeded random inputs for a number of iterations or
+// seconds. A broken property traps; the seed and input index printed reproduce it.
+
+import _TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The plain (no libFuzzer) driver of a fuzz target.
+public enum FuzzDriver {
+  /// Runs `property` as the command line `arguments` (without the program name) asks:
+  /// `[--seed N] [--iterations N] [--seconds S] [--max-len N] [FILE ...]`. Returns the
+  /// process exit status (0, or 2 for a usage error; a broken property traps).
+  public static func main(name: String, arguments: [String], property: ([UInt8]) -> Int) -> Int32 {
+    var seed = UInt64(time(nil))
+    var iterations = 2000
+    var seconds: Double? = nil
+    var maxLength = 512
+    var files: [String] = []
+    var args = arguments[...]
+    while let a = args.popFirst() {
+      switch a {
+      case "--seed": seed = args.popFirst().flatMap { UInt64($0) } ?? seed
+      case "--iterations": iterations = args.popFirst().flatMap { Int($0) } ?? iterations
+      case "--seconds": seconds = args.popFirst().flatMap { Double($0) }
+      case "--max-len": maxLength = max(1, args.popFirst().flatMap { Int($0) } ?? maxLength)
+      case "--help", "-h":
+        print("usage: \(name) [--seed N] [--iterations N] [--seconds S] [--max-len N] [FILE ...]")
+        return 0
+      default:
+        if a.hasPrefix("-") {
+          print("\(name): unknown option \(a)")
+          return 2
+        }
+        files.append(a)
+      }
+    }
+    for path in files {
+      guard let bytes = read(path) else {
+        print("\(name): cannot read \(path)")
+        return 2
+      }
+      let n = property(bytes)
+      print("\(path): \(n) checks, no failure")
+    }
+    if !files.isEmpty && seconds == nil && !arguments.contains("--iterations") { return 0 }
+    print("\(name): seed \(seed), \(seconds.map { "\($0) s" } ?? "\(iterations) inputs") of up to \(maxLength) bytes")
+    var rng = SeededGenerator(seed: seed)
+    let start = Soak.now()
+    var inputs = 0, checks = 0
+    while seconds.map({ Soak.now() - start < $0 }) ?? (inputs < iterations) {
+      let count = Int(rng.next() % UInt64(maxLength + 1))
+      var bytes = [UInt8](repeating: 0, count: count)
+      for i in 0..<count { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
+      checks += property(bytes)
+      inputs += 1
+    }
+    let elapsed = Soak.now() - start
+    print(
+      "\(name): \(inputs) inputs (input \(inputs) of seed \(seed) last), \(checks) checks, "
+        + "\(Int(Double(inputs) / max(elapsed, 1e-9))) inputs/s, no failure")
+    return 0
+  }
+
+  static func read(_ path: String) -> [UInt8]? {
+    guard let f = fopen(path, "rb") else { return nil }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let n = fread(&buffer, 1, buffer.count, f)
+      if n <= 0 { break }
+      bytes += buffer[0..<n]
+    }
+    return bytes
+  }
+}
