@@ -28,10 +28,8 @@ struct KernelFindingsRegressionTests {
       var out = try FrameOutput(capacity: 1)
       try Kernel.evaluate(batch, at: time, into: &out, options: KernelOptions(lanes: lanes))
       let (e, _) = normalisedError(out.transform(ofCell: 0), ref.transform, scale: 320)
-      var o = abs(Double(out.opacity[0]) - ref.opacity)
-      if o.isNaN { o = .infinity }
-      worst.transform = e > worst.transform || e.isNaN ? (e.isNaN ? .infinity : e) : worst.transform
-      worst.opacity = o > worst.opacity ? o : worst.opacity
+      let o = abs(Double(out.opacity[0]) - ref.opacity)
+      worst = (worstOf(worst.transform, e), worstOf(worst.opacity, o))
     }
     return worst
   }
@@ -86,7 +84,7 @@ struct KernelFindingsRegressionTests {
       let t = 8.0 + Double(k) * 0.041
       let e = try Self.worstError(atBound, start: 0, origin: t, at: t)
       #expect(e.transform <= transformTolerance && e.opacity <= opacityTolerance, "t \(t): \(e)")
-      worst = (max(worst.transform, e.transform), max(worst.opacity, e.opacity))
+      worst = (worstOf(worst.transform, e.transform), worstOf(worst.opacity, e.opacity))
     }
     print("Finding 2c: worst errors at the bound \(worst)")
     // A delay every part shares does not count; the same delay on one part alone does.
@@ -122,7 +120,7 @@ struct KernelFindingsRegressionTests {
         let t = Double(k) * 0.0271
         let e = try Self.worstError(recipe, start: 0, origin: 0, at: t)
         #expect(e.transform <= transformTolerance, "\(recipe.channels[0]) t \(t): \(e)")
-        worst = max(worst, e.transform)
+        worst = worstOf(worst, e.transform)
       }
     }
     print("Finding 2d: worst normalised error \(worst)")

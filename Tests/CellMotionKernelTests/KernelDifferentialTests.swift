@@ -205,7 +205,7 @@ func bracketError(_ k: Transform3D, _ refs: [Transform3D], scale s: Double) -> (
     for j in 0..<4 {
       let values = refs.map { $0[i, j] }
       // A NaN entry is an infinite error (`max` would take 0 over it).
-      var e = k[i, j].isNaN ? .infinity : max(0, values.min()! - k[i, j], k[i, j] - values.max()!)
+      var e = distanceOutside(k[i, j], values.min()!, values.max()!)
       if i == 3 { e /= s }
       if j == 3 { e *= s }
       if e.isNaN { e = .infinity }
@@ -298,7 +298,7 @@ func compare(
         let scaleF = max(s.geometry.width, s.geometry.detailHeight ?? 0)
         let (et, _) = normalisedError(out.foldTopTransform(ofCell: i), f.top, scale: scaleF)
         let (eb, _) = normalisedError(out.foldBottomTransform(ofCell: i), f.bottom, scale: scaleF)
-        c.fold.record(max(et, eb), 0, "seed \(g.seed) \(recipes[s.recipe].name) fold cell \(i) t=\(time) \(width)")
+        c.fold.record(worstOf(et, eb), 0, "seed \(g.seed) \(recipes[s.recipe].name) fold cell \(i) t=\(time) \(width)")
         c.opacity.record(
           Double(out.foldShadow[i]), f.topShadowOpacity, "fold shadow \(recipes[s.recipe].name) cell \(i) \(width)")
       }

@@ -13,7 +13,7 @@ func standardError(_ result: ExitTest.Result?) -> String {
 }
 
 /// Expects the trap's message in its standard error where the build keeps it. An
-/// optimised build (`-c release`, as the ThreadSanitizer run in the README) drops
+/// optimised build (`-c release`, as the ThreadSanitizer run in Tools/docs/development.md) drops
 /// precondition messages and traps silently; there only the failing exit, which
 /// `processExitsWith: .failure` already asserts, is checked.
 func expectTrapMessage(

@@ -135,7 +135,7 @@ struct ProgressSourceTests {
             let s = max(cell.geometry.width, cell.geometry.detailHeight ?? 0)
             let (et, _) = normalisedError(out.foldTopTransform(ofCell: i), fold.top, scale: s)
             let (eb, _) = normalisedError(out.foldBottomTransform(ofCell: i), fold.bottom, scale: s)
-            c.fold.record(max(et, eb), 0, "fold " + context)
+            c.fold.record(worstOf(et, eb), 0, "fold " + context)
           }
           let v = try ReferenceEvaluator.channelVelocities(r, geometry: cell.geometry, progress: cell.progress)
           for channel in Channel.allCases {
@@ -149,7 +149,7 @@ struct ProgressSourceTests {
                 try ReferenceEvaluator.channelVelocities(r, geometry: cell.geometry, progress: cell.progress + $0)[channel]
               }
               let lo = min(rv, near.min()!), hi = max(rv, near.max()!)
-              err = max(0, lo - k, k - hi) / max(1, abs(rv))
+              err = distanceOutside(k, lo, hi) / max(1, abs(rv))
             }
             velocity.record(err, 0, "\(channel) " + context)
           }

@@ -318,7 +318,7 @@ struct VelocityKernelTests {
                   // where the velocity jumps (an animation starting or ending) take the range.
                   let near = [reference(time - CellSpec.clockWindow)[c], reference(time + CellSpec.clockWindow)[c]]
                   let lo = min(r, near.min()!), hi = max(r, near.max()!)
-                  e = max(0, lo - k, k - hi) / max(1, abs(r))
+                  e = distanceOutside(k, lo, hi) / max(1, abs(r))
                 }
                 tracker.record(e, 0, "seed \(g.seed) \(recipes[s.recipe].name) cell \(i) \(c) t=\(time) \(lanes)")
               }

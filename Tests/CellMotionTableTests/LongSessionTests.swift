@@ -51,7 +51,7 @@ struct LongSessionTests {
         // Points: the corners of a 375 x 80 cell moved by each matrix.
         for (x, y) in [(0.0, 0.0), (375, 0), (0, 80), (375, 80)] {
           let pa = ma.apply(Vector3(x, y)), pb = mb.apply(Vector3(x, y))
-          position.record(max(abs(pa.x - pb.x), abs(pa.y - pb.y)), 0, "frame \(n) row \(row) corner (\(x), \(y))")
+          position.record(worstOf(abs(pa.x - pb.x), abs(pa.y - pb.y)), 0, "frame \(n) row \(row) corner (\(x), \(y))")
         }
         let i = row - b.rows.lowerBound
         opacity.record(Double(a.opacity[i]), Double(b.opacity[i]), "frame \(n) row \(row)")
@@ -62,7 +62,7 @@ struct LongSessionTests {
         for (x, y) in [(0.0, 0.0), (375, 80)] {
           for (ta, tb) in [(fa.top, fb.top), (fa.bottom, fb.bottom)] {
             let pa = ta.apply(Vector3(x, y)), pb = tb.apply(Vector3(x, y))
-            position.record(max(abs(pa.x - pb.x), abs(pa.y - pb.y)), 0, "frame \(n) fold row \(fa.row)")
+            position.record(worstOf(abs(pa.x - pb.x), abs(pa.y - pb.y)), 0, "frame \(n) fold row \(fa.row)")
           }
         }
         opacity.record(Double(fa.shadowOpacity), Double(fb.shadowOpacity), "frame \(n) fold shadow")

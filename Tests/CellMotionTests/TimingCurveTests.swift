@@ -317,8 +317,21 @@ struct TimingCurveTests {
   func overshoot() throws {
     let back = try TimingCurve(parsing: "cubic-bezier(0.68, -0.55, 0.265, 1.55)")
     let values = denseGrid.map { back.value(at: $0) }
+    #expect(values.allSatisfy { $0.isFinite })
     #expect(values.min()! < -0.09, "undershoot, min \(values.min()!)")
     #expect(values.max()! > 1.09, "overshoot, max \(values.max()!)")
+    // Exact: the solved parameter puts the Bezier, in Bernstein form written out here, at x
+    // (|x(s) - x| within a few ulps), and the value is y(s).
+    func bernstein(_ p1: Double, _ p2: Double, _ s: Double) -> Double {
+      3 * (1 - s) * (1 - s) * s * p1 + 3 * (1 - s) * s * s * p2 + s * s * s
+    }
+    var residual = 0.0, valueError = 0.0
+    for (x, v) in zip(denseGrid, values) {
+      let s = back.parameter(forX: x)
+      residual = worstOf(residual, abs(bernstein(back.x1, back.x2, s) - x))
+      valueError = worstOf(valueError, abs(bernstein(back.y1, back.y2, s) - v))
+    }
+    #expect(residual <= 1e-15 && valueError <= 1e-14, "|x(s) - x| \(residual), |y(s) - value| \(valueError)")
   }
 
   @Test("slope: finite differences, end tangents, L'Hopital limits")
