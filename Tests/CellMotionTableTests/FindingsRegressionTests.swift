@@ -275,3 +275,32 @@ struct TableFindingsRegressionTests {
     }
   }
 }
+
+@Suite("Soak findings: expansion")
+struct SoakExpansionFindings {
+  /// The soak (seed 2026, session 10717556105909402123) shrank this to two toggles: a
+  /// spring height animation without a retarget policy, reversed 4 ms after it started,
+  /// made the detail (and every row below it) jump by about 3 points 0.02 s later, where
+  /// the reversed spring was cut at a share of its duration and snapped to its end.
+  @Test("A spring height reversed early runs on without a jump")
+  func springReversal() throws {
+    var e = try ExpansionState(
+      rowCount: 100, detailHeights: .uniform(150), policy: .single, heightDuration: 0.225, foldDuration: 0.25,
+      heightAnimation: .spring(Spring(mass: 1, stiffness: 67.94, damping: 10.149)))
+    _ = try e.toggle(row: 1, at: 0)
+    _ = try e.toggle(row: 1, at: 1.0 / 240)
+    // Sampled every 0.1 ms over the reversal: a step between samples bounded by the
+    // fastest the detail moves (its height velocity, well under 1000 points per second).
+    var worst = 0.0
+    var previous = try e.detailFraction(row: 1, at: 1.0 / 240) * 150
+    var t = 1.0 / 240
+    while t < 0.6 {
+      t += 1e-4
+      let h = try e.detailFraction(row: 1, at: t) * 150
+      worst = worstOf(worst, abs(h - previous))
+      previous = h
+    }
+    #expect(worst < 0.1, "largest step between samples 0.1 ms apart: \(worst) points")
+    #expect(abs(previous) < 1e-6, "collapsed at the end: \(previous)")
+  }
+}

@@ -327,8 +327,8 @@ public struct ExpansionState: Sendable {
 
   /// With `heightAnimation`: the height's motion (detail fraction) toward `target` from
   /// `t0`: retargeted by the policy when it moves, else a new segment from where it is
-  /// (reversal mode: over the share of `heightDuration` left, as the closure mode). Nil
-  /// without `heightAnimation`.
+  /// (reversal mode: a Bezier over the share of `heightDuration` left, as the closure mode;
+  /// a spring over the whole `heightDuration`). Nil without `heightAnimation`.
   private func heightMotion(_ current: _RowMotion?, toward target: Double, at t0: Double) -> ChannelMotion? {
     guard let curve = heightAnimation else { return nil }
     let f = current.map { $0.fraction(at: t0, curve: heightCurve) } ?? 0
@@ -337,7 +337,13 @@ public struct ExpansionState: Sendable {
       // but for a fifth running additive layer, where the height starts afresh instead.
       if (try? motion.retarget(to: target, at: t0, policy: retarget)) != nil { return motion }
     }
-    let duration = max(heightDuration * abs(target - f), InputLimits.duration.lowerBound)
+    // A Bezier reverses over the share of `heightDuration` left (the closure mode's rule);
+    // a spring runs its whole duration: cut at a share of it, it would stop short and snap
+    // to its end (a jump of nearly the whole remaining distance; found by the soak, seed
+    // 2026).
+    let share: Double
+    if case .spring = curve { share = 1 } else { share = abs(target - f) }
+    let duration = max(heightDuration * share, InputLimits.duration.lowerBound)
     return ChannelMotion(MotionSegment(unchecked: f, to: target, curve: curve, duration: duration, begin: t0), channel: .scaleY)
   }
 
