@@ -18,7 +18,7 @@ let package = Package(
     .executable(name: "cellmotion-soak", targets: ["CellMotionSoak"]),
   ],
   // Package traits (SwiftPM 6.1). BLAS is on by default; build without it with
-  // `swift build --disable-default-traits` (README, "BLAS").
+  // `swift build --disable-default-traits` (Tools/docs/development.md, "BLAS is optional").
   traits: [
     .trait(
       name: "BLAS",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds cellmotion-soak optimised and runs it with the arguments given: the model-based
 # soak (random sessions of scrolling, toggles, batch updates and retargets, every frame
-# checked against a model; README, "Soak"). Allocation counts need the optimised build.
+# checked against a model; Tools/docs/development.md, "Soak"). Allocation counts need the optimised build.
 #
 # Usage: Tools/soak.sh [cellmotion-soak arguments]
 #   Tools/soak.sh --seed 7 --seconds 3600 --memory-check   # the long run

@@ -1,6 +1,6 @@
 // Where output goes: stdout, or files named by `-o`, written all or nothing.
 //
-// Rules (README, "Output files"):
+// Rules (Tools/docs/cli.md, "Output files"):
 // - every write is checked (write(2) loops); a failure is one error line, never a trap;
 // - `-o` creates a new file or replaces a regular file, nothing else: a directory, a
 //   symbolic link (even one to a regular file), a device, a FIFO or a socket at the path is

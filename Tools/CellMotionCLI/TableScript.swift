@@ -462,7 +462,7 @@ struct RunSize {
   }
 }
 
-/// Caps that keep a run's memory and time bounded whatever the flags (README, "Caps").
+/// Caps that keep a run's memory and time bounded whatever the flags (Tools/docs/cli.md, "Caps").
 /// Commands check the flags' `RunSize` before anything else and the plan's before
 /// simulating; a refusal names the flags to change (exit 64).
 enum RunCaps {
