@@ -308,20 +308,28 @@ enum GoldenFormat {
 }
 
 /// Compares two lines token by token: words and integers exactly, Doubles to 1e-9 points
-/// (or relative 1e-12), Floats (tokens ending in "f") within the kernel's 2e-5 (relative
-/// above 1). Returns nil when they agree, else a description.
+/// (or relative 1e-12), Floats (tokens ending in "f") within the kernel's 2e-5 of a
+/// 100-point cell (relative above 100). Returns nil when they agree, else a description.
+/// Lines of fold halves print the kernel's Float matrices as Doubles: every number there
+/// is compared as a Float.
 private func compareLine(_ got: String, _ want: String) -> String? {
+  let floatLine = want.hasPrefix("fold")
   let a = got.split(separator: " ", omittingEmptySubsequences: false)
   let b = want.split(separator: " ", omittingEmptySubsequences: false)
   guard a.count == b.count else { return "token count \(a.count) vs \(b.count)" }
   for (i, (x, y)) in zip(a, b).enumerated() where x != y {
-    let isFloat = y.hasSuffix("f") && x.hasSuffix("f")
-    let xs = isFloat ? x.dropLast() : x, ys = isFloat ? y.dropLast() : y
+    let suffixed = y.hasSuffix("f") && x.hasSuffix("f")
+    let isFloat = suffixed || floatLine
+    let xs = suffixed ? x.dropLast() : x, ys = suffixed ? y.dropLast() : y
     guard let u = Double(xs), let v = Double(ys), isFloat || ys.contains(where: { ".e".contains($0) }) else {
       return "token \(i): \(x) vs \(y)"
     }
+    // Floats: the kernel's tolerance, 2e-5 normalised by the cell (matrix entries of points
+    // against a 100-point cell: 2e-3 points). The golden frames were recorded in a debug
+    // build; an optimised AVX2/FMA build (CI's exhaustive run) rounds a translation of half
+    // a point 2e-5 differently.
     let scale = max(1, abs(v))
-    let tolerance = isFloat ? 2e-5 * scale : max(1e-9, 1e-12 * scale)
+    let tolerance = isFloat ? 2e-5 * max(100, abs(v)) : max(1e-9, 1e-12 * scale)
     if !(abs(u - v) <= tolerance) { return "token \(i): \(x) vs \(y)" }
   }
   return nil
