@@ -76,4 +76,24 @@ struct PlansTests {
     batch.removeAll()
     #expect(batch.columns.counts().allSatisfy { $0 == 0 })
   }
+
+  /// Soak seed 34 (session 10226066640712208008, frame 388): the compaction scratch grew
+  /// inside `compact`, so the first compaction of a batch larger than any before allocated
+  /// in a steady table frame. Appends now grow it; compaction must find it long enough.
+  @Test("Appends grow the compaction scratch, so compacting never allocates")
+  func compactionScratchFollowsAppends() throws {
+    var batch = try CellBatch(recipes: [.tipIn, .fade], capacity: 2)
+    let g = CellGeometry(width: 320, height: 60)
+    for i in 0..<37 {
+      try batch.append(recipe: i % 2, row: i, startTime: Double(i) * 0.01, geometry: g)
+      #expect(batch.keepScratch.count >= batch.count, "after \(batch.count) appends")
+    }
+    let scratch = batch.keepScratch.count
+    batch.removeCells(finishedBy: 0.6, orRow: { _ in false })
+    #expect(batch.keepScratch.count == scratch, "compaction resized its scratch")
+    #expect(batch.count < 37)
+    var progress = try CellBatch(recipes: [.tipIn], source: .progress)
+    try progress.resizeForProgress(count: 300)
+    #expect(progress.keepScratch.count >= 300)
+  }
 }

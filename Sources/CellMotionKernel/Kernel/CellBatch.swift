@@ -250,6 +250,7 @@ public struct CellBatch: Sendable {
           recipeIndex: 0, row: count, batchPosition: 0, endExact: .infinity, motions: nil))
     }
     retargetRows.reserve(cells: count)
+    reserveKeepScratch()
   }
 
   /// Calls `body` with the progress and geometry columns of a batch driven by progress
@@ -306,6 +307,17 @@ public struct CellBatch: Sendable {
         detailHeight: Float(geometry.detailHeight ?? geometry.height), recipeIndex: Int32(recipe), row: row,
         batchPosition: batchPosition, endExact: end, motions: nil))
     retargetRows.reserve(cells: count)
+    reserveKeepScratch()
+  }
+
+  /// Grows `keepScratch` with the cells, when they are appended, so `compact` (which runs
+  /// in frames where nothing is appended) never allocates: grown lazily in `compact`, a
+  /// batch's first compaction past its previous size allocated in a steady frame (soak,
+  /// seed 34).
+  @inline(__always)
+  mutating func reserveKeepScratch() {
+    guard keepScratch.count < count else { return }
+    keepScratch.append(contentsOf: repeatElement(false, count: Swift.max(count, columns.row.capacity) - keepScratch.count))
   }
 
   /// `startExact` (absolute seconds) as the kernel's start column holds it for a cell of
@@ -355,7 +367,7 @@ public struct CellBatch: Sendable {
   /// at a time was most of a dense table frame).
   mutating func compact(_ keep: (_ index: Int, _ row: Int, _ endTime: Double) -> Bool) {
     let n = count
-    if keepScratch.count < n { keepScratch.append(contentsOf: repeatElement(false, count: n - keepScratch.count)) }
+    reserveKeepScratch()  // a no-op: appends keep it as long as the cells
     var first = n
     columns.row.withUnsafeBufferPointer { rows in
       columns.endExact.withUnsafeBufferPointer { ends in
