@@ -100,6 +100,7 @@ struct CellMotionSoak: ParsableCommand {
     var violations = 0
     var sessions = 0, refusedConfigs = 0
     var memoryAtWarmup: Int? = nil
+    var peakSeen = 0
     var byKind: [String: Int] = [:]
     var firstAllocating: (session: UInt64, frame: Int, allocations: UInt64, rows: Int)? = nil
     say("soak: seed \(seed), \(frames.map { "\($0) frames" } ?? seconds.map { "\($0) s" } ?? "\(budget) frames"), rows up to \(rows)")
@@ -110,7 +111,22 @@ struct CellMotionSoak: ParsableCommand {
       sessions += 1
       total.add(r.stats)
       if r.refusedConfig != nil { refusedConfigs += 1 }
-      if memoryAtWarmup == nil && total.frames >= 10_000 { memoryAtWarmup = Soak.memory().peakKiB }
+      if memoryAtWarmup == nil && total.frames >= 10_000 {
+        memoryAtWarmup = Soak.memory().peakKiB
+        peakSeen = memoryAtWarmup!
+      } else if memoryAtWarmup != nil {
+        // Which sessions raise the peak after warm-up, and what was live at their end: a
+        // leak shows as the current RSS climbing at session ends; a larger table as a
+        // session whose configuration says so.
+        let m = Soak.memory()
+        if Double(m.peakKiB) > 1.02 * Double(peakSeen) {
+          peakSeen = m.peakKiB
+          let config = SessionConfig(seed: s, maxRows: rows)
+          say(
+            "memory: peak RSS \(m.peakKiB / 1024) MiB (current \(m.currentKiB / 1024) MiB) after session \(s) at frame "
+              + "\(total.frames): \(config)")
+        }
+      }
       if firstAllocating == nil, let a = r.stats.firstAllocation { firstAllocating = (s, a.frame, a.allocations, a.rows) }
       if let v = r.violation {
         violations += 1
@@ -123,7 +139,7 @@ struct CellMotionSoak: ParsableCommand {
         let m = Soak.memory()
         say(
           "progress: \(total.frames) frames, \(total.actions) actions, \(sessions) sessions, \(violations) violations, "
-            + "\(Int(t - start)) s, peak RSS \(m.peakKiB / 1024) MiB")
+            + "\(Int(t - start)) s, peak RSS \(m.peakKiB / 1024) MiB, current \(m.currentKiB / 1024) MiB")
       }
     }
     let m = Soak.memory()
