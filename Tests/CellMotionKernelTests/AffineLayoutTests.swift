@@ -33,7 +33,7 @@ struct AffineLayoutTests {
     // 4097 cells (several blocks and a tail) in the exhaustive sweep only.
     let sizes = Sweep.pick(quick: [0, 1, 7, 9, 17, 1023], full: [0, 1, 7, 9, 17, 1023, 4097])
     for n in sizes {
-      var batch = try CellBatch(recipes: recipes, capacity: n)
+      var batch = try BatchPrototypes.batch(recipes, capacity: n)
       var specs: [(recipe: Int, row: Int, start: Double, geometry: CellGeometry)] = []
       var recipe = Int(g.next() % UInt64(recipes.count))
       for i in 0..<n {

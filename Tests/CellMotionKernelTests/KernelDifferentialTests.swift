@@ -242,7 +242,7 @@ func compare(
   g: inout SeededGenerator, into c: inout Comparison,
   prepare: (inout CellBatch, [CellSpec], inout SeededGenerator) throws -> Void = { _, _, _ in }
 ) throws {
-  var batch = try CellBatch(recipes: recipes, capacity: count, motion: motionPolicy)
+  var batch = try BatchPrototypes.batch(recipes, capacity: count, motion: motionPolicy)
   var specs: [CellSpec] = []
   var recipe = Int(g.next() % UInt64(recipes.count))
   for i in 0..<count {
@@ -423,8 +423,9 @@ struct KernelDifferentialTests {
     print("\(parts) parts: \(compiled.layout.blockCells) cells per block")
     var c = Comparison("parts\(parts)")
     // Every lane width on the same batch; the quick sweep's largest batch for wide recipes
-    // is 257 cells (still dozens of 8-cell blocks and a tail).
-    let largest = parts >= 60 && !Sweep.exhaustive ? 257 : 1023
+    // is 129 cells for 60 parts and 65 for more (still several of their 16- to 32-cell
+    // blocks and a tail).
+    let largest = Sweep.exhaustive || parts < 60 ? 1023 : parts > 60 ? 65 : 129
     for round in 0..<Sweep.count(quick: 1, full: 3) {
       for n in [0, 1, 7, 9, 17, largest] {
         _ = round
@@ -451,7 +452,7 @@ struct KernelDifferentialTests {
   func progressBoundsAndSmallAngle() throws {
     var g = SeededGenerator(seed: 0xB0_0D)
     var outside = 0, samples = 0
-    for _ in 0..<Sweep.count(quick: 150, full: 400) {
+    for _ in 0..<Sweep.count(quick: 60, full: 400) {
       let curve = try randomCurve(&g)
       let bounds = CompiledCurve(curve).progressBounds
       #expect(bounds.lo <= 0 && bounds.hi >= 1)
@@ -495,7 +496,9 @@ struct KernelDifferentialTests {
     var c = Comparison("small/large angle")
     for lanes in LaneWidth.allCases {
       for time in [-0.1, 0.1, 0.3, 0.55, 0.8, 1.2] {
-        try compare(recipes: [wide, eased, spring, .tipIn], count: 1023, time: time, lanes: lanes, g: &g, into: &c)
+        try compare(
+          recipes: [wide, eased, spring, .tipIn], count: Sweep.count(quick: 255, full: 1023), time: time, lanes: lanes,
+          g: &g, into: &c)
       }
     }
     print(c.transform)
@@ -552,7 +555,7 @@ struct KernelDifferentialTests {
     var g = SeededGenerator(seed: 11)
     let presets: [TimingCurve] = [.linear, .easeIn, .easeOut, .easeInEaseOut, .default]
     var random: [TimingCurve] = []
-    for _ in 0..<Sweep.count(quick: 60, full: 200) {
+    for _ in 0..<Sweep.count(quick: 30, full: 200) {
       random.append(
         try TimingCurve(x1: g.uniform(0...1), y1: g.uniform(-1...2), x2: g.uniform(0...1), y2: g.uniform(-1...2)))
     }
@@ -648,14 +651,14 @@ struct KernelDifferentialTests {
     }
     // Accuracy off the grid, for every random curve that gets a fitted inverse.
     var g = SeededGenerator(seed: 0xF17)
-    var tracker = ErrorTracker("fitted-inverse progress, \(Sweep.count(quick: 20_000, full: 100_000)) random x per curve, kernel Float vs exact", tolerance: 2e-6)
+    var tracker = ErrorTracker("fitted-inverse progress, \(Sweep.count(quick: 8_000, full: 100_000)) random x per curve, kernel Float vs exact", tolerance: 2e-6)
     var fittedCurves = 0
     for _ in 0..<60 {
       let c = try TimingCurve(x1: g.uniform(0.1...0.9), y1: g.uniform(-0.5...1.5), x2: g.uniform(0.1...0.9), y2: g.uniform(-0.5...1.5))
       let compiled = CompiledCurve(.bezier(c))
       guard case .fittedBezier = compiled else { continue }
       fittedCurves += 1
-      for _ in 0..<(Sweep.count(quick: 20_000, full: 100_000) / 8) {
+      for _ in 0..<(Sweep.count(quick: 8_000, full: 100_000) / 8) {
         var x = SIMD8<Float>()
         for k in 0..<8 { x[k] = Float(g.uniform(0...1)) }
         recordProgress(compiled, of: c, at: x, into: &tracker)
@@ -708,14 +711,14 @@ extension KernelDifferentialTests {
         k % 2 == 0 ? try TimingCurve(x1: 0, y1: b, x2: a, y2: c) : try TimingCurve(x1: a * 0.95, y1: b, x2: 1, y2: c))
     }
     var tracker = ErrorTracker(
-      "square-root-fit progress, \(Sweep.count(quick: 20_000, full: 100_000)) random x per curve (seed \(g.seed)), kernel Float vs exact / max(1, |slope|/5)",
+      "square-root-fit progress, \(Sweep.count(quick: 8_000, full: 100_000)) random x per curve (seed \(g.seed)), kernel Float vs exact / max(1, |slope|/5)",
       tolerance: 2e-6)
     var fitted = 0
     for c in curves {
       let compiled = CompiledCurve(.bezier(c))
       guard case .rootFittedBezier = compiled else { continue }
       fitted += 1
-      for _ in 0..<(Sweep.count(quick: 20_000, full: 100_000) / 8) {
+      for _ in 0..<(Sweep.count(quick: 8_000, full: 100_000) / 8) {
         var x = SIMD8<Float>()
         // Half the samples near the flat end, where the square root matters.
         for k in 0..<8 { x[k] = Float(k < 4 ? g.uniform(0...1) : pow(g.uniform(0...1), 4)) }

@@ -33,7 +33,7 @@ struct KernelHardeningTests {
     var checkedCells = 0, cells = 0
     for n in [0, 1, 7, 9, 1023] {
       let origin = g.extreme(-1e6...1e6)
-      var batch = try CellBatch(recipes: recipes, capacity: n, timeOrigin: origin)
+      var batch = try BatchPrototypes.batch(recipes, capacity: n, timeOrigin: origin)
       var recipe = 0
       for i in 0..<n {
         if g.next() % 5 == 0 { recipe = Int(g.next() % UInt64(recipes.count)) }

@@ -124,7 +124,8 @@ struct KeyframeKernelTests {
     for round in 0..<Sweep.count(quick: 6, full: 40) {
       var recipes: [Recipe] = []
       for k in 0..<4 { recipes.append(try randomKeyframeRecipe(&g, name: "keyframes\(round).\(k)")) }
-      for n in Self.sizes where n < 4097 || round % 3 == 0 {
+      // Quick sweep (-Onone): 1023 cells every other round, no 4097.
+      for n in Self.sizes where n < 1023 || (n == 1023 && (Sweep.exhaustive || round % 2 == 0)) || (Sweep.exhaustive && round % 3 == 0) {
         try compare(recipes: recipes, count: n, time: g.uniform(-0.3...2.5), lanes: LaneWidth.allCases, g: &g, into: &c)
       }
     }
@@ -174,7 +175,7 @@ struct KeyframeKernelTests {
         if g.next() % 3 == 0 { r.motion = MotionPolicy.allCases[Int(g.next() % 3)] }
         recipes.append(r)
       }
-      for n in Self.sizes where n < 4097 || round % 4 == 0 {
+      for n in Self.sizes where n < 1023 || (n == 1023 && (Sweep.exhaustive || round % 2 == 0)) || (Sweep.exhaustive && round % 4 == 0) {
         try compare(recipes: recipes, count: n, time: g.uniform(-0.3...2.5), lanes: LaneWidth.allCases, g: &g, into: &c)
       }
     }

@@ -97,7 +97,7 @@ struct ProgressSourceTests {
     for k in 0..<Sweep.count(quick: 2, full: 6) { recipes.append(try randomKeyframeRecipe(&g, name: "keys\(k)")) }
     for n in [0, 1, 7, 9, 1023] {
       // One batch of every recipe in runs, cells at progress values either side of [0, 1].
-      var batch = try CellBatch(recipes: recipes, capacity: n, source: .progress)
+      var batch = try BatchPrototypes.batch(recipes, capacity: n, source: .progress)
       var cells: [(recipe: Int, progress: Double, geometry: CellGeometry)] = []
       var recipe = 0
       for i in 0..<n {
