@@ -74,6 +74,29 @@ struct CompileCostTests {
     #expect(r.parts[r.fold!.part].duration == 0.3 && r.parts[r.fold!.part].delay == 0)
   }
 
+  @Test("A Bezier compiled again comes from the solve cache, equal to a fresh compile; the cache stays bounded")
+  func solveCache() throws {
+    var g = SeededGenerator(seed: 0xCAC4E)
+    let curves = try (0..<40).map { _ in
+      try TimingCurve(x1: g.uniform(0...1), y1: g.uniform(-1...2), x2: g.uniform(0...1), y2: g.uniform(-1...2))
+    }
+    for b in curves {
+      let first = CompiledCurve(.bezier(b))
+      #expect(BezierSolveCache.shared[b] == first)
+      #expect(CompiledCurve(.bezier(b)) == first)
+      #expect(CompiledCurve.compileBezier(b) == first, "\(b): the cached solve differs from a fresh one")
+    }
+    // Past its capacity a cache starts over (a private one: the shared cache serves the
+    // tests running beside this one).
+    let cache = BezierSolveCache()
+    let value = CompiledCurve(.bezier(curves[0]))
+    for k in 0..<(BezierSolveCache.capacity + 5) {
+      cache[try TimingCurve(x1: 0.3, y1: 0.1, x2: 0.3, y2: 1 + Double(k) * 1e-6)] = value
+      #expect(cache.count <= BezierSolveCache.capacity)
+    }
+    #expect(cache.count == 5)
+  }
+
   @Test("More channels than maxChannels are refused before anything is compiled")
   func tooManyChannels() throws {
     #expect(CompiledRecipe.maxChannels == 1024)

@@ -44,21 +44,12 @@ package enum CompiledCurve: Sendable, Hashable {
       // y(s(x)) = x: the identity polynomials x(s) = y(s) = s, which no step changes.
       self = .bezier(ax: 0, bx: 0, cx: 1, ay: 0, by: 0, cy: 1, steps: 0, quadraticGuess: false)
     case .bezier(let b):
-      let p = b.polynomial
-      let c = (Float(p.ax), Float(p.bx), Float(p.cx), Float(p.ay), Float(p.by), Float(p.cy))
-      let grid = SolveGrid(c, exact: b)
-      let solve = Self.newtonSteps(c, grid)
-      if let fitted = Self.fittedSolve(c, exact: b, grid, newton: solve) {
-        if fitted.fit.domain == .x {
-          self = .fittedBezier(ax: c.0, bx: c.1, cx: c.2, ay: c.3, by: c.4, cy: c.5, fit: fitted.fit, steps: fitted.steps)
-        } else {
-          self = .rootFittedBezier(
-            ax: c.0, bx: c.1, cx: c.2, ay: c.3, by: c.4, cy: c.5, fit: fitted.fit, steps: fitted.steps)
-        }
-      } else {
-        self = .bezier(
-          ax: c.0, bx: c.1, cx: c.2, ay: c.3, by: c.4, cy: c.5, steps: solve.steps, quadraticGuess: solve.quadraticGuess)
+      if let known = BezierSolveCache.shared[b] {
+        self = known
+        return
       }
+      self = Self.compileBezier(b)
+      BezierSolveCache.shared[b] = self
     case .spring(let s):
       let w0 = s.naturalFrequency, zeta = s.dampingRatio, v0 = s.initialVelocity
       let a = zeta * w0
@@ -74,6 +65,23 @@ package enum CompiledCurve: Sendable, Hashable {
           a: Float(a), beta: Float(beta), c: Float(a - v0), slow: Float(w0 * w0 / (a + beta)), fast: Float(a + beta))
       }
     }
+  }
+
+  /// A Bezier's power-basis coefficients with its solve chosen on the dense grid
+  /// (`newtonSteps`, `fittedSolve`): deterministic, and the costly part of compiling.
+  static func compileBezier(_ b: TimingCurve) -> CompiledCurve {
+    let p = b.polynomial
+    let c = (Float(p.ax), Float(p.bx), Float(p.cx), Float(p.ay), Float(p.by), Float(p.cy))
+    let grid = SolveGrid(c, exact: b)
+    let solve = Self.newtonSteps(c, grid)
+    if let fitted = Self.fittedSolve(c, exact: b, grid, newton: solve) {
+      if fitted.fit.domain == .x {
+        return .fittedBezier(ax: c.0, bx: c.1, cx: c.2, ay: c.3, by: c.4, cy: c.5, fit: fitted.fit, steps: fitted.steps)
+      }
+      return .rootFittedBezier(ax: c.0, bx: c.1, cx: c.2, ay: c.3, by: c.4, cy: c.5, fit: fitted.fit, steps: fitted.steps)
+    }
+    return .bezier(
+      ax: c.0, bx: c.1, cx: c.2, ay: c.3, by: c.4, cy: c.5, steps: solve.steps, quadraticGuess: solve.quadraticGuess)
   }
 
   /// The cheapest (steps, first guess) after which the kernel's Float solve of this curve
@@ -256,8 +264,35 @@ package enum CompiledCurve: Sendable, Hashable {
   }
 }
 
-/// Counts `CompiledCurve` compilations (a test hook: compile cost must follow the distinct
-/// curves, not the channels). Bind one to `current` for the duration of a call:
+/// Bezier curves compiled so far in this process, by curve: choosing a Bezier's solve
+/// measures candidates against the exact curve on a dense grid (milliseconds in an
+/// optimised build, far more at -Onone), and the same few curves come back all the time
+/// (the presets' curves in every batch and table, a retarget's curve at every toggle). The
+/// result depends on the curve alone, so a hit is the same value a fresh compile gives.
+/// Bounded: past `capacity` curves it starts over. Thread-safe.
+final class BezierSolveCache: @unchecked Sendable {
+  static let shared = BezierSolveCache()
+  /// Most curves kept (each a few hundred bytes).
+  static let capacity = 512
+  private let lock = NSLock()
+  private var compiled: [TimingCurve: CompiledCurve] = [:]
+
+  /// Curves held now.
+  var count: Int { lock.withLock { compiled.count } }
+
+  subscript(curve: TimingCurve) -> CompiledCurve? {
+    get { lock.withLock { compiled[curve] } }
+    set {
+      lock.withLock {
+        if compiled.count >= Self.capacity { compiled.removeAll(keepingCapacity: true) }
+        compiled[curve] = newValue
+      }
+    }
+  }
+}
+
+/// Counts `CompiledCurve` compilations asked for, `BezierSolveCache` hits included (a test
+/// hook: compile cost must follow the distinct curves, not the channels). Bind one to `current` for the duration of a call:
 /// `CurveCompilationCounter.$current.withValue(counter) { try CompiledRecipe(recipe) }`;
 /// a task-local, so concurrent compilations elsewhere do not count.
 package final class CurveCompilationCounter: @unchecked Sendable {
