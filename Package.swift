@@ -78,7 +78,7 @@ let package = Package(
     /// mutations; Tools/fuzz.sh builds it with libFuzzer (-DCELLMOTION_LIBFUZZER).
     .executableTarget(
       name: "CellMotionFuzz",
-      dependencies: ["CellMotion", "CellMotionKernel", "_TestSupport", "_CellMotionFuzzShim"],
+      dependencies: ["CellMotion", "CellMotionKernel", "_TestSupport", "_SoakSupport"],
       path: "Tools/CellMotionFuzz",
       exclude: ["corpus", "recipe.dict"]),
     /// The model-based soak: random sessions of the table animator checked every frame
@@ -93,15 +93,15 @@ let package = Package(
     /// The soak's session generator, model, invariant checks and shrinker, and the
     /// properties of the kernel and update fuzz targets (shared with `swift test`).
     .target(
-      name: "_SoakSupport", dependencies: ["CellMotion", "CellMotionKernel", "CellMotionTable", "_TestSupport"],
+      name: "_SoakSupport", dependencies: ["CellMotion", "CellMotionKernel", "CellMotionTable", "_TestSupport", "_CellMotionFuzzShim"],
       path: "Tools/SoakSupport"),
     /// The kernel against the reference on fuzzed recipes and times (Tools/fuzz.sh --target kernel).
     .executableTarget(
-      name: "CellMotionKernelFuzz", dependencies: ["_SoakSupport", "_CellMotionFuzzShim"],
+      name: "CellMotionKernelFuzz", dependencies: ["_SoakSupport"],
       path: "Tools/CellMotionKernelFuzz"),
     /// Update-batch sequences against a brute-force model (Tools/fuzz.sh --target update).
     .executableTarget(
-      name: "CellMotionUpdateFuzz", dependencies: ["_SoakSupport", "_CellMotionFuzzShim"],
+      name: "CellMotionUpdateFuzz", dependencies: ["_SoakSupport"],
       path: "Tools/CellMotionUpdateFuzz"),
     /// Declares libFuzzer's LLVMFuzzerRunDriver for the fuzz targets.
     .target(name: "_CellMotionFuzzShim", path: "Tools/CellMotionFuzzShim"),

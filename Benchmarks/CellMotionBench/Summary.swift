@@ -92,20 +92,16 @@ enum Summary {
     if scroll != nil || dense != nil || updates != nil {
       lines.append("")
       lines.append("table sessions (TableAnimator, 1,000,000 rows, 120 Hz: 8,333 us a frame)")
-      if let s = scroll {
-        lines.append(
-          "  fling, \(f(s.visibleRowsMedian, 0)) rows visible: first frame \(f(s.firstFrameMicroseconds, 0)) us, median \(f(s.frameMedianMicroseconds, 1)) us, "
-            + "p99 \(f(s.frameP99Microseconds, 1)) us, \(f(s.allocationsPerFrameSteadyState)) allocations a frame")
+      /// One scroll session's line: its frame times and allocations after `label`.
+      func session(_ label: String, _ s: ScrollSessionResult, firstFrame: Bool = true) -> String {
+        let first = firstFrame ? "first frame \(f(s.firstFrameMicroseconds, 0)) us, " : ""
+        return "  \(label): \(first)median \(f(s.frameMedianMicroseconds, 1)) us, p99 \(f(s.frameP99Microseconds, 1)) us, "
+          + "\(f(s.allocationsPerFrameSteadyState)) allocations a frame"
       }
-      if let s = dense {
-        lines.append(
-          "  dense scroll, \(f(s.visibleRowsMedian, 0)) rows visible: first frame \(f(s.firstFrameMicroseconds, 0)) us, median \(f(s.frameMedianMicroseconds, 1)) us, "
-            + "p99 \(f(s.frameP99Microseconds, 1)) us, \(f(s.allocationsPerFrameSteadyState)) allocations a frame")
-      }
+      if let s = scroll { lines.append(session("fling, \(f(s.visibleRowsMedian, 0)) rows visible", s)) }
+      if let s = dense { lines.append(session("dense scroll, \(f(s.visibleRowsMedian, 0)) rows visible", s)) }
       if let s = denseEffect {
-        lines.append(
-          "  the same with edge fade and scale on every row: frame median \(f(s.frameMedianMicroseconds, 1)) us, "
-            + "p99 \(f(s.frameP99Microseconds, 1)) us, \(f(s.allocationsPerFrameSteadyState)) allocations a frame")
+        lines.append(session("the same with edge fade and scale on every row, frames", s, firstFrame: false))
       }
       if let u = updates {
         lines.append(

@@ -1,68 +1,74 @@
-// The plain driver (every build without -DCELLMOTION_LIBFUZZER, so `swift build` needs no
-// fuzzer runtime): replays corpus files, then runs seeded mutations of them for a number
-// of iterations or seconds. Usage:
+// CellMotionFuzz's main (`FuzzEntry`: libFuzzer in Tools/fuzz.sh's builds) and its plain
+// driver (every build without -DCELLMOTION_LIBFUZZER, so `swift build` needs no fuzzer
+// runtime): replays corpus files, then runs seeded mutations of them for a number of
+// iterations or seconds. Usage:
 //
 //   CellMotionFuzz [--seed N] [--iterations N] [--seconds S] [FILE_OR_DIR ...]
 //
 // With no paths it replays Tools/CellMotionFuzz/corpus. A trap ends the run (non-zero exit);
 // the seed and iteration printed before each batch reproduce it.
 
-#if !CELLMOTION_LIBFUZZER
-  import Foundation
-  import _TestSupport
+import Foundation
+import _SoakSupport
+import _TestSupport
 
-  @main
-  struct PlainDriver {
-    static func main() {
-      var seed = UInt64(Date().timeIntervalSince1970)
-      var iterations = 10_000
-      var seconds: Double?
-      var paths: [String] = []
-      var args = CommandLine.arguments.dropFirst()[...]
-      while let a = args.popFirst() {
-        switch a {
-        case "--seed": seed = args.popFirst().flatMap { UInt64($0) } ?? seed
-        case "--iterations": iterations = args.popFirst().flatMap { Int($0) } ?? iterations
-        case "--seconds": seconds = args.popFirst().flatMap { Double($0) }
-        case "--help", "-h":
-          print("usage: CellMotionFuzz [--seed N] [--iterations N] [--seconds S] [FILE_OR_DIR ...]")
-          return
-        default: paths.append(a)
-        }
-      }
-      if paths.isEmpty {
-        paths = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("corpus").path]
-      }
-      let corpus = load(paths)
-      print("replaying \(corpus.count) corpus inputs")
-      for input in corpus { FuzzHarness.run(input) }
-      guard !corpus.isEmpty else { return }
-      print("mutating: seed \(seed), \(seconds.map { "\($0) s" } ?? "\(iterations) iterations")")
-      var rng = SeededGenerator(seed: seed)
-      let start = Date()
-      var n = 0
-      while seconds.map({ Date().timeIntervalSince(start) < $0 }) ?? (n < iterations) {
-        let base = corpus[Int.random(in: 0..<corpus.count, using: &rng)]
-        FuzzHarness.run(JSONMutator.mutate(base, corpus: corpus, using: &rng))
-        n += 1
-      }
-      print("done: \(n) mutated inputs in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, no failure")
-    }
-
-    /// Every regular file under `paths`, sorted by path.
-    static func load(_ paths: [String]) -> [[UInt8]] {
-      var files: [String] = []
-      for p in paths {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: p, isDirectory: &isDirectory) else { continue }
-        if isDirectory.boolValue {
-          let names = (try? FileManager.default.contentsOfDirectory(atPath: p)) ?? []
-          files += names.map { p + "/" + $0 }
-        } else {
-          files.append(p)
-        }
-      }
-      return files.sorted().compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
-    }
+@main
+struct PlainDriver {
+  static func main() {
+    FuzzEntry.main(name: "CellMotionFuzz", property: FuzzHarness.run, plain: run)
   }
-#endif
+
+  /// The plain driver on `arguments` (without the program name); returns the exit status.
+  static func run(_ arguments: [String]) -> Int32 {
+    var seed = UInt64(Date().timeIntervalSince1970)
+    var iterations = 10_000
+    var seconds: Double?
+    var paths: [String] = []
+    var args = arguments[...]
+    while let a = args.popFirst() {
+      switch a {
+      case "--seed": seed = args.popFirst().flatMap { UInt64($0) } ?? seed
+      case "--iterations": iterations = args.popFirst().flatMap { Int($0) } ?? iterations
+      case "--seconds": seconds = args.popFirst().flatMap { Double($0) }
+      case "--help", "-h":
+        print("usage: CellMotionFuzz [--seed N] [--iterations N] [--seconds S] [FILE_OR_DIR ...]")
+        return 0
+      default: paths.append(a)
+      }
+    }
+    if paths.isEmpty {
+      paths = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("corpus").path]
+    }
+    let corpus = load(paths)
+    print("replaying \(corpus.count) corpus inputs")
+    for input in corpus { FuzzHarness.run(input) }
+    guard !corpus.isEmpty else { return 0 }
+    print("mutating: seed \(seed), \(seconds.map { "\($0) s" } ?? "\(iterations) iterations")")
+    var rng = SeededGenerator(seed: seed)
+    let start = Date()
+    var n = 0
+    while seconds.map({ Date().timeIntervalSince(start) < $0 }) ?? (n < iterations) {
+      let base = corpus[Int.random(in: 0..<corpus.count, using: &rng)]
+      FuzzHarness.run(JSONMutator.mutate(base, corpus: corpus, using: &rng))
+      n += 1
+    }
+    print("done: \(n) mutated inputs in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, no failure")
+    return 0
+  }
+
+  /// Every regular file under `paths`, sorted by path.
+  static func load(_ paths: [String]) -> [[UInt8]] {
+    var files: [String] = []
+    for p in paths {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: p, isDirectory: &isDirectory) else { continue }
+      if isDirectory.boolValue {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: p)) ?? []
+        files += names.map { p + "/" + $0 }
+      } else {
+        files.append(p)
+      }
+    }
+    return files.sorted().compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
+  }
+}
