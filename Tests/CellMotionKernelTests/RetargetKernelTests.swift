@@ -23,15 +23,30 @@ func randomTarget(_ channel: Channel, _ g: inout SeededGenerator) -> Double {
   }
 }
 
+/// Sixteen random curves (Bezier and spring) that the quick sweep's retargets draw from: a
+/// retarget compiles its curve, and at -Onone choosing a fresh random Bezier's solve
+/// (`CompiledCurve.SolveGrid`) cost more than everything else the retarget tests do. A pool
+/// the solve cache keeps lets the same time go to cells, sizes and times; the exhaustive
+/// sweep draws a fresh curve for every retarget.
+let retargetCurvePool: [AnimationCurve] = {
+  var g = SeededGenerator(seed: 0xC0_4E5)
+  return (0..<16).map { _ in try! randomCurve(&g) }
+}()
+
+/// A retarget's curve: fresh in the exhaustive sweep, from `retargetCurvePool` otherwise.
+func retargetCurve(_ g: inout SeededGenerator) throws -> AnimationCurve {
+  Sweep.exhaustive ? try randomCurve(&g) : retargetCurvePool[Int(g.next() % UInt64(retargetCurvePool.count))]
+}
+
 func randomPolicy(_ g: inout SeededGenerator) throws -> RetargetPolicy {
   switch g.next() % 5 {
-  case 0, 1: return .additive(curve: try randomCurve(&g), duration: g.uniform(0.1...0.8))
+  case 0, 1: return .additive(curve: try retargetCurve(&g), duration: g.uniform(0.1...0.8))
   case 2, 3:
     let k = g.uniform(40...400)
     let zeta = g.next() % 4 == 0 ? 1.0 : g.uniform(0.1...2.5)
     let spring = try Spring(stiffness: k, damping: zeta * 2 * k.squareRoot())
     return .carryVelocity(spring: spring, dropsOpposingVelocity: g.next() % 2 == 0)
-  default: return .fromCurrentState(curve: try randomCurve(&g), duration: g.uniform(0.1...0.8))
+  default: return .fromCurrentState(curve: try retargetCurve(&g), duration: g.uniform(0.1...0.8))
   }
 }
 
@@ -181,7 +196,7 @@ struct RetargetKernelTests {
                   // A segment from where the fold is, as the table sets it.
                   let here = try batch.foldMotion(ofCell: i).value(at: t)
                   let segment = try MotionSegment(
-                    from: here, to: Double(g.next() % 2), curve: try randomCurve(&g), duration: g.uniform(0.1...0.5),
+                    from: here, to: Double(g.next() % 2), curve: try retargetCurve(&g), duration: g.uniform(0.1...0.5),
                     begin: t)
                   try batch.setFoldMotion(ChannelMotion(segment, channel: .rotationX), cell: i)
                 case 1:
