@@ -20,22 +20,11 @@ struct PlainDriver {
 
   /// The plain driver on `arguments` (without the program name); returns the exit status.
   static func run(_ arguments: [String]) -> Int32 {
-    var seed = UInt64(Date().timeIntervalSince1970)
-    var iterations = 10_000
-    var seconds: Double?
-    var paths: [String] = []
-    var args = arguments[...]
-    while let a = args.popFirst() {
-      switch a {
-      case "--seed": seed = args.popFirst().flatMap { UInt64($0) } ?? seed
-      case "--iterations": iterations = args.popFirst().flatMap { Int($0) } ?? iterations
-      case "--seconds": seconds = args.popFirst().flatMap { Double($0) }
-      case "--help", "-h":
-        print("usage: CellMotionFuzz [--seed N] [--iterations N] [--seconds S] [FILE_OR_DIR ...]")
-        return 0
-      default: paths.append(a)
-      }
-    }
+    let parsed = FuzzArguments.parse(
+      arguments, name: "CellMotionFuzz", iterations: 10_000, usage: "[--seed N] [--iterations N] [--seconds S] [FILE_OR_DIR ...]")
+    guard let options = parsed.arguments else { return parsed.status }
+    let (seed, iterations, seconds) = (options.seed, options.iterations, options.seconds)
+    var paths = options.paths
     if paths.isEmpty {
       paths = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("corpus").path]
     }

@@ -15,29 +15,11 @@ public enum FuzzDriver {
   /// `[--seed N] [--iterations N] [--seconds S] [--max-len N] [FILE ...]`. Returns the
   /// process exit status (0, or 2 for a usage error; a broken property traps).
   public static func main(name: String, arguments: [String], property: ([UInt8]) -> Int) -> Int32 {
-    var seed = UInt64(time(nil))
-    var iterations = 2000
-    var seconds: Double? = nil
-    var maxLength = 512
-    var files: [String] = []
-    var args = arguments[...]
-    while let a = args.popFirst() {
-      switch a {
-      case "--seed": seed = args.popFirst().flatMap { UInt64($0) } ?? seed
-      case "--iterations": iterations = args.popFirst().flatMap { Int($0) } ?? iterations
-      case "--seconds": seconds = args.popFirst().flatMap { Double($0) }
-      case "--max-len": maxLength = max(1, args.popFirst().flatMap { Int($0) } ?? maxLength)
-      case "--help", "-h":
-        print("usage: \(name) [--seed N] [--iterations N] [--seconds S] [--max-len N] [FILE ...]")
-        return 0
-      default:
-        if a.hasPrefix("-") {
-          print("\(name): unknown option \(a)")
-          return 2
-        }
-        files.append(a)
-      }
-    }
+    let parsed = FuzzArguments.parse(
+      arguments, name: name, iterations: 2000, usage: "[--seed N] [--iterations N] [--seconds S] [--max-len N] [FILE ...]")
+    guard let options = parsed.arguments else { return parsed.status }
+    let (seed, iterations, seconds, maxLength, files) =
+      (options.seed, options.iterations, options.seconds, options.maxLength, options.paths)
     for path in files {
       guard let bytes = read(path) else {
         print("\(name): cannot read \(path)")
@@ -46,7 +28,7 @@ public enum FuzzDriver {
       let n = property(bytes)
       print("\(path): \(n) checks, no failure")
     }
-    if !files.isEmpty && seconds == nil && !arguments.contains("--iterations") { return 0 }
+    if !files.isEmpty && seconds == nil && !options.iterationsGiven { return 0 }
     print("\(name): seed \(seed), \(seconds.map { "\($0) s" } ?? "\(iterations) inputs") of up to \(maxLength) bytes")
     var rng = SeededGenerator(seed: seed)
     let start = Soak.now()
@@ -76,5 +58,51 @@ public enum FuzzDriver {
       bytes += buffer[0..<n]
     }
     return bytes
+  }
+}
+
+/// The command line every fuzz target's plain driver reads:
+/// `[--seed N] [--iterations N] [--seconds S] [--max-len N] [PATH ...]`.
+public struct FuzzArguments: Sendable {
+  /// The random inputs' seed (default: the time).
+  public var seed = UInt64(time(nil))
+  /// Random inputs to run unless `seconds` is given.
+  public var iterations: Int
+  /// Seconds to run instead of `iterations`.
+  public var seconds: Double? = nil
+  /// Longest random input, bytes.
+  public var maxLength = 512
+  /// Files (or folders) named.
+  public var paths: [String] = []
+  /// Whether `--iterations` was given.
+  public var iterationsGiven = false
+
+  /// Parses `arguments`; nil with the exit status after `--help` (0, usage printed) or an
+  /// unknown option (2, message printed).
+  public static func parse(_ arguments: [String], name: String, iterations: Int, usage: String) -> (
+    arguments: FuzzArguments?, status: Int32
+  ) {
+    var a = FuzzArguments(iterations: iterations)
+    var args = arguments[...]
+    while let arg = args.popFirst() {
+      switch arg {
+      case "--seed": a.seed = args.popFirst().flatMap { UInt64($0) } ?? a.seed
+      case "--iterations":
+        a.iterations = args.popFirst().flatMap { Int($0) } ?? a.iterations
+        a.iterationsGiven = true
+      case "--seconds": a.seconds = args.popFirst().flatMap { Double($0) }
+      case "--max-len": a.maxLength = max(1, args.popFirst().flatMap { Int($0) } ?? a.maxLength)
+      case "--help", "-h":
+        print("usage: \(name) \(usage)")
+        return (nil, 0)
+      default:
+        if arg.hasPrefix("-") && arg != "-" {
+          print("\(name): unknown option \(arg)")
+          return (nil, 2)
+        }
+        a.paths.append(arg)
+      }
+    }
+    return (a, 0)
   }
 }
