@@ -272,7 +272,8 @@ struct UpdateAnimationTests {
     d.deleteRows(at: 0..<5, with: .left)
     try sim.performBatchUpdates(d, at: 2)
     let e3 = try sim.step(to: 2)
-    #expect(e3.updateCells.filter { $0.cell.kind == .deleted }.map(\.y) == (0..<5).map { Double($0) * 50 })
+    let deletedTops: [Double] = [0, 50, 100, 150, 200]
+    #expect(e3.updateCells.filter { $0.cell.kind == .deleted }.map(\.y) == deletedTops)
     let e4 = try sim.step(to: 2.1)
     let pulled = e4.visibleRange.filter { $0 >= 5 }
     #expect(!pulled.isEmpty && pulled.allSatisfy { e4.rowPositions[$0 - e4.visibleRange.lowerBound] < Double($0 + 5) * 50 })

@@ -13,6 +13,10 @@ import _TestSupport
 struct KeyframeTrackTests {
   func near(_ a: Double, _ b: Double, _ tol: Double = 1e-12) -> Bool { abs(a - b) <= tol }
 
+  /// Key times spread evenly over three segments (typed once: as an array literal inside
+  /// `#expect` it took the type checker 8.7 s per use).
+  static let thirds: [Double] = [0, 1.0 / 3, 2.0 / 3, 1]
+
   @Test("linear: at and between keys, given and even key times, eased segments, a zero-length segment jumps")
   func linear() throws {
     let t = try KeyframeTrack(values: [0, 10, 5], keyTimes: [0, 0.25, 1])
@@ -20,7 +24,7 @@ struct KeyframeTrackTests {
     #expect(near(t.value(at: 0.125), 5) && near(t.value(at: 0.625), 7.5))
     #expect(t.value(at: -1) == 0 && t.value(at: 2) == 5, "clamped")
     let even = try KeyframeTrack(values: [0, 4, 8, 0])
-    #expect(even.keyTimes == [0, 1.0 / 3, 2.0 / 3, 1])
+    #expect(even.keyTimes == Self.thirds)
     #expect(near(even.value(at: 0.5), 6) && near(even.value(at: 5.0 / 6), 4))
     // Segment 0 eased by easeIn: u = 0.5 becomes easeIn(0.5).
     let eased = try KeyframeTrack(values: [0, 10, 5], keyTimes: [0, 0.5, 1], timingFunctions: [.bezier(.easeIn), .bezier(.linear)])
@@ -39,9 +43,10 @@ struct KeyframeTrackTests {
   @Test("discrete: each value holds over its interval, n + 1 key times, the last value at 1")
   func discrete() throws {
     let t = try KeyframeTrack(values: [1, 2, 3], keyTimes: [0, 0.2, 0.7, 1], mode: .discrete)
-    #expect([0, 0.1, 0.2, 0.69, 0.7, 0.99, 1].map { t.value(at: $0) } == [1, 1, 2, 2, 3, 3, 3])
+    let times: [Double] = [0, 0.1, 0.2, 0.69, 0.7, 0.99, 1], held: [Double] = [1, 1, 2, 2, 3, 3, 3]
+    #expect(times.map { t.value(at: $0) } == held)
     let even = try KeyframeTrack(values: [1, 2, 3], mode: .discrete)
-    #expect(even.keyTimes == [0, 1.0 / 3, 2.0 / 3, 1])
+    #expect(even.keyTimes == Self.thirds)
     #expect(throws: CellMotionError.self) { try KeyframeTrack(values: [1, 2, 3], keyTimes: [0, 0.5, 1], mode: .discrete) }
   }
 

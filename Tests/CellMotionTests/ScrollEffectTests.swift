@@ -42,7 +42,9 @@ struct WheelPickerTests {
   func flutterPoint(item k: Int, offset o: Double, x: Double, y: Double) -> (x: Double, y: Double)? {
     typealias M4 = [[Double]]
     func mul(_ a: M4, _ b: M4) -> M4 {
-      (0..<4).map { i in (0..<4).map { j in (0..<4).reduce(0) { $0 + a[i][$1] * b[$1][j] } } }
+      var c: M4 = Array(repeating: Array(repeating: 0, count: 4), count: 4)
+      for i in 0..<4 { for j in 0..<4 { for k in 0..<4 { c[i][j] += a[i][k] * b[k][j] } } }
+      return c
     }
     func translate(_ x: Double, _ y: Double, _ z: Double) -> M4 {
       [[1, 0, 0, x], [0, 1, 0, y], [0, 0, 1, z], [0, 0, 0, 1]]

@@ -44,7 +44,7 @@ struct SpringTests {
   /// (w0 h)^4 <= 1e-10 so the integrator is good to ~1e-9) to 1e-6 in progress and velocity.
   @Test(
     "closed form matches RK4 in every regime",
-    arguments: [0, 0.1, 0.5, 0.9, 1 - 1e-4, 1 - 1e-7, 1, 1 + 1e-7, 1 + 1e-4, 1.5, 3, 10])
+    arguments: [0, 0.1, 0.5, 0.9, 1 - 1e-4, 1 - 1e-7, 1, 1 + 1e-7, 1 + 1e-4, 1.5, 3, 10] as [Double])
   func regimesAgainstRK4(zeta: Double) {
     var tx = ErrorTracker("x, zeta \(zeta)", tolerance: 1e-6)
     var tv = ErrorTracker("v / w0, zeta \(zeta)", tolerance: 1e-6)

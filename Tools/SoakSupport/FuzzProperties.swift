@@ -336,10 +336,7 @@ public enum UpdateFuzz {
       do { x = try r.map.oldIndex(ofNewRow: new) } catch { fatalError("map.oldIndex(ofNewRow: \(new)) threw \(error)") }
       if x != nil { fatalError("map.oldIndex(ofNewRow: \(new)) = \(x!), should be nil (inserted) after \(ops)") }
     }
-    guard r.inserted.map(\.index) == o.inserted.map(\.index),
-      r.deleted.map({ [$0.index, $0.id.rawValue] }).sorted(by: { $0[0] < $1[0] }) == o.deleted.map({ [$0.index, $0.id] }).sorted(by: { $0[0] < $1[0] }),
-      r.moved.map({ [$0.from, $0.to, $0.id.rawValue] }).sorted(by: { $0[0] < $1[0] }) == o.moved.map({ [$0.from, $0.to, $0.id] }).sorted(by: { $0[0] < $1[0] }),
-      r.reloaded.map({ [$0.oldIndex, $0.newIndex, $0.id.rawValue] }).sorted(by: { $0[0] < $1[0] }) == o.reloaded.map({ [$0.from, $0.to, $0.id] }).sorted(by: { $0[0] < $1[0] })
-    else { fatalError("what the batch did differs from the model: \(ops)") }
+    let table = RowsModel.Effects(r), expected = RowsModel.Effects(o)
+    guard table == expected else { fatalError("the batch did \(table), the model \(expected): \(ops)") }
   }
 }

@@ -64,6 +64,45 @@ public struct RowsModel: Sendable {
     public var displacement: Double
   }
 
+  /// What a batch did as plain integers, each list sorted by its first field (an index): the
+  /// table's account (`AppliedUpdate`) and the model's (`Outcome`) compare entry by entry.
+  public struct Effects: Equatable, Sendable, CustomStringConvertible {
+    /// Inserted rows' new indexes.
+    public var inserted: [Int]
+    /// [old index, identifier].
+    public var deleted: [[Int]]
+    /// [old index, new index, identifier].
+    public var moved: [[Int]]
+    /// [old index, new index, identifier].
+    public var reloaded: [[Int]]
+
+    static func sorted(_ rows: [[Int]]) -> [[Int]] { rows.sorted { (a: [Int], b: [Int]) -> Bool in a[0] < b[0] } }
+
+    /// The model's account.
+    public init(_ o: Outcome) {
+      inserted = o.inserted.map { (r: (index: Int, id: Int?)) -> Int in r.index }
+      deleted = Self.sorted(o.deleted.map { (r: (index: Int, id: Int)) -> [Int] in [r.index, r.id] })
+      moved = Self.sorted(o.moved.map { (r: (from: Int, to: Int, id: Int)) -> [Int] in [r.from, r.to, r.id] })
+      reloaded = Self.sorted(o.reloaded.map { (r: (from: Int, to: Int, id: Int)) -> [Int] in [r.from, r.to, r.id] })
+    }
+
+    /// The table's account.
+    public init(_ a: AppliedUpdate) {
+      inserted = a.inserted.map { $0.index }
+      var deleted: [[Int]] = []
+      for r in a.deleted { deleted.append([r.index, r.id.rawValue]) }
+      var moved: [[Int]] = []
+      for r in a.moved { moved.append([r.from, r.to, r.id.rawValue]) }
+      var reloaded: [[Int]] = []
+      for r in a.reloaded { reloaded.append([r.oldIndex, r.newIndex, r.id.rawValue]) }
+      (self.deleted, self.moved, self.reloaded) = (Self.sorted(deleted), Self.sorted(moved), Self.sorted(reloaded))
+    }
+
+    public var description: String {
+      "inserted \(inserted), deleted \(deleted), moved \(moved), reloaded \(reloaded)"
+    }
+  }
+
   /// The rule a batch breaks, in words, or nil when the table must accept it.
   public func violation(_ ops: [SoakUpdateOp]) -> String? {
     let old = rowCount

@@ -27,7 +27,8 @@ public struct SoakGenerator {
     let r = g.next() % 100
     switch r {
     case 0..<60:
-      return .frames(count: int(1...90), interval: [1.0 / 60, 1.0 / 120, 1.0 / 240, 1.0 / 30][Int(g.next() % 4)])
+      let rates: [Double] = [60, 120, 240, 30]
+      return .frames(count: int(1...90), interval: 1 / rates[Int(g.next() % 4)])
     case 60..<80: return .frames(count: int(1...30), interval: g.uniform(1.0 / 240...0.05))
     case 80..<95: return .frames(count: 1, interval: g.uniform(0.1...3))
     case 95..<99: return .frames(count: 1, interval: g.uniform(60...3600))

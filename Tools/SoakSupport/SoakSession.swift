@@ -348,24 +348,9 @@ public struct SoakSession {
     let oldCount = model.rowCount
     let outcome = model.apply(ops, issued: issued)
     // What the table says the batch did, against the model.
-    let inserted = applied.inserted.map { $0.index }
-    if inserted != outcome.inserted.map(\.index) {
-      return violation("identifiers", "inserted rows \(inserted), model \(outcome.inserted.map(\.index))")
-    }
-    if applied.deleted.map({ [$0.index, $0.id.rawValue] }).sorted(by: { $0[0] < $1[0] })
-      != outcome.deleted.map({ [$0.index, $0.id] }).sorted(by: { $0[0] < $1[0] })
-    {
-      return violation("identifiers", "deleted \(applied.deleted.map { ($0.index, $0.id) }), model \(outcome.deleted)")
-    }
-    if applied.moved.map({ [$0.from, $0.to, $0.id.rawValue] }).sorted(by: { $0[0] < $1[0] })
-      != outcome.moved.map({ [$0.from, $0.to, $0.id] }).sorted(by: { $0[0] < $1[0] })
-    {
-      return violation("identifiers", "moved \(applied.moved.map { ($0.from, $0.to, $0.id) }), model \(outcome.moved)")
-    }
-    if applied.reloaded.map({ [$0.oldIndex, $0.newIndex, $0.id.rawValue] }).sorted(by: { $0[0] < $1[0] })
-      != outcome.reloaded.map({ [$0.from, $0.to, $0.id] }).sorted(by: { $0[0] < $1[0] })
-    {
-      return violation("identifiers", "reloaded \(applied.reloaded.map { ($0.oldIndex, $0.newIndex) }), model \(outcome.reloaded)")
+    let table = RowsModel.Effects(applied), expectedEffects = RowsModel.Effects(outcome)
+    if table != expectedEffects {
+      return violation("identifiers", "the batch did \(table); model \(expectedEffects)")
     }
     // The index map, both ways: every row of tables up to 20,000 rows, else the changed
     // rows, their neighbours and a sample.

@@ -138,7 +138,11 @@ extension TableAnimator {
         // A's row: the translation by y taken back out (column 2 -= column 4 x y).
         let w = a[4 * r + 3]
         let x0 = a[4 * r], x1 = a[4 * r + 1] - w * y, x2 = a[4 * r + 2]
-        row = x0 * s0 + x1 * s1 + x2 * s2 + w * s3
+        // One product per statement: the whole sum in one expression took the type
+        // checker about a second.
+        let p0: SIMD4<Float> = x0 * s0, p1: SIMD4<Float> = x1 * s1
+        let p2: SIMD4<Float> = x2 * s2, p3: SIMD4<Float> = w * s3
+        row = (p0 + p1) + (p2 + p3)
       } else {
         row = r == 0 ? s0 : (r == 1 ? s1 : (r == 2 ? s2 : s3))
       }
