@@ -117,7 +117,7 @@ func randomMatrixKeyframes(_ g: inout SeededGenerator) throws -> MatrixAnimation
 struct KeyframeKernelTests {
   static let sizes = [0, 1, 7, 9, 1023, 4097]
 
-  @Test("Random keyframe tracks (1 to 64 keys, every mode, Bezier and spring segments), every lane width and size")
+  @Test("Random keyframe tracks (1 to 64 keys, every mode, Bezier and spring segments), every lane width, sizes 0-1023 (4097 exhaustive)")
   func randomTracks() throws {
     var g = SeededGenerator(seed: 0x4B_E7F2)
     var c = Comparison("keyframes")
@@ -163,7 +163,7 @@ struct KeyframeKernelTests {
     c.expectAllPassed(folds: false)
   }
 
-  @Test("Matrix keyframes (2D, 3D, componentwise and discrete segments), every lane width and size")
+  @Test("Matrix keyframes (2D, 3D, componentwise and discrete segments), every lane width, sizes 0-1023 (4097 exhaustive)")
   func matrixTracks() throws {
     var g = SeededGenerator(seed: 0x4B_E7F5)
     var c = Comparison("matrix keyframes")
