@@ -15,7 +15,7 @@ import _TestSupport
 @main
 struct PlainDriver {
   static func main() {
-    FuzzEntry.main(name: "CellMotionFuzz", property: FuzzHarness.run, plain: run)
+    FuzzEntry.main(property: FuzzHarness.run, plain: run)
   }
 
   /// The plain driver on `arguments` (without the program name); returns the exit status.

@@ -18,12 +18,10 @@ public enum FuzzEntry {
   /// once, before the driver starts, and only read after: the driver is single-threaded.
   nonisolated(unsafe) static var property: ([UInt8]) -> Void = { _ in }
 
-  /// Runs the fuzz target `name` on `property` (one input's bytes; traps when broken) and
-  /// exits. Under libFuzzer the command line is libFuzzer's; otherwise `plain` runs with it
+  /// Runs a fuzz target on `property` (one input's bytes; traps when broken) and exits.
+  /// Under libFuzzer the command line is libFuzzer's; otherwise `plain` runs with it
   /// (without the program name) and its result is the exit status.
-  public static func main(
-    name: String, property: @escaping ([UInt8]) -> Void, plain: ([String]) -> Int32
-  ) -> Never {
+  public static func main(property: @escaping ([UInt8]) -> Void, plain: ([String]) -> Int32) -> Never {
     #if CELLMOTION_LIBFUZZER
       Self.property = property
       var argc = CommandLine.argc
@@ -38,7 +36,7 @@ public enum FuzzEntry {
   /// of seeded random inputs (and the files named) counting the checks each input made.
   public static func main(name: String, checks property: @escaping ([UInt8]) -> Int) -> Never {
     main(
-      name: name, property: { _ = property($0) },
+      property: { _ = property($0) },
       plain: { FuzzDriver.main(name: name, arguments: $0, property: property) })
   }
 
