@@ -142,7 +142,7 @@ extension TableAnimator {
         // checker about a second.
         let p0: SIMD4<Float> = x0 * s0, p1: SIMD4<Float> = x1 * s1
         let p2: SIMD4<Float> = x2 * s2, p3: SIMD4<Float> = w * s3
-        row = (p0 + p1) + (p2 + p3)
+        row = ((p0 + p1) + p2) + p3  // the order the single expression summed in
       } else {
         row = r == 0 ? s0 : (r == 1 ? s1 : (r == 2 ? s2 : s3))
       }
