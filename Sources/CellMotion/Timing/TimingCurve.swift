@@ -177,7 +177,23 @@ public struct TimingCurve: Sendable, Hashable, Codable, CustomStringConvertible 
   public func slope(at x: Double) -> Double {
     if x.isNaN { return .nan }
     if y1 == x1 && y2 == x2 { return 1 }
+    return slope(at: x, parameter: parameter(forX: x))
+  }
+
+  /// `value(at: x)` and `slope(at: x)` from one solve for the parameter: what a table of
+  /// exact values over a grid needs (the kernel's solve selection), at half the cost of
+  /// asking for each.
+  package func valueAndSlope(at x: Double) -> (value: Double, slope: Double) {
+    if x.isNaN { return (.nan, .nan) }
+    if y1 == x1 && y2 == x2 { return (min(max(x, 0), 1), 1) }
     let s = parameter(forX: x)
+    let value = x <= 0 ? 0 : x >= 1 ? 1 : bezierY(s)
+    return (value, slope(at: x, parameter: s))
+  }
+
+  /// The slope at x given the parameter s = parameter(forX: x) of a curve that is not the
+  /// identity.
+  private func slope(at x: Double, parameter s: Double) -> Double {
     let dx = Self.derivatives(s, x1, x2)
     let dy = Self.derivatives(s, y1, y2)
     for (a, b) in [(dx.0, dy.0), (dx.1, dy.1), (dx.2, dy.2)] where !(a == 0 && b == 0) {

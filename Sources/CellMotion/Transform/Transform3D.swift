@@ -194,13 +194,21 @@ extension Transform3D {
 extension Transform3D {
   /// CATransform3DConcat(self, other) = self * other: `self` applies first, then `other`.
   public func concatenating(_ b: Transform3D) -> Transform3D {
-    let a = self
-    var r = Transform3D.identity
-    for i in 0..<4 {
-      for j in 0..<4 {
-        r[i, j] = a[i, 0] * b[0, j] + a[i, 1] * b[1, j] + a[i, 2] * b[2, j] + a[i, 3] * b[3, j]
-      }
+    // r[i, j] = a[i, 0] b[0, j] + a[i, 1] b[1, j] + a[i, 2] b[2, j] + a[i, 3] b[3, j], summed
+    // left to right, written out by field: the subscript's index switch made this the
+    // reference's hottest function in debug builds.
+    func row(_ x1: Double, _ x2: Double, _ x3: Double, _ x4: Double) -> (Double, Double, Double, Double) {
+      let c1: Double = x1 * b.m11 + x2 * b.m21 + x3 * b.m31 + x4 * b.m41
+      let c2: Double = x1 * b.m12 + x2 * b.m22 + x3 * b.m32 + x4 * b.m42
+      let c3: Double = x1 * b.m13 + x2 * b.m23 + x3 * b.m33 + x4 * b.m43
+      let c4: Double = x1 * b.m14 + x2 * b.m24 + x3 * b.m34 + x4 * b.m44
+      return (c1, c2, c3, c4)
     }
+    var r = Transform3D.identity
+    (r.m11, r.m12, r.m13, r.m14) = row(m11, m12, m13, m14)
+    (r.m21, r.m22, r.m23, r.m24) = row(m21, m22, m23, m24)
+    (r.m31, r.m32, r.m33, r.m34) = row(m31, m32, m33, m34)
+    (r.m41, r.m42, r.m43, r.m44) = row(m41, m42, m43, m44)
     return r
   }
 

@@ -93,13 +93,15 @@ package enum CompiledCurve: Sendable, Hashable {
   static func newtonSteps(_ c: (Float, Float, Float, Float, Float, Float), _ grid: SolveGrid) -> (
     steps: Int, quadraticGuess: Bool
   ) {
-    func worst(_ steps: Int, _ guess: Bool) -> Double {
-      grid.worst { Kernel.bezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, steps: steps, quadraticGuess: guess) }
+    func meetsTarget(_ steps: Int, _ guess: Bool) -> Bool {
+      grid.meets(
+        { Kernel.bezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, steps: steps, quadraticGuess: guess) },
+        scaled: grid.target, absolute: .infinity)
     }
     // The guess costs about two steps (a square root, a divide and selects).
     for cost in 1...(Kernel.bezierSteps + 2) {
-      if cost <= Kernel.bezierSteps, worst(cost, false) <= grid.target { return (cost, false) }
-      if cost > 2, worst(cost - 2, true) <= grid.target { return (cost - 2, true) }
+      if cost <= Kernel.bezierSteps, meetsTarget(cost, false) { return (cost, false) }
+      if cost > 2, meetsTarget(cost - 2, true) { return (cost - 2, true) }
     }
     return (Kernel.bezierSteps, true)
   }
@@ -121,8 +123,9 @@ package enum CompiledCurve: Sendable, Hashable {
       }
       // Exact progress, scaled as in the kernel tests: where |dy/dx| is large, Float
       // rounding of x alone moves y, whatever the solver does.
-      exact = xs.map { curve.value(at: Double($0)) }
-      scales = xs.map { max(1, abs(curve.slope(at: Double($0))) / 5) }
+      let exactValues = xs.map { curve.valueAndSlope(at: Double($0)) }
+      exact = exactValues.map(\.value)
+      scales = exactValues.map { max(1, abs($0.slope) / 5) }
       target =
         worst { Kernel.bezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, steps: Kernel.bezierSteps, quadraticGuess: true) }
         + 1e-7
@@ -130,13 +133,29 @@ package enum CompiledCurve: Sendable, Hashable {
     /// Worst scaled error of `solve` over the grid.
     func worst(_ solve: (Float) -> Float) -> Double {
       var w = 0.0
-      for (i, x) in xs.enumerated() { w = max(w, abs(Double(solve(x)) - exact[i]) / scales[i]) }
+      for (i, x) in xs.enumerated() {
+        let e = abs(Double(solve(x)) - exact[i]) / scales[i]
+        w = e.isNaN ? .infinity : max(w, e)
+      }
       return w
+    }
+    /// Whether `solve` is within `scaled` of the exact progress everywhere on the grid
+    /// after slope scaling, and within `absolute` unscaled; stops at the first point that
+    /// is not (most candidate solves fail early). NaN fails.
+    func meets(_ solve: (Float) -> Float, scaled: Double, absolute: Double) -> Bool {
+      for (i, x) in xs.enumerated() {
+        let error = abs(Double(solve(x)) - exact[i])
+        if !(error <= absolute && error / scales[i] <= scaled) { return false }
+      }
+      return true
     }
     /// Worst unscaled error of `solve` over the grid.
     func worstAbsolute(_ solve: (Float) -> Float) -> Double {
       var w = 0.0
-      for (i, x) in xs.enumerated() { w = max(w, abs(Double(solve(x)) - exact[i])) }
+      for (i, x) in xs.enumerated() {
+        let e = abs(Double(solve(x)) - exact[i])
+        w = e.isNaN ? .infinity : max(w, e)
+      }
       return w
     }
   }
@@ -211,7 +230,7 @@ package enum CompiledCurve: Sendable, Hashable {
           : Kernel.rootFittedBezierProgress(
             $0, c.0, c.1, c.2, c.3, c.4, c.5, fit, steps: option.steps)
       }
-      if grid.worst(solve) <= grid.target && grid.worstAbsolute(solve) <= max(newtonAbsolute, 3e-7) {
+      if grid.meets(solve, scaled: grid.target, absolute: max(newtonAbsolute, 3e-7)) {
         return (fit, option.steps)
       }
     }
