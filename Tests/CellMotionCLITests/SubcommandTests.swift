@@ -197,7 +197,10 @@ struct SubcommandTests {
     let reverse = try angles("reverse"), carry = try angles("carry")
     // Both toggles land mid-fold (frames 264 and 288): the fold is drawn around them.
     for (name, a) in [("reverse", reverse), ("carry", carry)] {
-      let steps = (200...300).compactMap { k in a[k].flatMap { x in a[k + 1].map { abs($0 - x) } } }
+      var steps: [Double] = []
+      for k in 200...300 {
+        if let x = a[k], let next = a[k + 1] { steps.append(abs(next - x)) }
+      }
       #expect(steps.count > 90 && steps.max()! < 0.05, "\(name): continuous, \(steps.max() ?? -1)")
     }
     for toggle in [264, 288] {

@@ -356,6 +356,19 @@ struct TimingCurveTests {
     #expect((TimingCurve.linear.slope(at: 0.3) - 1).magnitude <= 1e-15)
   }
 
+  @Test("valueAndSlope(at:) is value(at:) and slope(at:), bit for bit, on every named curve and the dense grid")
+  func valueAndSlopeIsBoth() {
+    for (name, c) in namedCurves {
+      for x in denseGrid + [-0.5, 0, 1, 1.5, .nan] {
+        let both = c.valueAndSlope(at: x)
+        let value = c.value(at: x), slope = c.slope(at: x)
+        let same = (both.value == value || (both.value.isNaN && value.isNaN))
+          && (both.slope == slope || (both.slope.isNaN && slope.isNaN))
+        #expect(same, "\(name) x=\(x): \(both) against (\(value), \(slope))")
+      }
+    }
+  }
+
   /// Core Animation's looser solver (Newton to |x(s) - x| < 1e-5, bisection fallback):
   /// its error in y is about slope * 1e-5 to first order.
   @Test("Core Animation's solver deviation from the exact answer")
