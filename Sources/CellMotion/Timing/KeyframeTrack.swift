@@ -80,14 +80,18 @@ public struct KeyframeTrack: Sendable, Hashable {
     guard n >= 1, n <= Self.maximumKeys else {
       throw .outOfRange(field: "keyframes.values.count", value: Double(n), expected: "1...\(Self.maximumKeys)")
     }
-    for (k, v) in values.enumerated() { try Check.within(v, InputLimits.channelValue, "keyframes.values[\(k)]") }
+    for (k, v) in values.enumerated() where !InputLimits.channelValue.contains(v) {
+      try Check.within(v, InputLimits.channelValue, "keyframes.values[\(k)]")
+    }
     let segments = max(n - 1, 0)
     func perKey(_ a: [Double]?, _ name: String) throws(CellMotionError) -> [Double] {
       guard let a else { return Array(repeating: 0, count: n) }
       guard a.count == n else {
         throw .outOfRange(field: "keyframes.\(name).count", value: Double(a.count), expected: "\(n) (one per value)")
       }
-      for (k, x) in a.enumerated() { try Check.within(x, InputLimits.keyframeParameter, "keyframes.\(name)[\(k)]") }
+      for (k, x) in a.enumerated() where !InputLimits.keyframeParameter.contains(x) {
+        try Check.within(x, InputLimits.keyframeParameter, "keyframes.\(name)[\(k)]")
+      }
       return a
     }
     self.tension = try perKey(tension, "tensionValues")

@@ -58,7 +58,7 @@ public struct Transform3D: Sendable, Hashable, Codable, CustomStringConvertible 
     guard values.count == 16 else {
       throw .bufferSize(field: "Transform3D values", expected: 16, actual: values.count)
     }
-    for (i, v) in values.enumerated() { try Check.finite(v, "Transform3D m\(i / 4 + 1)\(i % 4 + 1)") }
+    for (i, v) in values.enumerated() where !v.isFinite { try Check.finite(v, "Transform3D m\(i / 4 + 1)\(i % 4 + 1)") }
     self.init(rows: (0..<4).map { r in (0..<4).map { values[r * 4 + $0] } })
   }
 

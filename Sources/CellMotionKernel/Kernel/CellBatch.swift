@@ -224,7 +224,10 @@ public struct CellBatch: Sendable {
     guard source == .progress else {
       throw .invalidCombination(field: "progress", reason: "this batch runs on the clock")
     }
-    for (k, v) in values.enumerated() { try Check.within(Double(v), InputLimits.progress, "progress[\(k)]") }
+    // Messages are built only for a bad value: this runs on every frame of a driven batch.
+    for (k, v) in values.enumerated() where !InputLimits.progress.contains(Double(v)) {
+      try Check.within(Double(v), InputLimits.progress, "progress[\(k)]")
+    }
     columns.progress.withUnsafeMutableBufferPointer { p in
       for (k, v) in values.enumerated() { p[first + k] = v }
     }

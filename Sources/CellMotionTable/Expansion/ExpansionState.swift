@@ -121,7 +121,7 @@ public struct ExpansionState: Sendable {
       guard hs.count == rowCount else {
         throw .bufferSize(field: "detailHeights", expected: rowCount, actual: hs.count)
       }
-      for (i, h) in hs.enumerated() { try Check.length(h, "detailHeights[\(i)]") }
+      for (i, h) in hs.enumerated() where !InputLimits.length.contains(h) { try Check.length(h, "detailHeights[\(i)]") }
     }
     self.rowCount = rowCount
     self.policy = policy
