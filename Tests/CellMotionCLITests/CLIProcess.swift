@@ -10,6 +10,8 @@
 import Foundation
 import Testing
 
+@testable import CellMotionCLI
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -78,11 +80,48 @@ enum CLI {
     var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
   }
 
-  /// Runs `cellmotion args` in `directory`; stdout and stderr go through temporary files
-  /// (no pipe-buffer deadlocks on large outputs). `stdout`, if given, replaces the
-  /// temporary stdout file (e.g. /dev/full); `Result.stdout` is then empty. A process
-  /// still running after `timeout` seconds is killed (SIGKILL) and reported `timedOut`.
+  /// Runs `cellmotion args`. In this process (`CellMotionCommand.execute`, with stdout
+  /// and stderr bound to temporary files) unless the run needs a process of its own: a
+  /// working directory, a replaced stdout, stdin or a timeout; those go to `runProcess`.
+  /// Either way the exit code, stdout, stderr and files written are what the executable
+  /// gives (the end-to-end suites run it as a process).
   static func run(
+    _ args: [String], in directory: URL? = nil, stdout: FileHandle? = nil, stdin: String? = nil,
+    timeout: TimeInterval? = nil
+  ) throws -> Result {
+    if directory == nil, stdout == nil, stdin == nil, timeout == nil { return try runInProcess(args) }
+    return try runProcess(args, in: directory, stdout: stdout, stdin: stdin, timeout: timeout)
+  }
+
+  /// Runs `cellmotion args` in this process: `CellMotionCommand.execute` with
+  /// `Console.streams` bound to two temporary files, and help text wrapped at 80 columns
+  /// (a process whose stdout is a file wraps there too).
+  static func runInProcess(_ args: [String]) throws -> Result {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cli-io-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outURL = scratch.appendingPathComponent("stdout"), errURL = scratch.appendingPathComponent("stderr")
+    let out = open(outURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let err = open(errURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    defer {
+      if out >= 0 { close(out) }
+      if err >= 0 { close(err) }
+    }
+    try #require(out >= 0 && err >= 0, "cannot open the output files in \(scratch.path)")
+    let status = Console.$streams.withValue(Console.Streams(output: out, error: err)) {
+      CellMotionCommand.execute(args, columns: 80)
+    }
+    return Result(
+      status: status, stdout: try Data(contentsOf: outURL),
+      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+  }
+
+  /// Runs `cellmotion args` as a child process in `directory`; stdout and stderr go
+  /// through temporary files (no pipe-buffer deadlocks on large outputs). `stdout`, if
+  /// given, replaces the temporary stdout file (e.g. /dev/full); `Result.stdout` is then
+  /// empty. A process still running after `timeout` seconds is killed (SIGKILL) and
+  /// reported `timedOut`.
+  static func runProcess(
     _ args: [String], in directory: URL? = nil, stdout: FileHandle? = nil, stdin: String? = nil,
     timeout: TimeInterval? = nil
   ) throws -> Result {

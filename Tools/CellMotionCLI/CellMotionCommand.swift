@@ -28,27 +28,41 @@ struct CellMotionCommand: ParsableCommand {
       RecipeTemplateCommand.self, RecipeSchemaCommand.self, TimelineCommand.self,
     ])
 
-  /// Parses the arguments and runs the chosen subcommand. Help and version requests exit 0
-  /// with their usual text on stdout; every error exits non-zero with one line on stderr.
+  /// Runs the command line and exits with `execute`'s code.
   static func main() {
+    Foundation.exit(execute(Array(CommandLine.arguments.dropFirst())))
+  }
+
+  /// Parses `arguments` (the command line after the program name), runs the chosen
+  /// subcommand and returns the exit code. Help and version requests return 0 with their
+  /// usual text on stdout; every error returns non-zero after one line on stderr.
+  ///
+  /// Never exits the process, so tests run commands in-process with `Console.streams`
+  /// bound to files of their own (the output files a command writes are the same as a
+  /// process's).
+  ///
+  /// - Parameter columns: the width help text wraps to; nil: the terminal's (80 when
+  ///   stdout is not a terminal).
+  static func execute(_ arguments: [String], columns: Int? = nil) -> Int32 {
     let command: any ParsableCommand
     do {
-      command = try parseAsRoot(joiningNegativeArrayValues(Array(CommandLine.arguments.dropFirst())))
+      command = try parseAsRoot(joiningNegativeArrayValues(arguments))
     } catch {
       // Help requests and clean exits print ArgumentParser's text, through a checked write.
-      if exitCode(for: error) == .success { succeed(printing: fullMessage(for: error)) }
-      fail(message(for: error), code: exitCode(for: error).rawValue, fold: true)
+      if exitCode(for: error) == .success { return succeed(printing: fullMessage(for: error, columns: columns)) }
+      return fail(message(for: error), code: exitCode(for: error).rawValue, fold: true)
     }
     do {
       var mutable = command
       try mutable.run()
+      return 0
     } catch let error as CellMotionError {
-      fail(error.description, code: 1)
+      return fail(error.description, code: 1)
     } catch let error as CLIError {
-      fail(error.message, code: 1)
+      return fail(error.message, code: 1)
     } catch {
-      if exitCode(for: error) == .success { succeed(printing: fullMessage(for: error)) }
-      fail(message(for: error), code: max(1, exitCode(for: error).rawValue), fold: true)
+      if exitCode(for: error) == .success { return succeed(printing: fullMessage(for: error, columns: columns)) }
+      return fail(message(for: error), code: max(1, exitCode(for: error).rawValue), fold: true)
     }
   }
 
@@ -90,26 +104,26 @@ struct CellMotionCommand: ParsableCommand {
     return out
   }
 
-  /// Prints `text` (help, a clean exit's message) and a newline on stdout and exits 0; a
+  /// Prints `text` (help, a clean exit's message) and a newline on stdout and returns 0; a
   /// failed write (a full disk, a closed stdout) is an error like any other.
-  static func succeed(printing text: String) -> Never {
+  static func succeed(printing text: String) -> Int32 {
     if !text.isEmpty {
       do {
         try Console.write(text + "\n")
       } catch {
-        fail(error.message, code: 1)
+        return fail(error.message, code: 1)
       }
     }
-    Foundation.exit(0)
+    return 0
   }
 
-  /// Prints `cellmotion: error: <message>` on one line and exits with `code`.
+  /// Prints `cellmotion: error: <message>` on one line and returns `code` (1 if it is 0).
   ///
   /// - Parameter fold: join the lines of a multi-line message with "; " (ArgumentParser's
   ///   messages); otherwise a line break is user data and is escaped like any control.
-  static func fail(_ message: String, code: Int32, fold: Bool = false) -> Never {
+  static func fail(_ message: String, code: Int32, fold: Bool = false) -> Int32 {
     Console.writeError("cellmotion: error: \(errorText(message, fold: fold))\n")
-    Foundation.exit(code == 0 ? 1 : code)
+    return code == 0 ? 1 : code
   }
 
   /// The longest error message printed, in characters; longer ones keep their start and

@@ -279,7 +279,7 @@ enum Destination {
   func write(_ body: (FDWriter) throws -> Void) throws {
     switch self {
     case .stdout:
-      let w = FDWriter(fd: STDOUT_FILENO, target: "to standard output")
+      let w = FDWriter(fd: Console.streams.output, target: "to standard output")
       try body(w)
       try w.flush()
     case .file(let outputs):
@@ -295,9 +295,10 @@ enum Destination {
 /// handler so an interrupted run (a long `simulate -o`) leaves nothing behind.
 ///
 /// The handler may only call async-signal-safe functions, so the paths live in a fixed
-/// table of C strings that the handler reads without locks (this process is single
-/// threaded where it registers files).
+/// table of C strings that the handler reads without locks; registering and forgetting
+/// take a lock (tests run commands on several threads of one process).
 enum TemporaryFiles {
+  private static let lock = NSLock()
   private static let slots = 16
   nonisolated(unsafe) private static let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
     let t = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: slots)
@@ -308,19 +309,23 @@ enum TemporaryFiles {
 
   /// Remembers `path` for removal on a signal.
   static func register(_ path: String) {
-    installHandlers()
-    for i in 0..<slots where table[i] == nil {
-      table[i] = strdup(path)
-      return
+    lock.withLock {
+      installHandlers()
+      for i in 0..<slots where table[i] == nil {
+        table[i] = strdup(path)
+        return
+      }
     }
   }
 
   /// Forgets `path` (renamed into place or removed).
   static func unregister(_ path: String) {
-    for i in 0..<slots {
-      if let p = table[i], String(cString: p) == path {
-        table[i] = nil
-        free(p)
+    lock.withLock {
+      for i in 0..<slots {
+        if let p = table[i], String(cString: p) == path {
+          table[i] = nil
+          free(p)
+        }
       }
     }
   }

@@ -20,11 +20,22 @@ struct CLIError: Error, CustomStringConvertible {
 /// Writes to the standard streams with write(2): no buffering surprises, and every failure
 /// on stdout is reported (FileHandle.write(_: Data) traps on a failed write instead).
 enum Console {
+  /// The descriptors a command writes its standard output and error to.
+  struct Streams: Sendable {
+    var output: Int32
+    var error: Int32
+  }
+
+  /// The process's stdout and stderr, unless a caller (a test running a command
+  /// in-process) binds others for the duration of a call:
+  /// `Console.$streams.withValue(Streams(output: fd1, error: fd2)) { ... }`.
+  @TaskLocal static var streams = Streams(output: STDOUT_FILENO, error: STDERR_FILENO)
+
   /// Writes all of `text` to stdout.
   ///
   /// - Throws: `CLIError` ("cannot write to standard output: No space left on device").
   static func write(_ text: String) throws(CLIError) {
-    if let code = writeAll(STDOUT_FILENO, text) {
+    if let code = writeAll(streams.output, text) {
       throw CLIError("cannot write to standard output: \(describeErrno(code))")
     }
   }
@@ -32,11 +43,11 @@ enum Console {
   /// Writes `text` to stderr. Best effort: if stderr itself fails there is nowhere left
   /// to report it, and the exit code still says what happened.
   static func writeError(_ text: String) {
-    _ = writeAll(STDERR_FILENO, text)
+    _ = writeAll(streams.error, text)
   }
 
   /// Whether stderr is a terminal.
-  static var stderrIsTTY: Bool { isatty(STDERR_FILENO) != 0 }
+  static var stderrIsTTY: Bool { isatty(streams.error) != 0 }
 
   /// Writes all of `text` to `fd`, retrying short writes and EINTR.
   /// - Returns: nil on success, else the errno of the failed write(2).
