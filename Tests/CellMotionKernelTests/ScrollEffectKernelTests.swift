@@ -58,7 +58,6 @@ struct ScrollEffectKernelTests {
       let vertical = effect.timeline.axis == .vertical
       for extents in [[Double(g.uniform(30...120))], [44, 88, 60.5]] {
         for n in [0, 1, 7, 9, 1023] {
-          var batch = try ScrollEffectBatch(effect: effect, capacity: n)
           // Cells from above the viewport to below it, the viewport scrolled to a random
           // place; cross size and viewport fixed.
           let (starts, sizes) = Self.layout(n, first: g.uniform(-300...0), extents: extents)
@@ -76,37 +75,9 @@ struct ScrollEffectKernelTests {
             let end = min(starts.count, (i / 5 + 1) * 5)
             return end == 0 ? 0 : Float(starts[end - 1] + sizes[end - 1] - offset)
           }
-          let cross = 320.0
-          for lanes in LaneWidth.allCases {
-            var out = try FrameOutput(capacity: n)
-            try leading.withUnsafeBufferPointer { l in
-              try extent.withUnsafeBufferPointer { e in
-                try sectionEnds.withUnsafeBufferPointer { se in
-                  try batch.evaluate(
-                    leading: l, extent: e, crossExtent: cross, sectionEnds: se, scroll: scroll, into: &out,
-                    options: KernelOptions(lanes: lanes))
-                }
-              }
-            }
-            #expect(out.count == n)
-            for i in 0..<n {
-              // The reference from the same Float positions the kernel read.
-              let s = Double(leading[i]) + offset, e = Double(extent[i])
-              let cell = vertical
-                ? try ScrollCell(x: 0, y: s, width: cross, height: e, sectionEnd: Double(sectionEnds[i]) + offset)
-                : try ScrollCell(x: s, y: 0, width: e, height: cross, sectionEnd: Double(sectionEnds[i]) + offset)
-              let ref = effect.evaluate(cell: cell, scroll: scroll)
-              switch ref.output {
-              case .progress: kinds[0] += 1
-              case .noEffect: kinds[1] += 1
-              case .hidden: kinds[2] += 1
-              }
-              let size = max(cross, e, viewport.width)
-              let context = "\(effect.name) \(effect.timeline.axis) n=\(n) cell \(i) \(lanes) \(ref.output)"
-              transform.record(normalisedError(out.transform(ofCell: i), ref.transform, scale: size).0, 0, context)
-              opacity.record(Double(out.opacity[i]), ref.opacity, context)
-            }
-          }
+          try Self.compare(
+            effect, leading: leading, extent: extent, sectionEnds: sectionEnds, offset: offset, scroll: scroll,
+            transform: &transform, opacity: &opacity, kinds: &kinds)
         }
       }
     }
@@ -117,6 +88,86 @@ struct ScrollEffectKernelTests {
     #expect(opacity.passed, "\(opacity)")
     // The sweep reaches every kind of output.
     #expect(kinds.allSatisfy { $0 > 0 }, "\(kinds)")
+  }
+
+  /// Evaluates `effect` for the cells at every lane width and records each cell's error
+  /// against the reference (from the same Float positions the kernel read), and its kind.
+  static func compare(
+    _ effect: ScrollEffect, leading: [Float], extent: [Float], sectionEnds: [Float], offset: Double,
+    scroll: ScrollState, transform: inout ErrorTracker, opacity: inout ErrorTracker, kinds: inout [Int]
+  ) throws {
+    let n = leading.count, cross = 320.0
+    let vertical = effect.timeline.axis == .vertical
+    var batch = try ScrollEffectBatch(effect: effect, capacity: n)
+    for lanes in LaneWidth.allCases {
+      var out = try FrameOutput(capacity: n)
+      try leading.withUnsafeBufferPointer { l in
+        try extent.withUnsafeBufferPointer { e in
+          try sectionEnds.withUnsafeBufferPointer { se in
+            try batch.evaluate(
+              leading: l, extent: e, crossExtent: cross, sectionEnds: se, scroll: scroll, into: &out,
+              options: KernelOptions(lanes: lanes))
+          }
+        }
+      }
+      #expect(out.count == n)
+      for i in 0..<n {
+        let s = Double(leading[i]) + offset, e = Double(extent[i])
+        let cell = vertical
+          ? try ScrollCell(x: 0, y: s, width: cross, height: e, sectionEnd: Double(sectionEnds[i]) + offset)
+          : try ScrollCell(x: s, y: 0, width: e, height: cross, sectionEnd: Double(sectionEnds[i]) + offset)
+        let ref = effect.evaluate(cell: cell, scroll: scroll)
+        switch ref.output {
+        case .progress: kinds[0] += 1
+        case .noEffect: kinds[1] += 1
+        case .hidden: kinds[2] += 1
+        }
+        let size = max(cross, e, scroll.viewportWidth)
+        let context = "\(effect.name) \(effect.timeline.axis) n=\(n) cell \(i) \(lanes) \(ref.output)"
+        transform.record(normalisedError(out.transform(ofCell: i), ref.transform, scale: size).0, 0, context)
+        opacity.record(Double(out.opacity[i]), ref.opacity, context)
+      }
+    }
+  }
+
+  @Test("Extents whose timelines resolve to different shapes in one frame (a contain range that steps where the cell fills the viewport)")
+  func mixedShapes() throws {
+    var transform = ErrorTracker("mixed shapes transform (normalised)", tolerance: 2e-5)
+    var opacity = ErrorTracker("mixed shapes opacity", tolerance: 1e-5)
+    var kinds = [0, 0, 0]
+    let effect = try ScrollEffect(
+      name: "containMixed", timeline: .view(AnimationRange(parsing: "contain"), fill: .both), recipe: .tipInChannels)
+    let viewport = 640.0
+    // Runs of one extent and of several; 640 (the viewport) makes contain degenerate.
+    let pattern: [Double] = [44, 640, 640, 88, 640, 1500, 60.5, 60.5, 640]
+    var g = SeededGenerator(seed: 0x5C_E2)
+    for (n, nudge) in [(1, 0.0), (7, -0.25), (9, 0.25), (1023, 0.5)] {
+      let (starts, sizes) = Self.layout(n, first: g.uniform(-700...0), extents: pattern)
+      let content = (starts.last ?? 0) + (sizes.last ?? 0)
+      // The viewport's top a fraction of a point from the top of a cell that fills it,
+      // where its step and a ramp through the same place disagree most.
+      let full = sizes.indices.last { sizes[$0] == viewport }
+      let offset = full.map { starts[$0] + nudge } ?? g.uniform(0...max(0, content - viewport))
+      let scroll = try ScrollState(
+        offsetX: 0, offsetY: offset, viewportWidth: 375, viewportHeight: viewport, contentHeight: max(content, 1))
+      // The premise: the frame's cells resolve to a step and to a ramp.
+      let shapes = Set(sizes.map { e -> String in
+        switch effect.timeline.resolved(extent: e, scroll: scroll.along(.vertical)).shape {
+        case .step: return "step"
+        case .ramp: return "ramp"
+        default: return "other"
+        }
+      })
+      #expect(n < 7 || shapes == ["step", "ramp"], "n=\(n): \(shapes)")
+      try Self.compare(
+        effect, leading: starts.map { Float($0 - offset) }, extent: sizes.map { Float($0) },
+        sectionEnds: sizes.map { _ in Float(content - offset) }, offset: offset, scroll: scroll,
+        transform: &transform, opacity: &opacity, kinds: &kinds)
+    }
+    print(transform)
+    print(opacity)
+    #expect(transform.passed, "\(transform)")
+    #expect(opacity.passed, "\(opacity)")
   }
 
   @Test("Bad columns are typed errors, and nothing is evaluated")

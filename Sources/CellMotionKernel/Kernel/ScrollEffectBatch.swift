@@ -24,6 +24,9 @@ public struct ScrollEffectBatch: Sendable {
   public private(set) var batch: CellBatch
   /// Per cell: 0 the effect applies, 1 no effect, 2 hidden (`ScrollTimelineOutput`).
   var kinds: [Float] = []
+  /// Per cell, the timeline resolved for its extent, four columns of `kinds.count`: the
+  /// slope, the intercept, the phase's span and the section-end extent (`TimelinePass`).
+  var timelineColumns: [Float] = []
 
   /// - Parameters:
   ///   - effect: the effect.
@@ -35,6 +38,7 @@ public struct ScrollEffectBatch: Sendable {
     self.effect = effect
     batch = try CellBatch(recipes: [effect.recipe], capacity: capacity, source: .progress)
     kinds.reserveCapacity(capacity)
+    timelineColumns.reserveCapacity(4 * capacity)
   }
 
   /// Evaluates the effect for `leading.count` cells.
@@ -73,30 +77,62 @@ public struct ScrollEffectBatch: Sendable {
     try Self.checkColumn(extent, InputLimits.length, "extent")
     if let sectionEnds { try Self.checkColumn(sectionEnds, InputLimits.scrollPosition, "sectionEnds") }
     try batch.resizeForProgress(count: n)
-    if kinds.count < n { kinds.append(contentsOf: repeatElement(0, count: n - kinds.count)) }
+    if kinds.count < n {
+      kinds.append(contentsOf: repeatElement(0, count: n - kinds.count))
+      timelineColumns.append(contentsOf: repeatElement(0, count: 4 * kinds.count - timelineColumns.count))
+    }
+    let stride = kinds.count
     let vertical = effect.timeline.axis == .vertical
     let axis = scroll.along(effect.timeline.axis)
     let cross = Float(crossExtent), tableWidth = Float(scroll.viewportWidth)
-    // The timeline, resolved per run of cells of one extent (a list of equal rows: once).
+    // The timeline is resolved per run of cells of one extent (a list of equal rows: once)
+    // into per-cell columns; one lane pass then covers every consecutive run that shares
+    // the resolved shape and constants (usually all cells), instead of one pass per run.
     var fills = false
     batch.withProgressColumns { progress, width, height, tableWidths, detailHeight in
       kinds.withUnsafeMutableBufferPointer { kinds in
-        var i = 0
-        while i < n {
-          let s = extent[i]
-          let j = Self.runEnd(extent.baseAddress!, from: i + 1, to: n, value: s)
-          let resolved = effect.timeline.resolved(extent: Double(s), scroll: axis)
-          let someFill = Self.timelinePass(
-            resolved, domain: effect.domain, folds: effect.foldsValue, offset: axis.offset, options.lanes,
-            leading: leading.baseAddress! + i, sectionEnds: sectionEnds.map { $0.baseAddress! + i }, count: j - i,
-            progress: progress.baseAddress! + i, kinds: kinds.baseAddress! + i)
-          fills = fills || someFill
-          let (w, h) = vertical ? (cross, s) : (s, cross)
-          Self.fill(width.baseAddress! + i, w, count: j - i)
-          Self.fill(height.baseAddress! + i, h, count: j - i)
-          Self.fill(tableWidths.baseAddress! + i, tableWidth, count: j - i)
-          Self.fill(detailHeight.baseAddress! + i, h, count: j - i)
-          i = j
+        timelineColumns.withUnsafeMutableBufferPointer { columns in
+          let slopes = columns.baseAddress!, intercepts = slopes + stride, spans = slopes + 2 * stride
+          let extents = slopes + 3 * stride
+          var segment: (start: Int, pass: TimelinePass)? = nil
+          func flush(_ end: Int) {
+            guard let (start, pass) = segment, end > start else { return }
+            let io = TimelineColumns(
+              leading: leading.baseAddress! + start, sectionEnds: sectionEnds.map { $0.baseAddress! + start },
+              slopes: slopes + start, intercepts: intercepts + start, spans: spans + start, extents: extents + start,
+              count: end - start, progress: progress.baseAddress! + start, kinds: kinds.baseAddress! + start)
+            fills = Self.timelinePass(pass, options.lanes, io) || fills
+          }
+          var i = 0
+          while i < n {
+            let s = extent[i]
+            let j = Self.runEnd(extent.baseAddress!, from: i + 1, to: n, value: s)
+            let pass = TimelinePass(
+              effect.timeline.resolved(extent: Double(s), scroll: axis), domain: effect.domain,
+              folds: effect.foldsValue, offset: axis.offset)
+            if segment.map({ !$0.pass.sharesConstants(with: pass) }) ?? true {
+              flush(i)
+              segment = (i, pass)
+            }
+            if j == i + 1 {
+              // A run of one (rows of different heights): plain stores.
+              (slopes[i], intercepts[i], spans[i], extents[i]) = (pass.slope, pass.intercept, pass.span, pass.extent)
+            } else {
+              Self.fill(slopes + i, pass.slope, count: j - i)
+              Self.fill(intercepts + i, pass.intercept, count: j - i)
+              Self.fill(spans + i, pass.span, count: j - i)
+              Self.fill(extents + i, pass.extent, count: j - i)
+            }
+            i = j
+          }
+          flush(n)
+          // The recipe's geometry: the extent along the axis, the cross size across it.
+          let along = vertical ? height.baseAddress! : width.baseAddress!
+          let across = vertical ? width.baseAddress! : height.baseAddress!
+          along.update(from: extent.baseAddress!, count: n)
+          Self.fill(across, cross, count: n)
+          Self.fill(tableWidths.baseAddress!, tableWidth, count: n)
+          detailHeight.baseAddress!.update(from: height.baseAddress!, count: n)
         }
       }
     }
@@ -130,17 +166,13 @@ public struct ScrollEffectBatch: Sendable {
     for (k, v) in c.enumerated() { try Check.within(Double(v), range, "\(field)[\(k)]") }
   }
 
-  /// The timeline pass of a run of cells of one extent: each cell's recipe progress and
-  /// output kind, at the frame's lane width.
-  static func timelinePass(
-    _ r: ResolvedScrollTimeline, domain: ClosedRange<Double>, folds: Bool, offset: Double, _ lanes: LaneWidth,
-    leading: UnsafePointer<Float>, sectionEnds: UnsafePointer<Float>?, count: Int, progress: UnsafeMutablePointer<Float>,
-    kinds: UnsafeMutablePointer<Float>
-  ) -> Bool {
-    let pass = TimelinePass(r, domain: domain, folds: folds, offset: offset)
+  /// The timeline pass over cells whose resolved timelines share `pass`'s shape and
+  /// constants (their slopes, intercepts, spans and extents in `io`'s columns), at the
+  /// frame's lane width.
+  static func timelinePass(_ pass: TimelinePass, _ lanes: LaneWidth, _ io: TimelineColumns) -> Bool {
     switch lanes {
-    case .simd8: return pass.run(SIMD8<Float>.self, leading, sectionEnds, count, progress, kinds)
-    case .simd4: return pass.run(SIMD4<Float>.self, leading, sectionEnds, count, progress, kinds)
+    case .simd8: return pass.run(SIMD8<Float>.self, io)
+    case .simd4: return pass.run(SIMD4<Float>.self, io)
     }
   }
 
@@ -255,14 +287,20 @@ struct TimelinePass {
     }
   }
 
-  /// The pass over `count` cells: one loop per shape (`TimelineShape`: the shape and the
-  /// fills are the frame's constants, so each loop is straight-line selects). Returns
-  /// whether any cell got a kind other than 0 (the fills' pass is skipped otherwise).
-  func run<L: FloatLanes>(
-    _: L.Type, _ leading: UnsafePointer<Float>, _ sectionEnds: UnsafePointer<Float>?, _ count: Int,
-    _ progress: UnsafeMutablePointer<Float>, _ kinds: UnsafeMutablePointer<Float>
-  ) -> Bool {
-    let io = TimelineColumns(leading: leading, sectionEnds: sectionEnds, count: count, progress: progress, kinds: kinds)
+  /// Whether `other` (another extent's resolution) runs in the same loop as this one: the
+  /// same shape, range ends and fills (slopes, intercepts, spans and extents are per-cell
+  /// columns).
+  func sharesConstants(with other: TimelinePass) -> Bool {
+    mode == other.mode && lower == other.lower && upper == other.upper && before == other.before
+      && after == other.after && domainLower == other.domainLower && domainScale == other.domainScale
+      && folds == other.folds
+  }
+
+  /// The pass over `io.count` cells: one loop per shape (`TimelineShape`: the shape and the
+  /// fills are constants, so each loop is straight-line selects; each cell's slope,
+  /// intercept, span and extent come from `io`'s columns). Returns whether any cell got a
+  /// kind other than 0 (the fills' pass is skipped otherwise).
+  func run<L: FloatLanes>(_: L.Type, _ io: TimelineColumns) -> Bool {
     switch mode {
     case .ramp: return loop(L.self, RampShape.self, io)
     case .closed: return loop(L.self, ClosedShape.self, io)
@@ -281,9 +319,13 @@ struct TimelinePass {
     let c = TimelineLanes<L>(self)
     var most = L(repeating: 0)
     @inline(__always) func group(_ i: Int, _ rest: Int, whole: Bool) {
-      let p: L = whole ? L.load(io.leading + i) : Kernel.loadGroup(io.leading + i, rest)
-      let section: L? = io.sectionEnds.map { whole ? L.load($0 + i) : Kernel.loadGroup($0 + i, rest) }
-      var (value, kind) = S.group(c, L.muladd(p, slope, intercept), p: p, sectionEnd: section)
+      @inline(__always) func load(_ column: UnsafePointer<Float>) -> L {
+        whole ? L.load(column + i) : Kernel.loadGroup(column + i, rest)
+      }
+      let p = load(io.leading)
+      let section: L? = io.sectionEnds.map { load($0) }
+      let cell = TimelineCell(span: S.readsSpan ? load(io.spans) : c.zero, extent: S.readsExtent ? load(io.extents) : c.zero)
+      var (value, kind) = S.group(c, L.muladd(p, load(io.slopes), load(io.intercepts)), p: p, cell: cell, sectionEnd: section)
       if folds { value = L.maximum(value, c.zero - value) }
       let f = L.clamp((value - domainLower) * domainScale, 0, 1)
       if whole {
@@ -307,23 +349,34 @@ struct TimelinePass {
   }
 }
 
-/// The columns a timeline pass reads and writes, from a run's first cell.
+/// The columns a timeline pass reads and writes, from its first cell.
 struct TimelineColumns {
   let leading: UnsafePointer<Float>
   let sectionEnds: UnsafePointer<Float>?
+  /// Each cell's resolved timeline (`TimelinePass`'s per-extent values).
+  let slopes: UnsafePointer<Float>
+  let intercepts: UnsafePointer<Float>
+  let spans: UnsafePointer<Float>
+  let extents: UnsafePointer<Float>
   let count: Int
   let progress: UnsafeMutablePointer<Float>
   let kinds: UnsafeMutablePointer<Float>
 }
 
+/// A group's per-cell values besides the slope and intercept: the phase's span and the
+/// section-end extent (zero when the shape does not read them).
+struct TimelineCell<L: FloatLanes> {
+  let span, extent: L
+}
+
 /// A pass's constants as lanes.
 struct TimelineLanes<L: FloatLanes> {
   let zero = L(repeating: 0), one = L(repeating: 1)
-  let lower, upper, span, extent: L
+  let lower, upper: L
   /// The fills' choices: whether a side's value becomes the end (1) and its kind.
   let endBefore, endAfter, kindBefore, kindAfter: L
   init(_ t: TimelinePass) {
-    (lower, upper, span, extent) = (L(repeating: t.lower), L(repeating: t.upper), L(repeating: t.span), L(repeating: t.extent))
+    (lower, upper) = (L(repeating: t.lower), L(repeating: t.upper))
     let b = TimelinePass.side(t.before), a = TimelinePass.side(t.after)
     (endBefore, kindBefore, endAfter, kindAfter) = (L(repeating: b.takesEnd), L(repeating: b.kind), L(repeating: a.takesEnd), L(repeating: a.kind))
   }
@@ -344,48 +397,59 @@ struct TimelineLanes<L: FloatLanes> {
 /// intercept (p the cells' leading edges, `sectionEnd` their sections' ends, both relative
 /// to the viewport).
 protocol TimelineShape {
-  static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L)
+  /// Whether the shape reads the cells' spans, or their extents (the loop loads only those).
+  static var readsSpan: Bool { get }
+  static var readsExtent: Bool { get }
+  static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, cell: TimelineCell<L>, sectionEnd: L?) -> (L, L)
+}
+
+extension TimelineShape {
+  static var readsSpan: Bool { false }
+  static var readsExtent: Bool { false }
 }
 /// A CSS progress over [0, 1).
 enum RampShape: TimelineShape {
-  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, cell: TimelineCell<L>, sectionEnd: L?) -> (L, L) {
     c.range(u, lo: c.zero, hi: c.one, halfOpen: true)
   }
 }
 /// A closed range.
 enum ClosedShape: TimelineShape {
-  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, cell: TimelineCell<L>, sectionEnd: L?) -> (L, L) {
     c.range(u, lo: c.lower, hi: c.upper, halfOpen: false)
   }
 }
 /// A distance over [0, sectionEnd - s - extent].
 enum SectionEndShape: TimelineShape {
-  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
-    let hi = sectionEnd.map { $0 - p - c.extent } ?? L(repeating: .infinity)
+  static var readsExtent: Bool { true }
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, cell: TimelineCell<L>, sectionEnd: L?) -> (L, L) {
+    let hi = sectionEnd.map { $0 - p - cell.extent } ?? L(repeating: .infinity)
     return c.range(u, lo: c.zero, hi: hi, halfOpen: false)
   }
 }
 /// A degenerate CSS range: before where u < 0 (raw and end 0), else after (raw and end 1).
 enum StepShape: TimelineShape {
-  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, cell: TimelineCell<L>, sectionEnd: L?) -> (L, L) {
     (c.zero.replacing(with: c.one, where: L.ge(u, c.zero)), c.kindAfter.replacing(with: c.kindBefore, where: L.lt(u, c.zero)))
   }
 }
 /// SwiftUI's linear phase.
 enum PhaseShape: TimelineShape {
-  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
-    (L.clamp(u, 0, 1) - L.clamp(c.span - u, 0, 1), c.zero)
+  static var readsSpan: Bool { true }
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, cell: TimelineCell<L>, sectionEnd: L?) -> (L, L) {
+    (L.clamp(u, 0, 1) - L.clamp(cell.span - u, 0, 1), c.zero)
   }
 }
 /// SwiftUI's phase where the ramp is shorter than `ScrollTimeline.minimumSpan`.
 enum PhaseStepShape: TimelineShape {
-  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
-    (c.zero.replacing(with: c.one, where: L.lt(c.zero - c.span, u)) - c.zero.replacing(with: c.one, where: L.lt(u, c.span)), c.zero)
+  static var readsSpan: Bool { true }
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, cell: TimelineCell<L>, sectionEnd: L?) -> (L, L) {
+    (c.zero.replacing(with: c.one, where: L.lt(c.zero - cell.span, u)) - c.zero.replacing(with: c.one, where: L.lt(u, cell.span)), c.zero)
   }
 }
 /// No effect for any cell.
 enum InactiveShape: TimelineShape {
-  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, sectionEnd: L?) -> (L, L) {
+  @inline(__always) static func group<L: FloatLanes>(_ c: TimelineLanes<L>, _ u: L, p: L, cell: TimelineCell<L>, sectionEnd: L?) -> (L, L) {
     (c.zero, c.one)
   }
 }
