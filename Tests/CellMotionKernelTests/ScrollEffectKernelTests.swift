@@ -170,6 +170,61 @@ struct ScrollEffectKernelTests {
     #expect(opacity.passed, "\(opacity)")
   }
 
+  @Test("Timelines resolved in lanes equal the scalar resolution bit for bit: every kind, named range, unit and limit, 4,000 extents each")
+  func resolverMatchesScalar() throws {
+    var timelines: [ScrollTimeline] = try Self.presets().map(\.timeline)
+    for name in TimelineRangeName.allCases {
+      for (a, b) in [(RangeLength.percent(0), RangeLength.percent(100)), (.percent(-20), .points(37.5)), (.points(-12), .percent(140))] {
+        let range = AnimationRange(start: try TimelineRangeOffset(name, a), end: try TimelineRangeOffset(name, b))
+        timelines.append(try .view(range, fill: .both))
+        timelines.append(try .view(range, insets: ViewTimelineInsets(parsing: "10% 25px"), fill: .none))
+      }
+    }
+    for threshold in [ScrollTransitionThreshold.visible, .hidden, .centered, .visible(0.3), .visible(1.7), .visible(0.5).inset(by: 30), .centered.inset(by: -25)] {
+      timelines.append(try .transitionPhase(threshold))
+    }
+    for unit in [CentredUnit.points(180), .cellExtent, .halfVisibleExtent] {
+      timelines.append(try .centred(unit: unit, fill: .both))
+    }
+    for limit in [DistanceLimit.unbounded, .range(-40...120), .toSectionEnd] {
+      timelines.append(try .distance(cellPoint: 0.5, line: 0.25, limit: limit, fill: .both))
+    }
+    timelines.append(try .scroll(fill: .both))
+    var g = SeededGenerator(seed: 0x5C_E3)
+    var compared = 0
+    for timeline in timelines {
+      let viewport = g.uniform(100...900)
+      let scroll = try ScrollState(
+        offsetX: 0, offsetY: g.uniform(-200...5000), viewportWidth: 375, viewportHeight: viewport,
+        insetTop: g.uniform(0...40), insetBottom: g.uniform(0...40), contentHeight: g.uniform(0...20_000))
+      let axis = scroll.along(.vertical)
+      // Extents from the smallest accepted to beyond the viewport, the viewport's own size
+      // (where ranges degenerate) among them; 4,000 of them, so groups end unevenly.
+      var extents: [Float] = (0..<3_997).map { _ in Float(g.uniform(0...1) < 0.5 ? g.uniform(0.001...2) : g.uniform(2...3 * viewport)) }
+      extents += [Float(viewport), Float(axis.visibleExtent), 1e-3]
+      var columns = [Float](repeating: .nan, count: 5 * extents.count)
+      let n = extents.count
+      extents.withUnsafeBufferPointer { e in
+        columns.withUnsafeMutableBufferPointer { c in
+          let p = c.baseAddress!
+          TimelineResolver(timeline, scroll: axis).resolve(
+            e.baseAddress!, count: n, slopes: p, intercepts: p + n, spans: p + 2 * n, extents: p + 3 * n, modes: p + 4 * n)
+        }
+      }
+      for (i, e) in extents.enumerated() {
+        let pass = TimelinePass(timeline.resolved(extent: Double(e), scroll: axis), domain: 0...1, folds: false, offset: axis.offset)
+        let lanes = (columns[i], columns[n + i], columns[2 * n + i], columns[3 * n + i], columns[4 * n + i])
+        let same = lanes.0.bitPattern == pass.slope.bitPattern && lanes.1.bitPattern == pass.intercept.bitPattern
+          && lanes.2.bitPattern == pass.span.bitPattern && lanes.3.bitPattern == pass.extent.bitPattern
+          && lanes.4 == Float(pass.mode.rawValue)
+        #expect(same, "\(timeline.kind) extent \(e): lanes \(lanes), scalar \((pass.slope, pass.intercept, pass.span, pass.extent, pass.mode))")
+        if !same { break }
+        compared += 1
+      }
+    }
+    #expect(compared == timelines.count * 4_000)
+  }
+
   @Test("Bad columns are typed errors, and nothing is evaluated")
   func errors() throws {
     var batch = try ScrollEffectBatch(effect: try .edgeFadeScale(), capacity: 4)

@@ -24,8 +24,9 @@ public struct ScrollEffectBatch: Sendable {
   public private(set) var batch: CellBatch
   /// Per cell: 0 the effect applies, 1 no effect, 2 hidden (`ScrollTimelineOutput`).
   var kinds: [Float] = []
-  /// Per cell, the timeline resolved for its extent, four columns of `kinds.count`: the
-  /// slope, the intercept, the phase's span and the section-end extent (`TimelinePass`).
+  /// Per cell, the timeline resolved for its extent, five columns of `kinds.count`: the
+  /// slope, the intercept, the phase's span, the section-end extent (`TimelinePass`) and
+  /// the shape (`TimelinePass.Mode`'s raw value).
   var timelineColumns: [Float] = []
 
   /// - Parameters:
@@ -38,7 +39,7 @@ public struct ScrollEffectBatch: Sendable {
     self.effect = effect
     batch = try CellBatch(recipes: [effect.recipe], capacity: capacity, source: .progress)
     kinds.reserveCapacity(capacity)
-    timelineColumns.reserveCapacity(4 * capacity)
+    timelineColumns.reserveCapacity(5 * capacity)
   }
 
   /// Evaluates the effect for `leading.count` cells.
@@ -79,53 +80,38 @@ public struct ScrollEffectBatch: Sendable {
     try batch.resizeForProgress(count: n)
     if kinds.count < n {
       kinds.append(contentsOf: repeatElement(0, count: n - kinds.count))
-      timelineColumns.append(contentsOf: repeatElement(0, count: 4 * kinds.count - timelineColumns.count))
+      timelineColumns.append(contentsOf: repeatElement(0, count: 5 * kinds.count - timelineColumns.count))
     }
     let stride = kinds.count
     let vertical = effect.timeline.axis == .vertical
     let axis = scroll.along(effect.timeline.axis)
     let cross = Float(crossExtent), tableWidth = Float(scroll.viewportWidth)
-    // The timeline is resolved per run of cells of one extent (a list of equal rows: once)
-    // into per-cell columns; one lane pass then covers every consecutive run that shares
-    // the resolved shape and constants (usually all cells), instead of one pass per run.
+    // Every cell's timeline resolved for its extent in lanes (`TimelineResolver`), into
+    // per-cell columns; then one lane pass per stretch of cells that resolved to the same
+    // shape (usually the whole frame).
     var fills = false
     batch.withProgressColumns { progress, width, height, tableWidths, detailHeight in
       kinds.withUnsafeMutableBufferPointer { kinds in
         timelineColumns.withUnsafeMutableBufferPointer { columns in
           let slopes = columns.baseAddress!, intercepts = slopes + stride, spans = slopes + 2 * stride
-          let extents = slopes + 3 * stride
-          var segment: (start: Int, pass: TimelinePass)? = nil
-          func flush(_ end: Int) {
-            guard let (start, pass) = segment, end > start else { return }
-            let io = TimelineColumns(
-              leading: leading.baseAddress! + start, sectionEnds: sectionEnds.map { $0.baseAddress! + start },
-              slopes: slopes + start, intercepts: intercepts + start, spans: spans + start, extents: extents + start,
-              count: end - start, progress: progress.baseAddress! + start, kinds: kinds.baseAddress! + start)
-            fills = Self.timelinePass(pass, options.lanes, io) || fills
-          }
+          let extents = slopes + 3 * stride, modes = slopes + 4 * stride
+          TimelineResolver(effect.timeline, scroll: axis).resolve(
+            extent.baseAddress!, count: n, slopes: slopes, intercepts: intercepts, spans: spans, extents: extents,
+            modes: modes)
           var i = 0
           while i < n {
-            let s = extent[i]
-            let j = Self.runEnd(extent.baseAddress!, from: i + 1, to: n, value: s)
+            let j = Self.runEnd(modes, from: i + 1, to: n, value: modes[i])
+            // The shape's constants (range ends, fills) from one cell's scalar resolution.
             let pass = TimelinePass(
-              effect.timeline.resolved(extent: Double(s), scroll: axis), domain: effect.domain,
+              effect.timeline.resolved(extent: Double(extent[i]), scroll: axis), domain: effect.domain,
               folds: effect.foldsValue, offset: axis.offset)
-            if segment.map({ !$0.pass.sharesConstants(with: pass) }) ?? true {
-              flush(i)
-              segment = (i, pass)
-            }
-            if j == i + 1 {
-              // A run of one (rows of different heights): plain stores.
-              (slopes[i], intercepts[i], spans[i], extents[i]) = (pass.slope, pass.intercept, pass.span, pass.extent)
-            } else {
-              Self.fill(slopes + i, pass.slope, count: j - i)
-              Self.fill(intercepts + i, pass.intercept, count: j - i)
-              Self.fill(spans + i, pass.span, count: j - i)
-              Self.fill(extents + i, pass.extent, count: j - i)
-            }
+            let io = TimelineColumns(
+              leading: leading.baseAddress! + i, sectionEnds: sectionEnds.map { $0.baseAddress! + i },
+              slopes: slopes + i, intercepts: intercepts + i, spans: spans + i, extents: extents + i,
+              count: j - i, progress: progress.baseAddress! + i, kinds: kinds.baseAddress! + i)
+            fills = Self.timelinePass(pass, options.lanes, io) || fills
             i = j
           }
-          flush(n)
           // The recipe's geometry: the extent along the axis, the cross size across it.
           let along = vertical ? height.baseAddress! : width.baseAddress!
           let across = vertical ? width.baseAddress! : height.baseAddress!
@@ -244,7 +230,8 @@ public struct ScrollEffectBatch: Sendable {
 /// intercept, in Double), the shape's value and the fills, then the recipe progress
 /// (value - domain's lower) / (its width), clamped to [0, 1].
 struct TimelinePass {
-  enum Mode { case ramp, closed, sectionEnd, step, phase, phaseStep, inactive }
+  /// The resolved shape (raw values: the mode column of `TimelineResolver`).
+  enum Mode: Int { case ramp, closed, sectionEnd, step, phase, phaseStep, inactive }
   var mode: Mode
   var slope: Float, intercept: Float
   /// The closed range (`closed`; `sectionEnd`: lower 0, upper per cell), the phase's span,

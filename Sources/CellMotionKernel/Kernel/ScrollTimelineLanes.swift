@@ -1,0 +1,167 @@
+// A scroll timeline resolved for many cell extents at once: per cell, the slope,
+// intercept, span and extent `TimelinePass` takes from `ScrollTimeline.resolved(extent:
+// scroll:)`, and the shape it resolved to, four extents per SIMD4<Double>. Each lane runs
+// the scalar resolution's Double operations in the same order (min and max as Swift's, by
+// comparison and select), so it equals the scalar result bit for bit: a test checks every
+// kind against `TimelinePass(resolved(...))`. A list of rows of different heights then
+// costs a few vector operations per cell instead of a scalar resolution per row.
+
+import CellMotion
+
+/// `ScrollTimeline.resolved(extent:scroll:)` for one frame's scroll state, in lanes.
+struct TimelineResolver {
+  typealias D = SIMD4<Double>
+
+  /// The kind's frame constants and the per-extent formula.
+  enum Plan {
+    /// A view() timeline: the boundaries of a cover range [a, S - i0] for a cell of
+    /// extent S, resolved to kA and kB.
+    case view(start: TimelineRangeOffset, end: TimelineRangeOffset, a: Double, i0: Double)
+    /// The same resolution for every cell (a scroll() timeline).
+    case constant(TimelinePass)
+    /// SwiftUI's phase: L, the threshold's visible share (nil: centred) and inset, and
+    /// o + visibleCentre's parts.
+    case phase(container: Double, share: Double?, inset: Double, centre: Double)
+    /// A centred position in units of a constant (`unit`) or of the extent (nil).
+    case centred(unit: Double?, centre: Double)
+    /// A raw distance: intercept k - cellPoint S; `toSectionEnd` carries S as the extent.
+    case distance(k: Double, cellPoint: Double, toSectionEnd: Bool)
+  }
+
+  let plan: Plan
+  /// The content offset folded into each intercept (`TimelinePass`'s `offset`).
+  let offset: Double
+
+  init(_ timeline: ScrollTimeline, scroll: ScrollAxisState) {
+    let o = scroll.offset, V = scroll.viewportExtent
+    offset = o
+    switch timeline.kind {
+    case .view(let range, let insets):
+      let i0 = insets.start.resolve(viewportExtent: V, scrollInset: scroll.startInset)
+      let i1 = insets.end.resolve(viewportExtent: V, scrollInset: scroll.endInset)
+      plan = .view(start: range.start, end: range.end, a: -V + i1, i0: i0)
+    case .scroll:
+      plan = .constant(
+        TimelinePass(timeline.resolved(extent: 1, scroll: scroll), domain: 0...1, folds: false, offset: o))
+    case .transitionPhase(let threshold):
+      var share: Double? = nil
+      if case .visible(let a) = threshold.base { share = min(max(a, 0), 1) }
+      plan = .phase(
+        container: max(scroll.visibleExtent, 0), share: share, inset: threshold.inset, centre: scroll.visibleCentre)
+    case .centred(let unit, _):
+      let u: Double? =
+        switch unit {
+        case .points(let u): u
+        case .cellExtent: nil
+        case .halfVisibleExtent: scroll.visibleExtent / 2
+        }
+      plan = .centred(unit: u, centre: scroll.visibleCentre)
+    case .distance(let cellPoint, let line, let limit):
+      plan = .distance(
+        k: o + scroll.startInset + line * scroll.visibleExtent, cellPoint: cellPoint,
+        toSectionEnd: limit == .toSectionEnd)
+    }
+  }
+
+  /// Swift's `min(x, y)` per lane (`y < x ? y : x`).
+  @inline(__always) static func minimum(_ x: D, _ y: D) -> D { x.replacing(with: y, where: y .< x) }
+  /// Swift's `max(x, y)` per lane (`y >= x ? y : x`).
+  @inline(__always) static func maximum(_ x: D, _ y: D) -> D { x.replacing(with: y, where: y .>= x) }
+
+  /// `TimelineRangeName.interval` then `RangeLength.resolve(lo:hi:)`, per lane.
+  @inline(__always)
+  static func boundary(_ r: TimelineRangeOffset, a: D, b: D, S: D) -> D {
+    let c = b - S, d = a + S
+    let (lo, hi): (D, D)
+    switch r.name {
+    case .cover: (lo, hi) = (a, b)
+    case .contain: (lo, hi) = (minimum(c, d), maximum(c, d))
+    case .entry: (lo, hi) = (a, minimum(c, d))
+    case .exit: (lo, hi) = (maximum(c, d), b)
+    case .entryCrossing: (lo, hi) = (a, d)
+    case .exitCrossing: (lo, hi) = (c, b)
+    }
+    switch r.offset {
+    case .percent(let x): return lo + x / 100 * (hi - lo)
+    case .points(let l): return lo + l
+    }
+  }
+
+  /// The resolution of four extents: slope, intercept with the offset folded in (as
+  /// `TimelinePass` computes them, rounded to Float), span, extent, and each lane's shape.
+  func resolve(_ S: D) -> (slope: SIMD4<Float>, intercept: SIMD4<Float>, span: SIMD4<Float>, extent: SIMD4<Float>, mode: SIMD4<Float>) {
+    let zero = D(repeating: 0), one = D(repeating: 1)
+    let minimumSpan = D(repeating: ScrollTimeline.minimumSpan)
+    var slope = zero, intercept = zero, span = zero, extent = zero
+    var mode = zero
+    func code(_ m: TimelinePass.Mode) -> D { D(repeating: Double(m.rawValue)) }
+    switch plan {
+    case .constant(let pass):
+      return (
+        SIMD4(repeating: pass.slope), SIMD4(repeating: pass.intercept), SIMD4(repeating: pass.span),
+        SIMD4(repeating: pass.extent), SIMD4<Float>(code(pass.mode))
+      )
+    case .view(let start, let end, let a, let i0):
+      let aa = D(repeating: a), b = S - i0
+      let kA = Self.boundary(start, a: aa, b: b, S: S), kB = Self.boundary(end, a: aa, b: b, S: S)
+      span = kB - kA
+      let steps = .!(span .>= minimumSpan)
+      let o = D(repeating: offset)
+      // Ramp: P = (o - s - kA) / span; step: o - kA - s >= 0.
+      slope = (D(repeating: -1) / span).replacing(with: -1, where: steps)
+      intercept = ((o - kA) / span).replacing(with: o - kA, where: steps)
+      span = zero
+      mode = code(.ramp).replacing(with: code(.step), where: steps)
+    case .phase(let container, let share, let inset, let centre):
+      let L = D(repeating: container)
+      let hidden = (L + S) / 2
+      var th = share.map { hidden - $0 * Self.minimum(S, L) } ?? zero
+      th = th - inset
+      let d = Self.minimum(Self.maximum(th, zero), hidden)
+      let w = hidden - d
+      let q = S / 2 - offset - centre
+      let steps = .!(w .>= minimumSpan)
+      slope = (one / w).replacing(with: 1, where: steps)
+      intercept = ((hidden + q) / w).replacing(with: q, where: steps)
+      span = (2 * hidden / w).replacing(with: hidden, where: steps)
+      mode = code(.phase).replacing(with: code(.phaseStep), where: steps)
+    case .centred(let unit, let centre):
+      let u = unit.map { D(repeating: $0) } ?? S
+      let none = .!(u .>= minimumSpan)
+      slope = (one / u).replacing(with: 0, where: none)
+      intercept = ((S / 2 - offset - centre) / u).replacing(with: 0, where: none)
+      mode = code(.closed).replacing(with: code(.inactive), where: none)
+    case .distance(let k, let cellPoint, let toSectionEnd):
+      slope = D(repeating: -1)
+      intercept = k - cellPoint * S
+      if toSectionEnd { extent = S }
+      mode = code(toSectionEnd ? .sectionEnd : .closed)
+    }
+    // As `TimelinePass.init`: slope and slope o + intercept, in Double, then Float.
+    return (
+      SIMD4<Float>(slope), SIMD4<Float>(slope * offset + intercept), SIMD4<Float>(span), SIMD4<Float>(extent),
+      SIMD4<Float>(mode)
+    )
+  }
+
+  /// Resolves `count` extents from `extent` into the columns, four at a time (the last
+  /// group padded with its first extent, and only its cells stored).
+  func resolve(
+    _ extent: UnsafePointer<Float>, count: Int, slopes: UnsafeMutablePointer<Float>,
+    intercepts: UnsafeMutablePointer<Float>, spans: UnsafeMutablePointer<Float>,
+    extents: UnsafeMutablePointer<Float>, modes: UnsafeMutablePointer<Float>
+  ) {
+    var i = 0
+    while i < count {
+      let rest = Swift.min(4, count - i)
+      var S = D(repeating: Double(extent[i]))
+      for k in 0..<rest { S[k] = Double(extent[i + k]) }
+      let r = resolve(S)
+      for k in 0..<rest {
+        (slopes[i + k], intercepts[i + k], spans[i + k]) = (r.slope[k], r.intercept[k], r.span[k])
+        (extents[i + k], modes[i + k]) = (r.extent[k], r.mode[k])
+      }
+      i += rest
+    }
+  }
+}
