@@ -95,30 +95,61 @@ public struct ScrollEffectBatch: Sendable {
         timelineColumns.withUnsafeMutableBufferPointer { columns in
           let slopes = columns.baseAddress!, intercepts = slopes + stride, spans = slopes + 2 * stride
           let extents = slopes + 3 * stride, modes = slopes + 4 * stride
-          TimelineResolver(effect.timeline, scroll: axis).resolve(
-            extent.baseAddress!, count: n, slopes: slopes, intercepts: intercepts, spans: spans, extents: extents,
-            modes: modes)
-          var i = 0
-          while i < n {
-            let j = Self.runEnd(modes, from: i + 1, to: n, value: modes[i])
-            // The shape's constants (range ends, fills) from one cell's scalar resolution.
-            let pass = TimelinePass(
-              effect.timeline.resolved(extent: Double(extent[i]), scroll: axis), domain: effect.domain,
+          // A run of at least `longRun` equal extents (a list of equal rows) is resolved once,
+          // its slope and intercept filled; stretches of shorter runs (rows of different
+          // heights) are resolved in lanes, with each cell's shape. One lane pass per run of
+          // one shape.
+          let resolver = TimelineResolver(effect.timeline, scroll: axis)
+          let e = extent.baseAddress!
+          func pass(at i: Int) -> TimelinePass {
+            TimelinePass(
+              effect.timeline.resolved(extent: Double(e[i]), scroll: axis), domain: effect.domain,
               folds: effect.foldsValue, offset: axis.offset)
+          }
+          func run(_ pass: TimelinePass, _ i: Int, _ j: Int) {
             let io = TimelineColumns(
               leading: leading.baseAddress! + i, sectionEnds: sectionEnds.map { $0.baseAddress! + i },
               slopes: slopes + i, intercepts: intercepts + i, spans: spans + i, extents: extents + i,
               count: j - i, progress: progress.baseAddress! + i, kinds: kinds.baseAddress! + i)
             fills = Self.timelinePass(pass, options.lanes, io) || fills
-            i = j
+          }
+          var i = 0
+          while i < n {
+            let j = Self.runEnd(e, from: i + 1, to: n, value: e[i])
+            if j - i >= Self.longRun {
+              let p = pass(at: i)
+              Self.fill(slopes + i, p.slope, count: j - i)
+              Self.fill(intercepts + i, p.intercept, count: j - i)
+              if p.mode == .phase || p.mode == .phaseStep { Self.fill(spans + i, p.span, count: j - i) }
+              if p.mode == .sectionEnd { Self.fill(extents + i, p.extent, count: j - i) }
+              run(p, i, j)
+              i = j
+              continue
+            }
+            var k = j
+            while k < n {
+              let next = Self.runEnd(e, from: k + 1, to: n, value: e[k])
+              if next - k >= Self.longRun { break }
+              k = next
+            }
+            resolver.resolve(
+              e + i, count: k - i, slopes: slopes + i, intercepts: intercepts + i, spans: spans + i,
+              extents: extents + i, modes: modes + i)
+            var a = i
+            while a < k {
+              let b = Self.runEnd(modes, from: a + 1, to: k, value: modes[a])
+              run(pass(at: a), a, b)
+              a = b
+            }
+            i = k
           }
           // The recipe's geometry: the extent along the axis, the cross size across it.
           let along = vertical ? height.baseAddress! : width.baseAddress!
           let across = vertical ? width.baseAddress! : height.baseAddress!
-          along.update(from: extent.baseAddress!, count: n)
+          Self.copy(along, e, count: n)
           Self.fill(across, cross, count: n)
           Self.fill(tableWidths.baseAddress!, tableWidth, count: n)
-          detailHeight.baseAddress!.update(from: height.baseAddress!, count: n)
+          Self.copy(detailHeight.baseAddress!, height.baseAddress!, count: n)
         }
       }
     }
@@ -151,6 +182,9 @@ public struct ScrollEffectBatch: Sendable {
     guard !ok else { return }
     for (k, v) in c.enumerated() { try Check.within(Double(v), range, "\(field)[\(k)]") }
   }
+
+  /// Runs of equal extents at least this long are resolved once (scalar) and filled.
+  static let longRun = 8
 
   /// The timeline pass over cells whose resolved timelines share `pass`'s shape and
   /// constants (their slopes, intercepts, spans and extents in `io`'s columns), at the
@@ -185,6 +219,19 @@ public struct ScrollEffectBatch: Sendable {
     }
     while i < count {
       p[i] = value
+      i += 1
+    }
+  }
+
+  /// `count` values from `source` to `p`, eight per load and store.
+  static func copy(_ p: UnsafeMutablePointer<Float>, _ source: UnsafePointer<Float>, count: Int) {
+    var i = 0
+    while i + 8 <= count {
+      SIMD8<Float>.load(source + i).store(to: p + i)
+      i += 8
+    }
+    while i < count {
+      p[i] = source[i]
       i += 1
     }
   }

@@ -152,8 +152,17 @@ struct TimelineResolver {
     extents: UnsafeMutablePointer<Float>, modes: UnsafeMutablePointer<Float>
   ) {
     var i = 0
-    while i < count {
-      let rest = Swift.min(4, count - i)
+    while i + 4 <= count {
+      let r = resolve(D(SIMD4<Float>.load(extent + i)))
+      r.slope.store(to: slopes + i)
+      r.intercept.store(to: intercepts + i)
+      r.span.store(to: spans + i)
+      r.extent.store(to: extents + i)
+      r.mode.store(to: modes + i)
+      i += 4
+    }
+    if i < count {
+      let rest = count - i
       var S = D(repeating: Double(extent[i]))
       for k in 0..<rest { S[k] = Double(extent[i + k]) }
       let r = resolve(S)
@@ -161,7 +170,6 @@ struct TimelineResolver {
         (slopes[i + k], intercepts[i + k], spans[i + k]) = (r.slope[k], r.intercept[k], r.span[k])
         (extents[i + k], modes[i + k]) = (r.extent[k], r.mode[k])
       }
-      i += rest
     }
   }
 }
