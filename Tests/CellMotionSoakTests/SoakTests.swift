@@ -94,14 +94,7 @@ struct SoakTests {
 @Suite("Soak: the kernel check's tolerance")
 struct SoakKernelCheckTests {
   /// A matrix from its rows (CATransform3D field order).
-  static func matrix(_ rows: [[Double]]) -> Transform3D {
-    var m = Transform3D.identity
-    (m.m11, m.m12, m.m13, m.m14) = (rows[0][0], rows[0][1], rows[0][2], rows[0][3])
-    (m.m21, m.m22, m.m23, m.m24) = (rows[1][0], rows[1][1], rows[1][2], rows[1][3])
-    (m.m31, m.m32, m.m33, m.m34) = (rows[2][0], rows[2][1], rows[2][2], rows[2][3])
-    (m.m41, m.m42, m.m43, m.m44) = (rows[3][0], rows[3][1], rows[3][2], rows[3][3])
-    return m
-  }
+  static func matrix(_ rows: [[Double]]) throws -> Transform3D { try Transform3D(fieldOrder: rows.flatMap { $0 }) }
 
   /// CI's soak, seed 34, session 6843680812312199990, frame 595: a perspective row 6.8e6
   /// points below the viewport. The kernel's m(2,3) is within 1.5e-10 of the reference (well
@@ -109,14 +102,14 @@ struct SoakKernelCheckTests {
   /// which the check counted as a kernel error (1e-4 normalised). Carried error is allowed;
   /// an error of the entry itself still fails.
   @Test("A far-off row's Float composition is not a kernel error; a wrong entry still is")
-  func farRowComposition() {
-    let kernel = Self.matrix([
+  func farRowComposition() throws {
+    let kernel = try Self.matrix([
       [0.6773675084114075, 480.30224609375, -0.043450675904750824, 7.034266309347004e-05],
       [0.1018117368221283, 9405.9267578125, -0.8518146872520447, 0.001379009336233139],
       [-0.5119681358337402, 2199.1474609375, -0.19907641410827637, 0.00032228633062914014],
       [-8.318485260009766, 6189697.0, 10.785285949707031, 0.907464861869812],
     ])
-    let reference = Self.matrix([
+    let reference = try Self.matrix([
       [0.6773674659532054, 480.30232980141585, -0.043450700975780694, 7.034267328558896e-05],
       [0.10181164816917217, 9405.925831239823, -0.8518146336908514, 0.0013790092479980466],
       [-0.5119680883040133, 2199.1463124352895, -0.1990763213695708, 0.0003222861845382472],

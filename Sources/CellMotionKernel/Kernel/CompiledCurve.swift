@@ -130,11 +130,11 @@ package enum CompiledCurve: Sendable, Hashable {
         worst { Kernel.bezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, steps: Kernel.bezierSteps, quadraticGuess: true) }
         + 1e-7
     }
-    /// Worst scaled error of `solve` over the grid.
-    func worst(_ solve: (Float) -> Float) -> Double {
+    /// Worst error of `solve` over the grid, slope-scaled (or not); NaN counts as infinite.
+    func worst(_ solve: (Float) -> Float, scaled: Bool = true) -> Double {
       var w = 0.0
       for (i, x) in xs.enumerated() {
-        let e = abs(Double(solve(x)) - exact[i]) / scales[i]
+        let e = abs(Double(solve(x)) - exact[i]) / (scaled ? scales[i] : 1)
         w = e.isNaN ? .infinity : max(w, e)
       }
       return w
@@ -148,15 +148,6 @@ package enum CompiledCurve: Sendable, Hashable {
         if !(error <= absolute && error / scales[i] <= scaled) { return false }
       }
       return true
-    }
-    /// Worst unscaled error of `solve` over the grid.
-    func worstAbsolute(_ solve: (Float) -> Float) -> Double {
-      var w = 0.0
-      for (i, x) in xs.enumerated() {
-        let e = abs(Double(solve(x)) - exact[i])
-        w = e.isNaN ? .infinity : max(w, e)
-      }
-      return w
     }
   }
 
@@ -217,9 +208,9 @@ package enum CompiledCurve: Sendable, Hashable {
     // solve it replaces anywhere on the grid in absolute terms (or than 3e-7, a few Float
     // ulps of 1): the scaled target alone would let it spend, where the curve is gentle,
     // the error that Newton needs only where it is steep.
-    let newtonAbsolute = grid.worstAbsolute {
-      Kernel.bezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, steps: newton.steps, quadraticGuess: newton.quadraticGuess)
-    }
+    let newtonAbsolute = grid.worst(
+      { Kernel.bezierProgress($0, c.0, c.1, c.2, c.3, c.4, c.5, steps: newton.steps, quadraticGuess: newton.quadraticGuess) },
+      scaled: false)
     var fits: [Int: InverseFit] = [:]
     for option in options.sorted(by: { ($0.cost, $0.degree) < ($1.cost, $1.degree) }) {
       let fit = fits[option.degree] ?? InverseFit(curve, degree: option.degree, domain: domain)

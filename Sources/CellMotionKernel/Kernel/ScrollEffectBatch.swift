@@ -86,9 +86,6 @@ public struct ScrollEffectBatch: Sendable {
     let vertical = effect.timeline.axis == .vertical
     let axis = scroll.along(effect.timeline.axis)
     let cross = Float(crossExtent), tableWidth = Float(scroll.viewportWidth)
-    // Every cell's timeline resolved for its extent in lanes (`TimelineResolver`), into
-    // per-cell columns; then one lane pass per stretch of cells that resolved to the same
-    // shape (usually the whole frame).
     var fills = false
     batch.withProgressColumns { progress, width, height, tableWidths, detailHeight in
       kinds.withUnsafeMutableBufferPointer { kinds in
@@ -319,15 +316,6 @@ struct TimelinePass {
     case .none: return (0, 1)
     case .hide: return (1, 2)
     }
-  }
-
-  /// Whether `other` (another extent's resolution) runs in the same loop as this one: the
-  /// same shape, range ends and fills (slopes, intercepts, spans and extents are per-cell
-  /// columns).
-  func sharesConstants(with other: TimelinePass) -> Bool {
-    mode == other.mode && lower == other.lower && upper == other.upper && before == other.before
-      && after == other.after && domainLower == other.domainLower && domainScale == other.domainScale
-      && folds == other.folds
   }
 
   /// The pass over `io.count` cells: one loop per shape (`TimelineShape`: the shape and the
