@@ -188,7 +188,7 @@ extension Kernel {
     // The part's fields read where the part is (through a pointer: passed by value, it was
     // copied per call, a 300-byte `memcpy`).
     let c = p.pointee.bezier
-    let dur = p.pointee.duration, delay = p.pointee.delay, endLocalTime = p.pointee.endLocalTime, inv = 1 / dur
+    let dur = p.pointee.duration, delay = p.pointee.delay, inv = 1 / dur
     if r.simpleTiming {
       // `partLocalTime`'s simple case with every recipe constant in a local first (read
       // through `r` they were reloaded and re-tested per group), and the inactive lanes
@@ -227,6 +227,34 @@ extension Kernel {
       }
       return
     }
+    timedBezierStage(L.self, Keep.self, p, r, clock, count: count, into: out, rates: rates)
+  }
+
+  /// `bezierStage` for media timing other than the simple case (a speed, repeats or
+  /// autoreverse): no preset, retarget or scroll effect has it, so its loop is compiled
+  /// once per lane width with the curve's solve read at run time (`RuntimeNewtonSolve` and
+  /// the fitted ones: the same arithmetic as the specialised solves, so the same bits)
+  /// rather than once per specialised solve.
+  @inline(never)
+  static func timedBezierStage<L: FloatLanes, Keep: StaticFlag>(
+    _: L.Type, _: Keep.Type, _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock,
+    count: Int, into out: UnsafeMutablePointer<Float>, rates: UnsafeMutablePointer<Float>?
+  ) {
+    switch p.pointee.bezier.solve {
+    case .newton: timedBezierLoop(L.self, RuntimeNewtonSolve.self, Keep.self, p, r, clock, count: count, into: out, rates: rates)
+    case .fitted: timedBezierLoop(L.self, RuntimeFittedSolve.self, Keep.self, p, r, clock, count: count, into: out, rates: rates)
+    case .rootFitted:
+      timedBezierLoop(L.self, RuntimeRootFittedSolve.self, Keep.self, p, r, clock, count: count, into: out, rates: rates)
+    }
+  }
+
+  @inline(__always)
+  static func timedBezierLoop<L: FloatLanes, S: BezierSolve, Keep: StaticFlag>(
+    _: L.Type, _: S.Type, _: Keep.Type, _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock,
+    count: Int, into out: UnsafeMutablePointer<Float>, rates: UnsafeMutablePointer<Float>?
+  ) {
+    let c = p.pointee.bezier
+    let dur = p.pointee.duration, delay = p.pointee.delay, endLocalTime = p.pointee.endLocalTime, inv = 1 / dur
     var i = 0
     while i < count {
       let input: L = loadGroup(clock.input + i, count - i)

@@ -13,13 +13,14 @@ extension Kernel {
     _: L.Type, _ r: CompiledRecipe, at b: Int, count n: Int, progress: StagedProgress,
     soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
   ) {
+    // One loop, the last partial group included (`loadGroup` pads it; the rows go to the
+    // scratch, which has room for whole groups): one copy of the group, not two.
     var i = 0
-    while i + L.width <= n {
-      generalGroup(L.self, r, at: b, i, lanes: L.width, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
-      i += L.width
-    }
-    if i < n {
-      generalGroup(L.self, r, at: b, i, lanes: n - i, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+    while i < n {
+      generalGroup(
+        L.self, r, at: b, i, lanes: min(L.width, n &- i), progress: progress, soa: soa, inputs: inputs,
+        outputs: outputs)
+      i &+= L.width
     }
   }
 
@@ -83,55 +84,65 @@ extension Kernel {
       m = LaneMatrix(linear: l, translation: t)
     }
     if let matrix = r.matrix {
-      var mm: LaneMatrix<L>
-      switch matrix {
-      case .twoD(let part, let a, let b):
-        let p: L = progress(part, i)
-        @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
-        mm = compose2D((lerp(0), lerp(1), lerp(2), lerp(3), lerp(4), lerp(5), lerp(6), lerp(7), lerp(8)))
-      case .threeD(let part, let a, let b, let qa, let qb, let theta, let nlerp):
-        let p: L = progress(part, i)
-        @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
-        var wa: L, wb: L
-        if nlerp {
-          wa = 1 - p
-          wb = p
-        } else {
-          let inv = 1 / sin(theta)
-          wa = L.sincos((1 - p) * theta).sin * inv
-          wb = L.sincos(p * theta).sin * inv
-        }
-        var qx = wa * qa.x + wb * qb.x, qy = wa * qa.y + wb * qb.y
-        var qz = wa * qa.z + wb * qb.z, qw = wa * qa.w + wb * qb.w
-        if nlerp {
-          let xy2: L = qx * qx + qy * qy
-          let zw2: L = qz * qz + qw * qw
-          let n: L = 1 / (xy2 + zw2).squareRoot()
-          qx = qx * n
-          qy = qy * n
-          qz = qz * n
-          qw = qw * n
-        }
-        mm = compose3D(
-          (lerp(0), lerp(1), lerp(2), lerp(3), lerp(4), lerp(5), lerp(6), lerp(7), lerp(8), lerp(9), lerp(10), lerp(11),
-           lerp(12)), (qx, qy, qz, qw))
-      case .componentwise(let part, let a, let b):
-        let p: L = progress(part, i)
-        @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
-        mm = LaneMatrix(entry: lerp)
-      case .discrete(let part, let a, let b):
-        let p: L = progress(part, i)
-        let late = L.ge(p, L(repeating: 0.5))
-        @inline(__always) func pick(_ i: Int) -> L { L(repeating: a[i]).replacing(with: L(repeating: b[i]), where: late) }
-        mm = LaneMatrix(entry: pick)
-      case .keyframes(let part, let k):
-        mm = matrixKeyframes(k, progress: progress(part, i))
-      }
+      let mm: LaneMatrix<L> = wholeMatrix(matrix, progress: progress, at: i)
       m = r.hasChannelTransform ? m.times(mm) : mm
     }
     if r.m34 != 0 { m.applyPerspective(r.m34) }
     m.applyAnchor(width * r.anchor.x, height * r.anchor.y)
     return m
+  }
+
+  /// A whole-matrix animation's matrix for one lane group on the general path (3D
+  /// interpolation, componentwise, discrete or keyframed). Out of line: the group loop
+  /// inlined all five forms (a third of the general path's code, compiled per lane width),
+  /// while a recipe takes one of them and the call is once per group of 8 cells.
+  @inline(never)
+  static func wholeMatrix<L: FloatLanes>(_ matrix: CompiledMatrix, progress: StagedProgress, at i: Int) -> LaneMatrix<L> {
+    var mm: LaneMatrix<L>
+    switch matrix {
+    case .twoD(let part, let a, let b):
+      let p: L = progress(part, i)
+      @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
+      mm = compose2D((lerp(0), lerp(1), lerp(2), lerp(3), lerp(4), lerp(5), lerp(6), lerp(7), lerp(8)))
+    case .threeD(let part, let a, let b, let qa, let qb, let theta, let nlerp):
+      let p: L = progress(part, i)
+      @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
+      var wa: L, wb: L
+      if nlerp {
+        wa = 1 - p
+        wb = p
+      } else {
+        let inv = 1 / sin(theta)
+        wa = L.sincos((1 - p) * theta).sin * inv
+        wb = L.sincos(p * theta).sin * inv
+      }
+      var qx = wa * qa.x + wb * qb.x, qy = wa * qa.y + wb * qb.y
+      var qz = wa * qa.z + wb * qb.z, qw = wa * qa.w + wb * qb.w
+      if nlerp {
+        let xy2: L = qx * qx + qy * qy
+        let zw2: L = qz * qz + qw * qw
+        let n: L = 1 / (xy2 + zw2).squareRoot()
+        qx = qx * n
+        qy = qy * n
+        qz = qz * n
+        qw = qw * n
+      }
+      mm = compose3D(
+        (lerp(0), lerp(1), lerp(2), lerp(3), lerp(4), lerp(5), lerp(6), lerp(7), lerp(8), lerp(9), lerp(10), lerp(11),
+         lerp(12)), (qx, qy, qz, qw))
+    case .componentwise(let part, let a, let b):
+      let p: L = progress(part, i)
+      @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
+      mm = LaneMatrix(entry: lerp)
+    case .discrete(let part, let a, let b):
+      let p: L = progress(part, i)
+      let late = L.ge(p, L(repeating: 0.5))
+      @inline(__always) func pick(_ i: Int) -> L { L(repeating: a[i]).replacing(with: L(repeating: b[i]), where: late) }
+      mm = LaneMatrix(entry: pick)
+    case .keyframes(let part, let k):
+      mm = matrixKeyframes(k, progress: progress(part, i))
+    }
+    return mm
   }
 
   /// The 2D path's recomposition from (tx, ty, sx, sy, angle, m11, m12, m21, m22) per

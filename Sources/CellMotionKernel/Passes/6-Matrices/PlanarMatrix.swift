@@ -160,19 +160,19 @@ extension Kernel {
       case (false, false, false): run(MatrixPlanar<No, No, No>.self)
       case (false, true, _): run(MatrixPlanar<No, Yes, No>.self)
       }
-    } else if !extras && r.hasChannelTransform && k.part == nil {
-      @inline(__always) func channels<R: StaticFlag, Small: StaticFlag>(_: R.Type, _: Small.Type) {
-        switch (k.scales, r.translateFirst) {
-        case (false, false): run(ChannelPlanar<R, Small, No, No>.self)
-        case (false, true): run(ChannelPlanar<R, Small, No, Yes>.self)
-        case (true, false): run(ChannelPlanar<R, Small, Yes, No>.self)
-        case (true, true): run(ChannelPlanar<R, Small, Yes, Yes>.self)
-        }
-      }
-      switch (k.rotatesZ, k.smallRotationZ) {
-      case (false, _): channels(No.self, Yes.self)
-      case (true, true): channels(Yes.self, Yes.self)
-      case (true, false): channels(Yes.self, No.self)
+    } else if !extras && r.hasChannelTransform && k.part == nil && !(k.rotatesZ && (k.scales || !k.smallRotationZ)) {
+      // The channel shapes the presets and scroll effects use: translation and scale
+      // (slide-in, move-up, zoom, parallax, carousels) and a rotation within a quarter
+      // turn without scale (tip-in's channels). A rotation with a scale, or a larger
+      // rotation, reads its flags at run time (`AnyPlanar`): each shape specialised is a
+      // loop the optimiser compiles per lane width, and no preset or benchmark uses these.
+      switch (k.rotatesZ, k.scales, r.translateFirst) {
+      case (false, false, false): run(ChannelPlanar<No, Yes, No, No>.self)
+      case (false, false, true): run(ChannelPlanar<No, Yes, No, Yes>.self)
+      case (false, true, false): run(ChannelPlanar<No, Yes, Yes, No>.self)
+      case (false, true, true): run(ChannelPlanar<No, Yes, Yes, Yes>.self)
+      case (true, _, false): run(ChannelPlanar<Yes, Yes, No, No>.self)
+      case (true, _, true): run(ChannelPlanar<Yes, Yes, No, Yes>.self)
       }
     } else {
       run(AnyPlanar.self)
@@ -187,15 +187,15 @@ extension Kernel {
     _: L.Type, _: S.Type, _ r: CompiledRecipe, _ k: PlanarConstants, at b: Int, count n: Int,
     progress: StagedProgress, soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
   ) {
+    // One loop, the last partial group included (`loadGroup` pads it; its pair rows go to
+    // the scratch, which has room for whole groups): one copy of the group per shape
+    // instead of two halves the code the optimiser compiles for 24 shapes.
     var i = 0
-    while i &+ L.width <= n {
+    while i < n {
       planarGroup(
-        L.self, S.self, r, k, at: b, i, lanes: L.width, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+        L.self, S.self, r, k, at: b, i, lanes: min(L.width, n &- i), progress: progress, soa: soa, inputs: inputs,
+        outputs: outputs)
       i &+= L.width
-    }
-    if i < n {
-      planarGroup(
-        L.self, S.self, r, k, at: b, i, lanes: n &- i, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
     }
   }
 
