@@ -379,3 +379,41 @@ extension Kernel {
     return v
   }
 }
+
+/// A block's per-cell geometry (cell width, cell height, table width) by lane group for
+/// the matrix passes: whole groups loaded straight from the batch, and the block's last
+/// partial group, if any, loaded once, padded (`loadGroup`), before the loop. The general
+/// path's one loop takes `group(at:)` (one copy of its group's code, one compare per
+/// group: neutral on cover flow); the planar path keeps whole groups and the tail apart.
+struct BlockGeometry<L: FloatLanes> {
+  let width: UnsafePointer<Float>
+  let height: UnsafePointer<Float>
+  let tableWidth: UnsafePointer<Float>
+  /// Cells in whole lane groups.
+  let whole: Int
+  let tail: (width: L, height: L, tableWidth: L)
+
+  @inline(__always)
+  init(_ inputs: KernelInputs, at b: Int, count n: Int) {
+    (width, height, tableWidth) = (inputs.width + b, inputs.height + b, inputs.tableWidth + b)
+    whole = n / L.width * L.width
+    if whole < n {
+      let rest = n &- whole
+      tail = (
+        Kernel.loadGroup(width + whole, rest), Kernel.loadGroup(height + whole, rest),
+        Kernel.loadGroup(tableWidth + whole, rest)
+      )
+    } else {
+      tail = (L(repeating: 0), L(repeating: 0), L(repeating: 0))
+    }
+  }
+
+  /// The whole group at the block's cell `i` (`i + L.width <= whole`).
+  @inline(__always)
+  func whole(at i: Int) -> (width: L, height: L, tableWidth: L) {
+    (L.load(width + i), L.load(height + i), L.load(tableWidth + i))
+  }
+  /// The group at the block's cell `i` (a multiple of `L.width` below the block's count).
+  @inline(__always)
+  func group(at i: Int) -> (width: L, height: L, tableWidth: L) { i < whole ? whole(at: i) : tail }
+}

@@ -13,12 +13,13 @@ extension Kernel {
     _: L.Type, _ r: CompiledRecipe, at b: Int, count n: Int, progress: StagedProgress,
     soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
   ) {
-    // One loop, the last partial group included (`loadGroup` pads it; the rows go to the
-    // scratch, which has room for whole groups): one copy of the group, not two.
+    // One loop, the last partial group included (its inputs padded once, `BlockGeometry`;
+    // the rows go to the scratch, which has room for whole groups): one copy of the group.
+    let geometry = BlockGeometry<L>(inputs, at: b, count: n)
     var i = 0
     while i < n {
       generalGroup(
-        L.self, r, at: b, i, lanes: min(L.width, n &- i), progress: progress, soa: soa, inputs: inputs,
+        L.self, r, at: b, i, geometry.group(at: i), lanes: min(L.width, n &- i), progress: progress, soa: soa,
         outputs: outputs)
       i &+= L.width
     }
@@ -27,15 +28,12 @@ extension Kernel {
   /// One general group at the block's cell `i` (`lanes` valid cells).
   @inline(__always)
   static func generalGroup<L: FloatLanes>(
-    _: L.Type, _ r: CompiledRecipe, at b: Int, _ i: Int, lanes: Int, progress: StagedProgress,
-    soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
+    _: L.Type, _ r: CompiledRecipe, at b: Int, _ i: Int, _ g: (width: L, height: L, tableWidth: L), lanes: Int,
+    progress: StagedProgress, soa: UnsafeMutablePointer<Float>, outputs: KernelOutputs
   ) {
-    let c = b + i, s = progress.stride
-    let wi: L = loadGroup(inputs.width + c, lanes), he: L = loadGroup(inputs.height + c, lanes)
-    let m = evaluateGroup(
-      r, progress: progress, at: i, width: wi, height: he, tableWidth: loadGroup(inputs.tableWidth + c, lanes))
-    m.storeRows(to: soa + i, stride: s)
-    if let co = outputs.corners { storeCorners(m, at: c, lanes: lanes, to: co, width: wi, height: he) }
+    let m = evaluateGroup(r, progress: progress, at: i, width: g.width, height: g.height, tableWidth: g.tableWidth)
+    m.storeRows(to: soa + i, stride: progress.stride)
+    if let co = outputs.corners { storeCorners(m, at: b &+ i, lanes: lanes, to: co, width: g.width, height: g.height) }
   }
 
   /// Evaluates one lane group of cells sharing recipe `r`.
