@@ -763,6 +763,61 @@ struct KernelBehaviourTests {
     }
   }
 
+  @Test("The output's kernel scratch carries nothing between frames: NaN-filled, every output bit is the same")
+  func scratchCarriesNothing() throws {
+    // The kernel reuses the output's block scratch across frames (`FrameOutput.kernelScratch`)
+    // rather than zeroing a stack array per run: that is only sound if every pass writes a
+    // scratch row before any pass reads it. Filled with NaN, a read before a write would
+    // show in some output (NaN propagates through every arithmetic path).
+    var g = SeededGenerator(seed: 91)
+    var recipes = Recipe.presets
+    for k in 0..<4 { recipes.append(try randomRecipe(&g, name: "r\(k)")) }
+    for n in [1, 7, 9, 1023] {
+      var batch = try CellBatch(recipes: recipes, capacity: n)
+      for i in 0..<n {
+        try batch.append(
+          recipe: (i / 37) % recipes.count, row: i, batchPosition: i % 5, rowCount: n, batchCount: 5,
+          startTime: g.uniform(0...0.6), geometry: CellGeometry(width: 375, height: g.uniform(40...120)))
+      }
+      for i in stride(from: 0, to: n, by: 4) {
+        try? batch.retarget(
+          cell: i, channel: .opacity, to: 0.5, at: 0.3,
+          policy: i % 8 == 0 ? .additive(curve: .bezier(.easeInEaseOut), duration: 0.4)
+            : .fromCurrentState(curve: .bezier(.easeOut), duration: 0.3))
+      }
+      for lanes in LaneWidth.allCases {
+        for threads in [1, 2] {
+          let options = KernelOptions(lanes: lanes, threads: threads, parallelThreshold: 0)
+          var fresh = try FrameOutput(capacity: n, includeCorners: true, includeVelocities: true)
+          var poisoned = try FrameOutput(capacity: n, includeCorners: true, includeVelocities: true)
+          try Kernel.evaluate(batch, at: 0.1, into: &poisoned, options: options)
+          #expect(!poisoned.kernelScratch.isEmpty, "one- and two-thread frames keep their scratch in the output")
+          for k in poisoned.kernelScratch.indices { poisoned.kernelScratch[k] = .nan }
+          try Kernel.evaluate(batch, at: 0.45, into: &fresh, options: options)
+          try Kernel.evaluate(batch, at: 0.45, into: &poisoned, options: options)
+          let label = "n=\(n) \(lanes) threads=\(threads)"
+          // The first index whose bits differ, or nil (arrays of different lengths differ at
+          // the shorter one's end).
+          func firstDifference(_ x: [Float], _ y: [Float]) -> Int? {
+            guard x.count == y.count else { return min(x.count, y.count) }
+            return x.indices.first { x[$0].bitPattern != y[$0].bitPattern }
+          }
+          let buffers: [(String, [Float], [Float])] = [
+            ("matrices", fresh.matrices, poisoned.matrices), ("opacity", fresh.opacity, poisoned.opacity),
+            ("shadow", fresh.shadowOpacity, poisoned.shadowOpacity), ("fold top", fresh.foldTop, poisoned.foldTop),
+            ("fold bottom", fresh.foldBottom, poisoned.foldBottom), ("corners", fresh.corners, poisoned.corners),
+            ("velocities", fresh.velocities, poisoned.velocities),
+          ]
+          for (name, x, y) in buffers {
+            let d = firstDifference(x, y)
+            #expect(d == nil, "\(label): \(name) differ first at index \(d ?? -1)")
+          }
+          #expect(fresh.matrices.allSatisfy { $0.isFinite }, "\(label): finite")
+        }
+      }
+    }
+  }
+
   @Test("SIMD4 and SIMD8 agree within tolerance; outputs past the batch are untouched")
   func lanesAgreeAndTails() throws {
     var g = SeededGenerator(seed: 5)

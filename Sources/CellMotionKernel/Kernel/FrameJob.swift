@@ -52,10 +52,13 @@ struct FrameJob: @unchecked Sendable {
   }
 
   /// Evaluates cells `range` (within 0..<count): runs of one recipe at the job's lane width.
-  func run(_ range: Range<Int>) {
+  /// `worker` (0 the calling thread, 1 the pair worker, nil any other) picks the output's
+  /// scratch slot (`KernelOutputs.scratch`).
+  func run(_ range: Range<Int>, worker: Int? = nil) {
+    let scratch = worker.flatMap { w in outputs.scratch.map { $0 + w * ScratchLayout.Storage.count } }
     Kernel.evaluateRange(
       range, recipes: recipes, recipeIndex: recipeIndex, oneRecipe: oneRecipe, t: t, inputs: inputs, outputs: outputs,
-      lanes: lanes)
+      lanes: lanes, scratch: scratch)
   }
 
   /// Runs the whole batch on `threads` threads: the calling thread alone, the calling
@@ -64,9 +67,9 @@ struct FrameJob: @unchecked Sendable {
   func run(threads: Int) {
     let n = count
     if threads == 1 {
-      run(0..<n)
+      run(0..<n, worker: 0)
     } else if threads == 2, PairWorker.shared.tryStart(self) {
-      run(0..<PairWorker.split(n))
+      run(0..<PairWorker.split(n), worker: 0)
       PairWorker.shared.finish()
     } else {
       // threads <= maxThreads (validated) so chunks <= 256, and ceil(n / chunks) is taken
@@ -131,7 +134,8 @@ extension FrameOutput {
   ) -> R {
     let includeCorners = includesCorners, affine = layout == .affine2D
     let includeVelocities = includesVelocities, stride = capacity
-    return matrices.withUnsafeMutableBufferPointer { mo in
+    return kernelScratch.withUnsafeMutableBufferPointer { sc in
+    matrices.withUnsafeMutableBufferPointer { mo in
       opacity.withUnsafeMutableBufferPointer { op in
         shadowOpacity.withUnsafeMutableBufferPointer { so in
           foldTop.withUnsafeMutableBufferPointer { ft in
@@ -145,7 +149,8 @@ extension FrameOutput {
                         foldTop: ft.baseAddress, foldBottom: fb.baseAddress, foldShadow: fs.baseAddress,
                         corners: includeCorners ? co.baseAddress : nil, affine: affine,
                         velocities: includeVelocities ? ve.baseAddress : nil, velocityStride: stride,
-                        velocityRowsToClear: velocityRowsToClear, identityStored: identityStored))
+                        velocityRowsToClear: velocityRowsToClear, identityStored: identityStored,
+                        scratch: sc.isEmpty ? nil : sc.baseAddress))
                   }
                 }
               }
@@ -153,6 +158,7 @@ extension FrameOutput {
           }
         }
       }
+    }
     }
   }
 }

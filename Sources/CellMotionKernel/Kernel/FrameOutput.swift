@@ -76,6 +76,10 @@ public struct FrameOutput: Sendable {
   /// bytes per cell, become 140).
   /// Only the kernel writes `matrices` (its setter is internal), so the record holds.
   var identityCells = 0
+  /// The kernel's block scratch for one- and two-thread frames (`KernelOutputs.scratch`),
+  /// allocated by the first evaluation; its contents carry nothing from frame to frame
+  /// (every pass writes a scratch row before any pass reads it).
+  var kernelScratch: [Float] = []
   public let includesCorners: Bool
   /// How `matrices` stores each cell: 16 or 6 Floats.
   public let layout: MatrixLayout

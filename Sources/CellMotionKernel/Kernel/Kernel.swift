@@ -89,6 +89,10 @@ public enum Kernel {
     let identityOnly = batch.recipes.allSatisfy { $0.storesIdentity(corners: output.includesCorners) }
     let identityStored = identityOnly && n <= output.identityCells
     output.identityCells = identityOnly ? max(n, output.identityCells) : 0
+    // The block scratch of the calling thread and the pair worker, once per output.
+    if threads <= 2 && output.kernelScratch.isEmpty {
+      output.kernelScratch = [Float](repeating: 0, count: 2 * ScratchLayout.Storage.count)
+    }
     // Read before the closures, which then capture no part of the batch (capturing it,
     // they copied the whole batch per frame, retaining each of its arrays).
     let recipes = batch.recipes, oneRecipe = batch.recipeChanges == 0, lanes = options.lanes
@@ -120,9 +124,11 @@ public enum Kernel {
   }
 
   /// Splits `range` into runs of one recipe and evaluates each at the chosen width.
+  /// `scratch`: a `ScratchLayout.Storage`-sized slot of the output's scratch for this
+  /// worker, or nil (each run uses its stack).
   static func evaluateRange(
     _ range: Range<Int>, recipes: [CompiledRecipe], recipeIndex: UnsafePointer<Int32>, oneRecipe: Bool, t: Float,
-    inputs: KernelInputs, outputs: KernelOutputs, lanes: LaneWidth
+    inputs: KernelInputs, outputs: KernelOutputs, lanes: LaneWidth, scratch: UnsafeMutablePointer<Float>?
   ) {
     var i = range.lowerBound
     while i < range.upperBound {
@@ -132,9 +138,9 @@ public enum Kernel {
       let j = oneRecipe ? range.upperBound : runEnd(recipeIndex, from: i + 1, to: range.upperBound, value: r)
       switch lanes {
       case .simd8:
-        evaluateRun(SIMD8<Float>.self, recipes[Int(r)], i..<j, t: t, inputs: inputs, outputs: outputs)
+        evaluateRun(SIMD8<Float>.self, recipes[Int(r)], i..<j, t: t, inputs: inputs, outputs: outputs, scratch: scratch)
       case .simd4:
-        evaluateRun(SIMD4<Float>.self, recipes[Int(r)], i..<j, t: t, inputs: inputs, outputs: outputs)
+        evaluateRun(SIMD4<Float>.self, recipes[Int(r)], i..<j, t: t, inputs: inputs, outputs: outputs, scratch: scratch)
       }
       i = j
     }
@@ -177,15 +183,35 @@ public enum Kernel {
   /// overlap iterations (the Bezier solve is a chain of dependent steps; fused into one big
   /// group it left most of each group's latency exposed). A last partial group reads only
   /// its valid cells (padded lanes repeat the first) and writes only its valid cells.
+  /// `scratch`: where the blocks' rows go (`ScratchLayout.Storage.count` Floats, the
+  /// output's, reused across frames), or nil for a zeroed stack array.
   static func evaluateRun<L: FloatLanes>(
-    _: L.Type, _ r: CompiledRecipe, _ range: Range<Int>, t: Float, inputs: KernelInputs, outputs: KernelOutputs
+    _: L.Type, _ r: CompiledRecipe, _ range: Range<Int>, t: Float, inputs: KernelInputs, outputs: KernelOutputs,
+    scratch: UnsafeMutablePointer<Float>?
   ) {
-    var scratch = ScratchLayout.Storage(repeating: 0)
+    @inline(__always) func aligned(_ p: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> {
+      UnsafeMutableRawPointer(p).alignedUp(toMultipleOf: 64).assumingMemoryBound(to: Float.self)
+    }
+    if let scratch {
+      evaluateBlocks(L.self, r, range, t: t, inputs: inputs, outputs: outputs, base: aligned(scratch))
+    } else {
+      var storage = ScratchLayout.Storage(repeating: 0)
+      var span = storage.mutableSpan
+      span.withUnsafeMutableBufferPointer { buffer in
+        evaluateBlocks(L.self, r, range, t: t, inputs: inputs, outputs: outputs, base: aligned(buffer.baseAddress!))
+      }
+    }
+  }
+
+  /// `evaluateRun`'s blocks with the scratch at `base` (64-byte aligned, room for
+  /// `ScratchLayout.floats`).
+  @inline(never)
+  static func evaluateBlocks<L: FloatLanes>(
+    _: L.Type, _ r: CompiledRecipe, _ range: Range<Int>, t: Float, inputs: KernelInputs, outputs: KernelOutputs,
+    base: UnsafeMutablePointer<Float>
+  ) {
     let layout = r.layout, block = layout.blockCells
-    var span = scratch.mutableSpan
-    span.withUnsafeMutableBufferPointer { buffer in
-      let base = UnsafeMutableRawPointer(buffer.baseAddress!).alignedUp(toMultipleOf: 64)
-        .assumingMemoryBound(to: Float.self)
+    do {
       let progress = StagedProgress(base: UnsafePointer(base), stride: block)
       let soa = base + layout.matrixOffset
       let rates = RateRows(base: soa, block: block)

@@ -33,7 +33,7 @@ final class PairWorker: @unchecked Sendable {
   private func run() {
     while true {
       go.wait()
-      if let job { job.run(Self.split(job.count)..<job.count) }
+      if let job { job.run(Self.split(job.count)..<job.count, worker: 1) }
       done.signal()
     }
   }

@@ -58,13 +58,20 @@ struct KernelOutputs: @unchecked Sendable {
   /// earlier frame (`FrameOutput.identityCells`): recipes that leave cells unmoved skip
   /// storing it again.
   let identityStored: Bool
+  /// Block scratch the output keeps for the kernel (`FrameOutput.kernelScratch`): one
+  /// `ScratchLayout.Storage`-sized slot per worker of a one- or two-thread frame (worker w
+  /// at `w * ScratchLayout.Storage.count`), reused across frames so that a frame does not
+  /// zero 16 KB of stack per run; nil when absent (each run then uses its stack).
+  let scratch: UnsafeMutablePointer<Float>?
   init(
     matrices: UnsafeMutablePointer<Float>, opacity: UnsafeMutablePointer<Float>,
     shadow: UnsafeMutablePointer<Float>, foldTop: UnsafeMutablePointer<Float>?,
     foldBottom: UnsafeMutablePointer<Float>?, foldShadow: UnsafeMutablePointer<Float>?,
     corners: UnsafeMutablePointer<Float>?, affine: Bool = false, velocities: UnsafeMutablePointer<Float>? = nil,
-    velocityStride: Int = 0, velocityRowsToClear: UInt16 = ChannelRows.all, identityStored: Bool = false
+    velocityStride: Int = 0, velocityRowsToClear: UInt16 = ChannelRows.all, identityStored: Bool = false,
+    scratch: UnsafeMutablePointer<Float>? = nil
   ) {
+    self.scratch = scratch
     self.affine = affine
     self.identityStored = identityStored
     self.velocityRowsToClear = velocityRowsToClear
