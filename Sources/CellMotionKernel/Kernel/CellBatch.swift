@@ -18,7 +18,10 @@ public struct CellBatch: Sendable {
   /// The compiled recipes cells refer to by index: the `baseRecipeCount` given to `init`,
   /// then the derived recipes `retarget` compiles (a recipe with some channels reading
   /// the cells' retarget rows; their `recipe` is the one they derive from).
-  public internal(set) var recipes: [CompiledRecipe]
+  public internal(set) var recipes: [CompiledRecipe] { didSet { recipeSummary = RecipeSummary(recipes) } }
+  /// What a frame asks of all the recipes at once (`Kernel.evaluate`, `FrameJob.validate`),
+  /// kept with them: read per frame, it walked and copied every compiled recipe.
+  private(set) var recipeSummary: RecipeSummary
   /// The number of recipes given to `init`: the indices `append` takes.
   public let baseRecipeCount: Int
   /// Where the cells' progress comes from (`ProgressSource`): the clock (start times, the
@@ -110,6 +113,7 @@ public struct CellBatch: Sendable {
       compiled.append(try CompiledRecipe(r, motion: motion, source: source))
     }
     self.recipes = compiled
+    recipeSummary = RecipeSummary(compiled)
     self.source = source
     baseRecipeCount = compiled.count
     self.timeOrigin = timeOrigin
@@ -415,4 +419,28 @@ public struct CellBatch: Sendable {
   public func isWithinPrecisionWindow(_ time: Double) -> Bool {
     (time - timeOrigin).magnitude <= Self.precisionWindow
   }
+}
+
+/// The batch's recipes summed up for a frame (`CellBatch.recipeSummary`).
+struct RecipeSummary: Sendable {
+  /// The velocity rows some recipe writes (`VelocityPlan.movingRows`, or-ed).
+  let movingRows: UInt16
+  /// Whether some recipe folds.
+  let folds: Bool
+  /// The first recipe that is not planar (`CompiledRecipe.isPlanar`), by name.
+  let firstNonPlanar: String?
+  /// Whether every recipe leaves its cells unmoved (`CompiledRecipe.storesIdentity`),
+  /// without and with corners asked for.
+  let storesIdentity: (withoutCorners: Bool, withCorners: Bool)
+
+  init(_ recipes: [CompiledRecipe]) {
+    movingRows = recipes.reduce(0) { $0 | $1.velocityPlan.movingRows }
+    folds = recipes.contains { $0.fold != nil }
+    firstNonPlanar = recipes.first { !$0.isPlanar }?.recipe.name
+    storesIdentity = (
+      recipes.allSatisfy { $0.storesIdentity(corners: false) }, recipes.allSatisfy { $0.storesIdentity(corners: true) }
+    )
+  }
+
+  func storesIdentity(corners: Bool) -> Bool { corners ? storesIdentity.withCorners : storesIdentity.withoutCorners }
 }

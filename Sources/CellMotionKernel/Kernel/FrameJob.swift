@@ -26,8 +26,10 @@ struct FrameJob: @unchecked Sendable {
 
   /// Checks that `batch` can be evaluated at `time` into `output` with `options`; the
   /// rules are listed at `Kernel.evaluate`. After this, nothing in `run` can fail.
+  /// `output` is borrowed: passed from `Kernel.evaluate`'s inout by value, it was copied
+  /// per frame (every buffer retained and released).
   static func validate(
-    _ batch: CellBatch, at time: Double, into output: FrameOutput, options: KernelOptions
+    _ batch: borrowing CellBatch, at time: Double, into output: borrowing FrameOutput, options: KernelOptions
   ) throws(CellMotionError) {
     try Check.time(time, "time")
     guard batch.isWithinPrecisionWindow(time) else {
@@ -40,13 +42,13 @@ struct FrameJob: @unchecked Sendable {
       throw .bufferSize(field: "FrameOutput capacity", expected: batch.count, actual: output.capacity)
     }
     try options.validate()
-    if !output.includesFold, batch.recipes.contains(where: { $0.fold != nil }) {
+    if !output.includesFold, batch.recipeSummary.folds {
       throw .invalidCombination(field: "FrameOutput", reason: "a recipe folds but the output has no fold buffers")
     }
-    if output.layout == .affine2D, let r = batch.recipes.first(where: { !$0.isPlanar }) {
+    if output.layout == .affine2D, let name = batch.recipeSummary.firstNonPlanar {
       throw .invalidCombination(
         field: "FrameOutput.layout",
-        reason: "recipe \(r.recipe.name) is not affine (perspective, rotation about x or y, or z translation); "
+        reason: "recipe \(name) is not affine (perspective, rotation about x or y, or z translation); "
           + "use the transform3D layout")
     }
   }
@@ -134,23 +136,21 @@ extension FrameOutput {
   ) -> R {
     let includeCorners = includesCorners, affine = layout == .affine2D
     let includeVelocities = includesVelocities, stride = capacity
-    return kernelScratch.withUnsafeMutableBufferPointer { sc in
+    return Self.withMutablePointer(&kernelScratch) { sc in
     matrices.withUnsafeMutableBufferPointer { mo in
       opacity.withUnsafeMutableBufferPointer { op in
         shadowOpacity.withUnsafeMutableBufferPointer { so in
-          foldTop.withUnsafeMutableBufferPointer { ft in
-            foldBottom.withUnsafeMutableBufferPointer { fb in
-              foldShadow.withUnsafeMutableBufferPointer { fs in
-                corners.withUnsafeMutableBufferPointer { co in
-                  velocities.withUnsafeMutableBufferPointer { ve in
+          Self.withMutablePointer(&foldTop) { ft in
+            Self.withMutablePointer(&foldBottom) { fb in
+              Self.withMutablePointer(&foldShadow) { fs in
+                Self.withMutablePointer(&corners) { co in
+                  Self.withMutablePointer(&velocities) { ve in
                     body(
                       KernelOutputs(
                         matrices: mo.baseAddress!, opacity: op.baseAddress!, shadow: so.baseAddress!,
-                        foldTop: ft.baseAddress, foldBottom: fb.baseAddress, foldShadow: fs.baseAddress,
-                        corners: includeCorners ? co.baseAddress : nil, affine: affine,
-                        velocities: includeVelocities ? ve.baseAddress : nil, velocityStride: stride,
-                        velocityRowsToClear: velocityRowsToClear, identityStored: identityStored,
-                        scratch: sc.isEmpty ? nil : sc.baseAddress))
+                        foldTop: ft, foldBottom: fb, foldShadow: fs, corners: includeCorners ? co : nil, affine: affine,
+                        velocities: includeVelocities ? ve : nil, velocityStride: stride,
+                        velocityRowsToClear: velocityRowsToClear, identityStored: identityStored, scratch: sc))
                   }
                 }
               }
@@ -160,5 +160,13 @@ extension FrameOutput {
       }
     }
     }
+  }
+
+  /// `body` with a pointer to `array`'s elements, nil for an empty array (the output's
+  /// absent buffers), which `withUnsafeMutableBufferPointer` would first make unique: a
+  /// fresh empty buffer per buffer per frame.
+  @inline(__always)
+  static func withMutablePointer<R>(_ array: inout [Float], _ body: (UnsafeMutablePointer<Float>?) -> R) -> R {
+    array.isEmpty ? body(nil) : array.withUnsafeMutableBufferPointer { body($0.baseAddress) }
   }
 }

@@ -80,13 +80,13 @@ public enum Kernel {
     let threads = n >= options.parallelThreshold ? options.threads : 1
     // Velocity rows that may hold something other than 0 after this frame: those some
     // recipe of the batch writes, and those written before (`FrameOutput`'s record).
-    let moving = output.includesVelocities ? batch.recipes.reduce(UInt16(0)) { $0 | $1.velocityPlan.movingRows } : 0
+    let moving = output.includesVelocities ? batch.recipeSummary.movingRows : 0
     let clear = moving | output.velocityRowsWritten
     output.velocityRowsWritten = clear
     // Every recipe leaves its cells unmoved (a batch of fade or fold cells): their matrices
     // are the identity, which an earlier frame may have stored already for at least these
     // cells (`FrameOutput.identityCells`); any other frame may store anything.
-    let identityOnly = batch.recipes.allSatisfy { $0.storesIdentity(corners: output.includesCorners) }
+    let identityOnly = batch.recipeSummary.storesIdentity(corners: output.includesCorners)
     let identityStored = identityOnly && n <= output.identityCells
     output.identityCells = identityOnly ? max(n, output.identityCells) : 0
     // The block scratch of the calling thread and the pair worker, once per output.
