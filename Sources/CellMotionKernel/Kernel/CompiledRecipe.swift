@@ -60,6 +60,15 @@ package enum CompiledMatrix: Sendable, Hashable {
   /// Keyframes: each lane's segment, eased, interpolated on that segment's path.
   case keyframes(part: Int, CompiledMatrixKeyframes)
 
+  /// The part whose progress drives the matrix.
+  var part: Int {
+    switch self {
+    case .twoD(let part, _, _), .threeD(let part, _, _, _, _, _, _), .componentwise(let part, _, _),
+      .discrete(let part, _, _), .keyframes(let part, _):
+      return part
+    }
+  }
+
   /// A pair of matrices on the path `interpolation` chose, as Float constants; `held`
   /// (reduce motion) interpolates from the end to the end on that path.
   static func pair(_ interpolation: TransformInterpolator, part i: Int, held: Bool) -> CompiledMatrix {

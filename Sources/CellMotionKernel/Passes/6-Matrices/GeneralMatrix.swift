@@ -91,19 +91,30 @@ extension Kernel {
   }
 
   /// A whole-matrix animation's matrix for one lane group on the general path (3D
-  /// interpolation, componentwise, discrete or keyframed). Out of line: the group loop
-  /// inlined all five forms (a third of the general path's code, compiled per lane width),
-  /// while a recipe takes one of them and the call is once per group of 8 cells.
-  @inline(never)
+  /// interpolation, componentwise, discrete or keyframed), from its part's progress.
+  /// Out of line: the group loop inlined all five forms (a third of the general path's
+  /// code, compiled per lane width), while a recipe takes one of them and the call is once
+  /// per group. SIMD4 groups run it in 8 lanes (the upper four a copy of the lower): the
+  /// largest code of the kernel, and no benchmarked recipe's, is then compiled once, not
+  /// once per width (lane-wise arithmetic, so the lower lanes are what 4 lanes give).
   static func wholeMatrix<L: FloatLanes>(_ matrix: CompiledMatrix, progress: StagedProgress, at i: Int) -> LaneMatrix<L> {
+    let p: L = progress(matrix.part, i)
+    if L.self == SIMD4<Float>.self {
+      let p4 = unsafeBitCast(p, to: SIMD4<Float>.self)
+      let m: LaneMatrix<SIMD8<Float>> = wholeMatrix(matrix, progress: SIMD8(lowHalf: p4, highHalf: p4))
+      return LaneMatrix(entry: { unsafeBitCast(m[$0].lowHalf, to: L.self) })
+    }
+    return wholeMatrix(matrix, progress: p)
+  }
+
+  @inline(never)
+  static func wholeMatrix<L: FloatLanes>(_ matrix: CompiledMatrix, progress p: L) -> LaneMatrix<L> {
     var mm: LaneMatrix<L>
     switch matrix {
-    case .twoD(let part, let a, let b):
-      let p: L = progress(part, i)
+    case .twoD(_, let a, let b):
       @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
       mm = compose2D((lerp(0), lerp(1), lerp(2), lerp(3), lerp(4), lerp(5), lerp(6), lerp(7), lerp(8)))
-    case .threeD(let part, let a, let b, let qa, let qb, let theta, let nlerp):
-      let p: L = progress(part, i)
+    case .threeD(_, let a, let b, let qa, let qb, let theta, let nlerp):
       @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
       var wa: L, wb: L
       if nlerp {
@@ -128,17 +139,15 @@ extension Kernel {
       mm = compose3D(
         (lerp(0), lerp(1), lerp(2), lerp(3), lerp(4), lerp(5), lerp(6), lerp(7), lerp(8), lerp(9), lerp(10), lerp(11),
          lerp(12)), (qx, qy, qz, qw))
-    case .componentwise(let part, let a, let b):
-      let p: L = progress(part, i)
+    case .componentwise(_, let a, let b):
       @inline(__always) func lerp(_ i: Int) -> L { p * (b[i] - a[i]) + a[i] }
       mm = LaneMatrix(entry: lerp)
-    case .discrete(let part, let a, let b):
-      let p: L = progress(part, i)
+    case .discrete(_, let a, let b):
       let late = L.ge(p, L(repeating: 0.5))
       @inline(__always) func pick(_ i: Int) -> L { L(repeating: a[i]).replacing(with: L(repeating: b[i]), where: late) }
       mm = LaneMatrix(entry: pick)
-    case .keyframes(let part, let k):
-      mm = matrixKeyframes(k, progress: progress(part, i))
+    case .keyframes(_, let k):
+      mm = matrixKeyframes(k, progress: p)
     }
     return mm
   }
