@@ -18,8 +18,8 @@ extension LaneWidth {
   public static let widest = 8
 }
 
-/// The kernel's per-block stack scratch, and how a recipe lays its rows out in it: the one
-/// place its arithmetic lives.
+/// The kernel's per-block scratch (the output's, `FrameOutput.kernelScratch`, or a stack
+/// array), and how a recipe lays its rows out in it: the one place its arithmetic lives.
 ///
 /// A block of `blockCells` cells uses `stagedRows` rows of staged values (each timed part's
 /// progress, each keyframe channel's value, each retargeted channel's value and its staged
@@ -27,7 +27,8 @@ extension LaneWidth {
 /// planar path's three pair rows; before the matrix pass, the Bezier parameters kept for
 /// the velocity pass). Each row holds `blockCells` Floats.
 struct ScratchLayout: Sendable, Hashable {
-  /// One run's stack storage: `floats` plus `alignmentSlack`.
+  /// One worker's scratch: `floats` plus `alignmentSlack` (a stack array of this type, or a
+  /// slot of this many Floats in `FrameOutput.kernelScratch`).
   typealias Storage = InlineArray<4112, Float>
   /// Floats of slack in `Storage`: its start is rounded up to a 64-byte cache line, so
   /// every lane group's loads and stores stay within one line whatever the stack frame's
