@@ -211,84 +211,82 @@ public enum Kernel {
     base: UnsafeMutablePointer<Float>
   ) {
     let layout = r.layout, block = layout.blockCells
-    do {
-      let progress = StagedProgress(base: UnsafePointer(base), stride: block)
-      let soa = base + layout.matrixOffset
-      let rates = RateRows(base: soa, block: block)
-      let velocities = outputs.velocities != nil
-      // Nothing moves the cells and no corners are asked for: their matrices are the
-      // identity, stored from constants (`storeIdentityBlock`, or the fold pass) unless an
-      // earlier frame left them there (`KernelOutputs.identityStored`).
-      let identityCells = r.storesIdentity(corners: outputs.corners != nil)
-      let storeIdentity = identityCells && !outputs.identityStored
-      // Where the cells are on the recipe's timeline (`PartClock`): the one place the
-      // source matters.
-      let recipeClock: PartClock
-      switch r.source {
-      case .clock: recipeClock = .clock(start: inputs.start, t: t)
-      case .progress: recipeClock = .progress(inputs.progress, span: r.progressSpan)
-      }
-      var b = range.lowerBound
-      while b < range.upperBound {
-        let n = min(block, range.upperBound - b)
-        let clock = recipeClock.advanced(by: b)
-        let height = inputs.height + b, tableWidth = inputs.tableWidth + b
-        r.passes.forEach { pass in
-          switch pass {
-          case .progress:
-            if velocities {
-              progressKeepingRates(L.self, r, clock, count: n, into: base, rates: rates)
-            } else {
-              // Each part borrowed where the array holds it (`progressStage` copies nothing).
-              r.parts.withUnsafeBufferPointer { parts in
-                for k in parts.indices {
-                  progressStage(
-                    L.self, parts.baseAddress.unsafelyUnwrapped + k, r.timing, clock, count: n,
-                    into: base + layout.staged(k))
-                }
+    let progress = StagedProgress(base: UnsafePointer(base), stride: block)
+    let soa = base + layout.matrixOffset
+    let rates = RateRows(base: soa, block: block)
+    let velocities = outputs.velocities != nil
+    // Nothing moves the cells and no corners are asked for: their matrices are the
+    // identity, stored from constants (`storeIdentityBlock`, or the fold pass) unless an
+    // earlier frame left them there (`KernelOutputs.identityStored`).
+    let identityCells = r.storesIdentity(corners: outputs.corners != nil)
+    let storeIdentity = identityCells && !outputs.identityStored
+    // Where the cells are on the recipe's timeline (`PartClock`): the one place the
+    // source matters.
+    let recipeClock: PartClock
+    switch r.source {
+    case .clock: recipeClock = .clock(start: inputs.start, t: t)
+    case .progress: recipeClock = .progress(inputs.progress, span: r.progressSpan)
+    }
+    var b = range.lowerBound
+    while b < range.upperBound {
+      let n = min(block, range.upperBound - b)
+      let clock = recipeClock.advanced(by: b)
+      let height = inputs.height + b, tableWidth = inputs.tableWidth + b
+      r.passes.forEach { pass in
+        switch pass {
+        case .progress:
+          if velocities {
+            progressKeepingRates(L.self, r, clock, count: n, into: base, rates: rates)
+          } else {
+            // Each part borrowed where the array holds it (`progressStage` copies nothing).
+            r.parts.withUnsafeBufferPointer { parts in
+              for k in parts.indices {
+                progressStage(
+                  L.self, parts.baseAddress.unsafelyUnwrapped + k, r.timing, clock, count: n,
+                  into: base + layout.staged(k))
               }
             }
-          case .keyframes:
-            for k in r.keyframes {
-              keyframeStage(
-                L.self, k, progress: progress, height: height, tableWidth: tableWidth, count: n,
-                into: base + layout.staged(k.row))
-            }
-          case .retargets:
-            // Borrowed through the buffer rather than indexed in the array: 0.3-0.4 fewer
-            // instructions per cell (callgrind).
-            r.retargets.withUnsafeBufferPointer { retargets in
-              for k in retargets.indices {
-                retargetStage(
-                  L.self, (retargets.baseAddress.unsafelyUnwrapped + k).pointee, scratch: base, block: block,
-                  rows: inputs.retarget.unsafelyUnwrapped, stride: inputs.retargetStride, at: b, t: t,
-                  height: height, tableWidth: tableWidth, count: n, rates: velocities ? rates : nil)
-              }
-            }
-          case .opacity:
-            opacityStage(
-              L.self, r.opacityChannel, modelValue: 1, progress: progress, height: height, tableWidth: tableWidth,
-              count: n, into: outputs.opacity + b)
-            opacityStage(
-              L.self, r.shadowChannel, modelValue: 0, progress: progress, height: height, tableWidth: tableWidth,
-              count: n, into: outputs.shadow + b)
-          case .velocities:
-            guard let out = outputs.velocities else { return }
-            velocityStage(
-              L.self, r, at: b, count: n, t: t, clock: clock, progress: progress, inputs: inputs, outputs: outputs,
-              out: out, stride: outputs.velocityStride, rates: rates)
-          case .matrices:
-            matrixPass(
-              L.self, r, at: b, count: n, progress: progress, soa: soa, identityCells: identityCells,
-              storeIdentity: storeIdentity, inputs: inputs, outputs: outputs)
-          case .fold:
-            foldStage(
-              L.self, r.fold.unsafelyUnwrapped, at: b, count: n, progress: progress, inputs: inputs, outputs: outputs,
-              identityCells: storeIdentity)
           }
+        case .keyframes:
+          for k in r.keyframes {
+            keyframeStage(
+              L.self, k, progress: progress, height: height, tableWidth: tableWidth, count: n,
+              into: base + layout.staged(k.row))
+          }
+        case .retargets:
+          // Borrowed through the buffer rather than indexed in the array: 0.3-0.4 fewer
+          // instructions per cell (callgrind).
+          r.retargets.withUnsafeBufferPointer { retargets in
+            for k in retargets.indices {
+              retargetStage(
+                L.self, (retargets.baseAddress.unsafelyUnwrapped + k).pointee, scratch: base, block: block,
+                rows: inputs.retarget.unsafelyUnwrapped, stride: inputs.retargetStride, at: b, t: t,
+                height: height, tableWidth: tableWidth, count: n, rates: velocities ? rates : nil)
+            }
+          }
+        case .opacity:
+          opacityStage(
+            L.self, r.opacityChannel, modelValue: 1, progress: progress, height: height, tableWidth: tableWidth,
+            count: n, into: outputs.opacity + b)
+          opacityStage(
+            L.self, r.shadowChannel, modelValue: 0, progress: progress, height: height, tableWidth: tableWidth,
+            count: n, into: outputs.shadow + b)
+        case .velocities:
+          guard let out = outputs.velocities else { return }
+          velocityStage(
+            L.self, r, at: b, count: n, t: t, clock: clock, progress: progress, inputs: inputs, outputs: outputs,
+            out: out, stride: outputs.velocityStride, rates: rates)
+        case .matrices:
+          matrixPass(
+            L.self, r, at: b, count: n, progress: progress, soa: soa, identityCells: identityCells,
+            storeIdentity: storeIdentity, inputs: inputs, outputs: outputs)
+        case .fold:
+          foldStage(
+            L.self, r.fold.unsafelyUnwrapped, at: b, count: n, progress: progress, inputs: inputs, outputs: outputs,
+            identityCells: storeIdentity)
         }
-        b += n
       }
+      b += n
     }
   }
 

@@ -185,49 +185,50 @@ extension Kernel {
     _: L.Type, _: S.Type, _: Keep.Type, _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock,
     count: Int, into out: UnsafeMutablePointer<Float>, rates: UnsafeMutablePointer<Float>? = nil
   ) {
+    // Timing other than the simple case: its own loop (`timedBezierStage`).
+    guard r.simpleTiming else {
+      timedBezierStage(L.self, Keep.self, p, r, clock, count: count, into: out, rates: rates)
+      return
+    }
     // The part's fields read where the part is (through a pointer: passed by value, it was
     // copied per call, a 300-byte `memcpy`).
     let c = p.pointee.bezier
     let dur = p.pointee.duration, delay = p.pointee.delay, inv = 1 / dur
-    if r.simpleTiming {
-      // `partLocalTime`'s simple case with every recipe constant in a local first (read
-      // through `r` they were reloaded and re-tested per group), and the inactive lanes
-      // as two selects at the end (no mask kept alive across the solve).
-      // ta = input x scale + t0 (on the clock t0 - start, exactly), and x = ta / dur as one
-      // multiply-add from the input (off the solve's critical path: the selects below use
-      // ta). At ta = dur exactly x may round to 1 - ulp (the general path below forces 1);
-      // a Float clock cannot resolve that instant, and from the next representable time on
-      // x clamps to 1.
-      let t0 = clock.offset - delay, scale = clock.scale
-      let xScale = scale * inv, xOffset = t0 * inv
-      let before: Float = r.fillsBackwards ? -.infinity : 0
-      let after: Float = r.fillsForwards ? .infinity : dur
-      // Rates: dy/dx / duration x the clock's rate inside [0, duration) (`partRate`).
-      let rateScale = inv * clock.rate
-      let input = clock.input
-      var i = 0
-      while i < count {
-        let st: L = loadGroup(input + i, count &- i)
-        let ta = L.muladd(st, scale, t0)
-        let x = L.clamp(L.muladd(st, xScale, xOffset), 0, 1)
-        let y: L
-        if Keep.value {
-          let solved: (progress: L, parameter: L) = S.solve(x, c)
-          let inside = L.and(L.ge(ta, L(repeating: 0)), L.lt(ta, L(repeating: dur)))
-          L(repeating: 0).replacing(with: bezierSlope(atParameter: solved.parameter, c) * rateScale, where: inside)
-            .store(to: rates.unsafelyUnwrapped + i)
-          y = solved.progress
-        } else {
-          y = S.progress(x, c)
-        }
-        y.replacing(with: L(repeating: 1), where: L.lt(ta, L(repeating: before)))
-          .replacing(with: L(repeating: 1), where: L.ge(ta, L(repeating: after)))
-          .store(to: out + i)
-        i &+= L.width
+    // `partLocalTime`'s simple case with every recipe constant in a local first (read
+    // through `r` they were reloaded and re-tested per group), and the inactive lanes
+    // as two selects at the end (no mask kept alive across the solve).
+    // ta = input x scale + t0 (on the clock t0 - start, exactly), and x = ta / dur as one
+    // multiply-add from the input (off the solve's critical path: the selects below use
+    // ta). At ta = dur exactly x may round to 1 - ulp (the general path below forces 1);
+    // a Float clock cannot resolve that instant, and from the next representable time on
+    // x clamps to 1.
+    let t0 = clock.offset - delay, scale = clock.scale
+    let xScale = scale * inv, xOffset = t0 * inv
+    let before: Float = r.fillsBackwards ? -.infinity : 0
+    let after: Float = r.fillsForwards ? .infinity : dur
+    // Rates: dy/dx / duration x the clock's rate inside [0, duration) (`partRate`).
+    let rateScale = inv * clock.rate
+    let input = clock.input
+    var i = 0
+    while i < count {
+      let st: L = loadGroup(input + i, count &- i)
+      let ta = L.muladd(st, scale, t0)
+      let x = L.clamp(L.muladd(st, xScale, xOffset), 0, 1)
+      let y: L
+      if Keep.value {
+        let solved: (progress: L, parameter: L) = S.solve(x, c)
+        let inside = L.and(L.ge(ta, L(repeating: 0)), L.lt(ta, L(repeating: dur)))
+        L(repeating: 0).replacing(with: bezierSlope(atParameter: solved.parameter, c) * rateScale, where: inside)
+          .store(to: rates.unsafelyUnwrapped + i)
+        y = solved.progress
+      } else {
+        y = S.progress(x, c)
       }
-      return
+      y.replacing(with: L(repeating: 1), where: L.lt(ta, L(repeating: before)))
+        .replacing(with: L(repeating: 1), where: L.ge(ta, L(repeating: after)))
+        .store(to: out + i)
+      i &+= L.width
     }
-    timedBezierStage(L.self, Keep.self, p, r, clock, count: count, into: out, rates: rates)
   }
 
   /// `bezierStage` for media timing other than the simple case (a speed, repeats or
