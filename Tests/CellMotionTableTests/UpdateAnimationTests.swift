@@ -211,6 +211,21 @@ struct UpdateAnimationTests {
     #expect(worst >= 1e-4, "not the same curve: the bound is meaningful")
   }
 
+  @Test("the duration table's key slots: one per (style, change, reload), all in range")
+  func keySlotsAreDistinct() {
+    var seen = Set<Int>()
+    for style in RowAnimation.allCases {
+      for change in RowChange.allCases {
+        for reload in [false, true] {
+          let slot = RowAnimationKey(style: style, change: change, reload: reload)._slot
+          #expect((0..<RowAnimationKey._slots).contains(slot), "\(style) \(change) \(reload): slot \(slot)")
+          #expect(seen.insert(slot).inserted, "\(style) \(change) \(reload): slot \(slot) taken")
+        }
+      }
+    }
+    #expect(seen.count == RowAnimation.allCases.count * RowChange.allCases.count * 2)
+  }
+
   @Test("every row animation style's start and end states, insertion and deletion")
   func styles() {
     let g = CellGeometry(width: 320, height: 50, tableWidth: 320)

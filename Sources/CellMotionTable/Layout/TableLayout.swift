@@ -357,6 +357,17 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     return tops[b] + blocks.leaves[b].prefix(j)
   }
 
+  /// `_top(i)` for increasing `i`: `cursor` is the leaf of the previous call (start at 0).
+  /// The same value as `_top(i)`, without a search while the rows asked for are close.
+  @inline(__always)
+  func _top(_ i: Int, cursor: inout Int) -> Double {
+    if let h = uniformHeight { return Double(i) * h }
+    if i >= rowCount { return tops[tops.count - 1] }
+    let (b, j) = blocks.locate(i, from: cursor)
+    cursor = b
+    return tops[b] + blocks.leaves[b].prefix(j)
+  }
+
   @inline(__always)
   func _height(_ i: Int) -> Double {
     if let h = uniformHeight { return h }

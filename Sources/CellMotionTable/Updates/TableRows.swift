@@ -32,7 +32,13 @@ struct _IDLeaf: _BlockLeaf {
   init(values: UnsafeBufferPointer<RowID>) {
     count = values.count
     first = values.first ?? RowID(0)
-    self.values = Array(values)
+    // Copied as memory (Array(values) went through the generic collection copy).
+    self.values = [RowID](unsafeUninitializedCapacity: values.count) { buffer, initialized in
+      if let from = values.baseAddress, values.count > 0 {
+        buffer.baseAddress!.initialize(from: from, count: values.count)
+      }
+      initialized = values.count
+    }
   }
 
   func withValues<R>(_ body: (UnsafeBufferPointer<RowID>) -> R) -> R { values.withUnsafeBufferPointer(body) }
@@ -370,15 +376,21 @@ struct UpdatePlan {
 
   init(_ u: RowUpdate, rows: TableRows, expectedRowCount: Int?, minimumHeight: Double) throws(CellMotionError) {
     let oldCount = rows.rowCount
-    func inRange(_ i: Int, _ count: Int, _ field: String, _ when: String) throws(CellMotionError) {
+    // Field names ("deletions[3]", "insertions[7].height") are built only for an error:
+    // building one per entry was a tenth of a 2,000-change batch (issue 32).
+    func inRange(_ i: Int, _ count: Int, _ list: StaticString, _ e: Int, _ suffix: StaticString = "", when: String)
+      throws(CellMotionError)
+    {
       guard i >= 0, i < count else {
         throw .invalidUpdate(
-          field: field, rule: .indexOutOfRange, reason: "row \(i) is out of range 0..<\(count) \(when) the update")
+          field: "\(list)[\(e)]\(suffix)", rule: .indexOutOfRange,
+          reason: "row \(i) is out of range 0..<\(count) \(when) the update")
       }
     }
-    func height(_ h: Double, _ field: String) throws(CellMotionError) {
-      try Check.within(h, TableLayout.rowHeightRange, field)
-      if h < minimumHeight {
+    func height(_ h: Double, _ list: StaticString, _ e: Int) throws(CellMotionError) {
+      guard TableLayout.rowHeightRange.contains(h), h >= minimumHeight else {
+        let field = "\(list)[\(e)].height"
+        try Check.within(h, TableLayout.rowHeightRange, field)
         throw .outOfRange(field: field, value: h, expected: ">= \(minimumHeight) (a displayed row)")
       }
     }
@@ -387,16 +399,16 @@ struct UpdatePlan {
     var oldSide: [(index: Int, kind: Int, entry: Int)] = []
     oldSide.reserveCapacity(u.deletions.count + u.reloads.count + u.moves.count)
     for (e, d) in u.deletions.enumerated() {
-      try inRange(d.index, oldCount, "deletions[\(e)]", "before")
+      try inRange(d.index, oldCount, "deletions", e, when: "before")
       oldSide.append((d.index, 0, e))
     }
     for (e, r) in u.reloads.enumerated() {
-      try inRange(r.index, oldCount, "reloads[\(e)]", "before")
-      if let h = r.height { try height(h, "reloads[\(e)].height") }
+      try inRange(r.index, oldCount, "reloads", e, when: "before")
+      if let h = r.height { try height(h, "reloads", e) }
       oldSide.append((r.index, 1, e))
     }
     for (e, m) in u.moves.enumerated() {
-      try inRange(m.from, oldCount, "moves[\(e)].from", "before")
+      try inRange(m.from, oldCount, "moves", e, ".from", when: "before")
       oldSide.append((m.from, 2, e))
     }
     oldSide.sort { ($0.index, $0.kind, $0.entry) < ($1.index, $1.kind, $1.entry) }
@@ -426,12 +438,12 @@ struct UpdatePlan {
     var newSide: [(index: Int, kind: Int, entry: Int)] = []
     newSide.reserveCapacity(u.insertions.count + u.moves.count)
     for (e, ins) in u.insertions.enumerated() {
-      try inRange(ins.index, newCount, "insertions[\(e)]", "after")
-      try height(ins.height, "insertions[\(e)].height")
+      try inRange(ins.index, newCount, "insertions", e, when: "after")
+      try height(ins.height, "insertions", e)
       newSide.append((ins.index, 0, e))
     }
     for (e, m) in u.moves.enumerated() {
-      try inRange(m.to, newCount, "moves[\(e)].to", "after")
+      try inRange(m.to, newCount, "moves", e, ".to", when: "after")
       newSide.append((m.to, 1, e))
     }
     newSide.sort { ($0.index, $0.kind, $0.entry) < ($1.index, $1.kind, $1.entry) }
@@ -465,23 +477,25 @@ struct UpdatePlan {
     // Heights: for rows that stay (not deleted), once each.
     var deletedSet = [Int: RowAnimation]()
     for d in u.deletions { deletedSet[d.index] = d.animation }
-    var heights: [(Int, Double, String)] = []
+    // (row, height, kind: 0 a height change, 1 a reload; entry); the field is named on error.
+    var heights: [(Int, Double, Int, Int)] = []
     for (e, c) in u.heightChanges.enumerated() {
-      try inRange(c.index, oldCount, "heightChanges[\(e)]", "before")
-      try height(c.height, "heightChanges[\(e)].height")
-      heights.append((c.index, c.height, "heightChanges[\(e)]"))
+      try inRange(c.index, oldCount, "heightChanges", e, when: "before")
+      try height(c.height, "heightChanges", e)
+      heights.append((c.index, c.height, 0, e))
     }
-    for (e, r) in u.reloads.enumerated() { if let h = r.height { heights.append((r.index, h, "reloads[\(e)]")) } }
-    heights.sort { ($0.0, $0.2) < ($1.0, $1.2) }
+    for (e, r) in u.reloads.enumerated() { if let h = r.height { heights.append((r.index, h, 1, e)) } }
+    heights.sort { ($0.0, $0.2, $0.3) < ($1.0, $1.2, $1.3) }
+    func heightField(_ k: Int) -> String { "\(heights[k].2 == 0 ? "heightChanges" : "reloads")[\(heights[k].3)]" }
     for k in heights.indices {
       if deletedSet[heights[k].0] != nil {
         throw .invalidUpdate(
-          field: heights[k].2, rule: .changedDeletedRow, reason: "row \(heights[k].0) is deleted by this batch")
+          field: heightField(k), rule: .changedDeletedRow, reason: "row \(heights[k].0) is deleted by this batch")
       }
       if k > 0, heights[k].0 == heights[k - 1].0 {
         throw .invalidUpdate(
-          field: heights[k].2, rule: .changedDeletedRow,
-          reason: "row \(heights[k].0) also gets a height from \(heights[k - 1].2)")
+          field: heightField(k), rule: .changedDeletedRow,
+          reason: "row \(heights[k].0) also gets a height from \(heightField(k - 1))")
       }
     }
     // The map: removed rows (deleted or moved from) and fixed rows (inserted or moved to).

@@ -97,6 +97,9 @@ struct ActiveBatch: Sendable {
     var shift = 0.0
     var n = 0
     var c = 0
+    // The runs come in row order, before and after: the tops are read with cursors.
+    var beforeLeaf = 0
+    var afterLeaf = 0
     map.walkRuns(
       run: { o, count in
         var a = n
@@ -106,7 +109,7 @@ struct ActiveBatch: Sendable {
           while c < changed.count, changed[c].row < a { c += 1 }
           let last = c < changed.count && changed[c].row < end ? changed[c].row : end - 1
           let old = o + (a - n)
-          let top = before._top(old) - after._top(a)
+          let top = before._top(old, cursor: &beforeLeaf) - after._top(a, cursor: &afterLeaf)
           segStart.append(a)
           segEnd.append(last + 1)
           segOld.append(old)
@@ -288,7 +291,7 @@ struct FrozenSlide: Sendable, Equatable {
 public struct UpdateAnimations: Sendable {
   /// The recipes of the row animation styles, and the timing.
   public var recipes: RowAnimationRecipes {
-    didSet { durations.removeAll() }
+    didSet { durations = [Double](repeating: .nan, count: RowAnimationKey._slots) }
   }
   var batches: [ActiveBatch] = []
   /// Row animations in flight, in the order they started.
@@ -325,8 +328,10 @@ public struct UpdateAnimations: Sendable {
   private var firstCellEnd = Double.infinity
   private var lastCellEnd = -Double.infinity
   private var firstMoverEnd = Double.infinity
-  /// The active duration (seconds) of each row animation recipe used so far.
-  private var durations: [RowAnimationKey: Double] = [:]
+  /// The active duration (seconds) of each row animation recipe used so far, by
+  /// `RowAnimationKey._slot` (NaN: not worked out yet). An array, not a dictionary: hashing
+  /// the key (its style hashes its raw string) per cell was a tenth of a batch update.
+  private var durations = [Double](repeating: .nan, count: RowAnimationKey._slots)
 
   public init(recipes: RowAnimationRecipes = RowAnimationRecipes()) { self.recipes = recipes }
 
@@ -373,16 +378,18 @@ public struct UpdateAnimations: Sendable {
       newCells.append(cell)
     }
     // Rows tracked by index follow the batch; those it deleted are dropped.
-    var kept: [UpdateCell] = []
-    kept.reserveCapacity(cells.count + newCells.count)
-    for var c in cells {
-      if let r = c.row {
-        guard let n = applied.map._newIndex(r) else { continue }
-        c.row = n
+    // In place (a copy of every cell in flight per batch was a tenth of the call).
+    var dropped = false
+    for k in cells.indices {
+      guard let r = cells[k].row else { continue }
+      if let n = applied.map._newIndex(r) {
+        cells[k].row = n
+      } else {
+        cells[k].row = Int.min
+        dropped = true
       }
-      kept.append(c)
     }
-    cells = kept
+    if dropped { cells.removeAll { $0.row == Int.min } }
     movers = movers.compactMap { m in applied.map._newIndex(m.row).map { (row: $0, until: m.until) } }
     batches.append(batch)
     for m in applied.moved { movers.append((m.to, batch.clock.end)) }
@@ -420,9 +427,11 @@ public struct UpdateAnimations: Sendable {
   /// The active duration of `key`'s recipe, seconds: worked out once per recipe (not a
   /// `Recipe` built per cell).
   private mutating func duration(_ key: RowAnimationKey) -> Double {
-    if let d = durations[key] { return d }
+    let slot = key._slot
+    let known = durations[slot]
+    if !known.isNaN { return known }
     let d = recipes.recipe(key.style, key.change, reload: key.reload).activeDuration
-    durations[key] = d
+    durations[slot] = d
     return d
   }
 
@@ -439,17 +448,27 @@ public struct UpdateAnimations: Sendable {
     deletedHeight = 0
     var rowsSorted = true
     var placesSorted = true
-    for (k, c) in cells.enumerated() {
-      firstCellEnd = Swift.min(firstCellEnd, c.endTime)
-      lastCellEnd = Swift.max(lastCellEnd, c.endTime)
-      if let r = c.row {
-        if let last = rowIndex.last, last.row > r { rowsSorted = false }
-        rowIndex.append((r, k))
-      } else {
-        if let last = placeIndex.last, last.top > c.frozenTop { placesSorted = false }
-        placeIndex.append((c.frozenTop, k))
-        deletedReach = Swift.max(deletedReach, c.frozenReach)
-        deletedHeight = Swift.max(deletedHeight, c.frozenHeight)
+    rowIndex.reserveCapacity(cells.count)
+    cells.withUnsafeBufferPointer { cells in
+      // Fields read through the pointer: no copy of a cell (it holds an array).
+      var lastRow = Int.min
+      var lastTop = -Double.infinity
+      for k in cells.indices {
+        let end = cells[k].endTime
+        firstCellEnd = Swift.min(firstCellEnd, end)
+        lastCellEnd = Swift.max(lastCellEnd, end)
+        if let r = cells[k].row {
+          if lastRow > r { rowsSorted = false }
+          lastRow = r
+          rowIndex.append((r, k))
+        } else {
+          let top = cells[k].frozenTop
+          if lastTop > top { placesSorted = false }
+          lastTop = top
+          placeIndex.append((top, k))
+          deletedReach = Swift.max(deletedReach, cells[k].frozenReach)
+          deletedHeight = Swift.max(deletedHeight, cells[k].frozenHeight)
+        }
       }
     }
     if !rowsSorted { rowIndex.sort { ($0.row, $0.cell) < ($1.row, $1.cell) } }

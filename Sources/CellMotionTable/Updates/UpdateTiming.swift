@@ -191,4 +191,23 @@ public struct RowAnimationKey: Sendable, Hashable {
     self.change = change
     self.reload = reload
   }
+
+  /// Number of distinct keys: `_slot` is in `0 ..< _slots`.
+  static let _slots = 8 * 2 * 2
+
+  /// A dense number for the key (style, change, reload), for tables indexed by key.
+  var _slot: Int {
+    let s: Int
+    switch style {
+    case .fade: s = 0
+    case .right: s = 1
+    case .left: s = 2
+    case .top: s = 3
+    case .bottom: s = 4
+    case .none: s = 5
+    case .middle: s = 6
+    case .automatic: s = 7
+    }
+    return (s * 2 + (change == .insertion ? 0 : 1)) * 2 + (reload ? 1 : 0)
+  }
 }
