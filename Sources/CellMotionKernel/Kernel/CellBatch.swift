@@ -71,6 +71,10 @@ public struct CellBatch: Sendable {
   var retargetRows = RetargetRows()
   /// Scratch for `compact`: which cells stay (grows to the most cells compacted, then kept).
   var keepScratch: [Bool] = []
+  /// Scratch for `compact`: the runs of cells kept after the first removed, as (first
+  /// cell, count) pairs; two more entries than `keepScratch` (a run needs a removed cell
+  /// before it).
+  var runScratch: [Int] = []
   /// Derived recipes by (base recipe, shapes), and the curves compiled so far.
   var derived: [DerivedKey: Int] = [:]
   var curveCache: [AnimationCurve: CompiledCurve] = [:]
@@ -325,6 +329,7 @@ public struct CellBatch: Sendable {
   mutating func reserveKeepScratch() {
     guard keepScratch.count < count else { return }
     keepScratch.append(contentsOf: repeatElement(false, count: Swift.max(count, columns.row.capacity) - keepScratch.count))
+    runScratch.append(contentsOf: repeatElement(0, count: keepScratch.count + 2 - runScratch.count))
   }
 
   /// `startExact` (absolute seconds) as the kernel's start column holds it for a cell of
@@ -387,13 +392,32 @@ public struct CellBatch: Sendable {
       }
     }
     guard first < n else { return }
-    var w = first
-    for r in first..<n where keepScratch[r] {
-      if w != r { retargetRows.move(cell: r, to: w) }
-      w += 1
-    }
+    // The kept cells after `first` as runs: each column then moves whole runs (one memmove
+    // each) instead of testing every cell (issue 32: a dense table frame's compaction).
+    var pairs = 0
     keepScratch.withUnsafeBufferPointer { k in
-      columns.compact(keeping: UnsafeBufferPointer(rebasing: k[0..<n]), from: first)
+      runScratch.withUnsafeMutableBufferPointer { runs in
+        var r = first
+        while r < n {
+          while r < n, !k[r] { r += 1 }
+          guard r < n else { break }
+          let start = r
+          while r < n, k[r] { r += 1 }
+          runs[pairs] = start
+          runs[pairs + 1] = r - start
+          pairs += 2
+        }
+      }
+    }
+    _ = runScratch.withUnsafeBufferPointer { runs in
+      columns.compact(runs: UnsafeBufferPointer(rebasing: runs[0..<pairs]), from: first)
+    }
+    if retargetRows.rows > 0 {
+      var w = first
+      for r in first..<n where keepScratch[r] {
+        if w != r { retargetRows.move(cell: r, to: w) }
+        w += 1
+      }
     }
     recipeChanges = 0
     for i in columns.recipeIndex.indices.dropFirst() where columns.recipeIndex[i] != columns.recipeIndex[i - 1] {

@@ -1,5 +1,5 @@
 // CellColumns: a batch's per-cell columns, declared once. Adding a column means adding
-// it to `Cell`, to the stored properties, to `visit` and to `compact(keeping:from:)` (written out per
+// it to `Cell`, to the stored properties, to `visit` and to `compact(runs:from:)` (written out per
 // column so each is specialised); reserving, removing, moving and
 // appending then cover it (a test checks every column keeps the batch's count).
 
@@ -114,51 +114,66 @@ struct CellColumns: Sendable {
     visit(&v)
   }
 
-  /// Keeps the cells `i` with `keep[i]` (one flag per cell), in order: every column is
-  /// compacted in one pass from cell `first` (the first one removed; those before it stay
-  /// where they are).
+  /// Keeps, from cell `first` on, the cells of `runs` ((first cell, count) pairs,
+  /// increasing and apart), moved down in order to `first`, `first + count0`, ...; the
+  /// cells after the last run are dropped. Returns the new count.
   ///
-  /// - Complexity: O(count - first) per column; no allocation.
-  mutating func compact(keeping keep: UnsafeBufferPointer<Bool>, from first: Int) {
+  /// - Complexity: O(cells kept after `first`) bytes moved per column, one memmove a run;
+  ///   no allocation.
+  @discardableResult
+  mutating func compact(runs: UnsafeBufferPointer<Int>, from first: Int) -> Int {
     // Column by column with concrete element types (a visitor's generic body copied each
     // element through a value witness: one memmove call per value).
-    Self.compact(&start, keep, first)
-    Self.compact(&startExact, keep, first)
-    Self.compact(&progress, keep, first)
-    Self.compact(&width, keep, first)
-    Self.compact(&height, keep, first)
-    Self.compact(&tableWidth, keep, first)
-    Self.compact(&detailHeight, keep, first)
-    Self.compact(&recipeIndex, keep, first)
-    Self.compact(&row, keep, first)
-    Self.compact(&batchPosition, keep, first)
-    Self.compact(&endExact, keep, first)
+    Self.compact(&start, runs, first)
+    Self.compact(&startExact, runs, first)
+    Self.compact(&progress, runs, first)
+    Self.compact(&width, runs, first)
+    Self.compact(&height, runs, first)
+    Self.compact(&tableWidth, runs, first)
+    Self.compact(&detailHeight, runs, first)
+    Self.compact(&recipeIndex, runs, first)
+    Self.compact(&row, runs, first)
+    Self.compact(&batchPosition, runs, first)
+    Self.compact(&endExact, runs, first)
     // Only the cells that have motions are copied (most have none, and a nil over a nil
     // needs no copy).
     var w = first
     motions.withUnsafeMutableBufferPointer { c in
-      for r in first..<c.count where keep[r] {
-        if w != r {
-          if c[r] != nil {
-            c[w] = c[r]
-          } else if c[w] != nil {
-            c[w] = nil
+      var k = 0
+      while k < runs.count {
+        let from = runs[k]
+        let n = runs[k + 1]
+        if w != from {
+          for r in from..<(from + n) {
+            if c[r] != nil {
+              c[w + r - from] = c[r]
+            } else if c[w + r - from] != nil {
+              c[w + r - from] = nil
+            }
           }
         }
-        w += 1
+        w += n
+        k += 2
       }
     }
     motions.removeLast(motions.count - w)
+    return w
   }
 
-  /// Keeps the values `i >= first` of `column` with `keep[i]`, in order.
+  /// Keeps the values of `runs` in `column`, moved down to `first` in order.
   @inline(__always)
-  private static func compact<T>(_ column: inout [T], _ keep: UnsafeBufferPointer<Bool>, _ first: Int) {
+  private static func compact<T: BitwiseCopyable>(_ column: inout [T], _ runs: UnsafeBufferPointer<Int>, _ first: Int) {
     var w = first
     column.withUnsafeMutableBufferPointer { c in
-      for r in first..<c.count where keep[r] {
-        if w != r { c[w] = c[r] }
-        w += 1
+      let base = c.baseAddress!
+      var k = 0
+      while k < runs.count {
+        let from = runs[k]
+        let n = runs[k + 1]
+        // Moving down: a front-to-back copy is safe where the ranges overlap.
+        if w != from { UnsafeMutableRawPointer(base + w).copyMemory(from: base + from, byteCount: n * MemoryLayout<T>.stride) }
+        w += n
+        k += 2
       }
     }
     column.removeLast(column.count - w)
