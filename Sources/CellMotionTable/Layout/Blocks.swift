@@ -1,5 +1,5 @@
-// Blocked sequences: a table's per-row values (heights, identifiers) kept in leaves of a
-// few hundred rows, so that a batch update rebuilds only the leaves it touches and shares
+// Blocked sequences: a table's per-row values (heights, identifiers) kept in leaves of
+// 64 to 128 rows, so that a batch update rebuilds only the leaves it touches and shares
 // every other leaf, by reference, with the sequence before it.
 //
 // Goals, in priority order:

@@ -7,7 +7,7 @@
 //    `setHeight` gives the layout a fresh build from the same heights would have (bitwise),
 //    and whenever the heights' sums are exact (heights with a few fractional bits, as any
 //    Float height has at table sizes below 2^29 points) offsets equal the sequential sums.
-// 2. Cheap edits: heights live in leaves of a few hundred rows (`_Blocks`) with their
+// 2. Cheap edits: heights live in leaves of 64-128 rows (`_Blocks`) with their
 //    in-leaf prefix sums, and leaf offsets in a directory. A batch update rebuilds the
 //    leaves it touches and shares the others with the layout before it (which stays
 //    valid: `AppliedUpdate.before`), so k changes cost O(k x leaf + leaves), not O(rows),
@@ -98,7 +98,7 @@ struct _HeightLeaf: _BlockLeaf {
 ///
 /// Two representations:
 /// - uniform: every row has the same height; O(1) memory for any row count;
-/// - per-row: the heights in leaves of a few hundred rows with their prefix sums (16
+/// - per-row: the heights in leaves of 64-128 rows with their prefix sums (16
 ///   bytes a row), uniform stretches as single leaves.
 ///
 /// Every height is finite and >= 0, and the content height is finite. Equality compares
@@ -170,7 +170,7 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   ///   `maxRowCount` rows; `.notFinite` or `.outOfRange` naming `rowHeights[i]` for the
   ///   first NaN or infinite height or one outside `rowHeightRange`; `.outOfRange` if the
   ///   content height overflows.
-  /// - Complexity: O(n) time, 2n + O(n / 256) Doubles of memory.
+  /// - Complexity: O(n) time, 2n + O(n / 64) Doubles of memory.
   public init(rowHeights: [Double]) throws(CellMotionError) {
     try Check.count(rowHeights.count, max: Self.maxRowCount, "rowHeights.count")
     // The message is built only for a bad height (a million rows of interpolation cost

@@ -368,7 +368,7 @@ public struct TableSimulation: Sendable {
   ///   more than `maxVisibleRows` of them. On error the simulation is unchanged. Steps after it must not go back before
   ///   `time`.
   /// - Complexity: O(k log k + k x leaf + L + n / 64 + c) for k changes, n rows in L leaves
-  ///   of a few hundred rows and c row animations in flight (`TableRows.apply`,
+  ///   of 64-128 rows and c row animations in flight (`TableRows.apply`,
   ///   `DisplayTracker`'s bits moved a word at a time).
   @discardableResult
   public mutating func performBatchUpdates(

@@ -47,7 +47,7 @@ struct _IDLeaf: _BlockLeaf {
 /// The stable identifiers of a table's rows, in row order.
 ///
 /// Before any update a table's rows are `RowID(0) ..< RowID(rowCount)`, stored as one run
-/// (O(1) memory). Batches store what they change in leaves of a few hundred rows; runs of
+/// (O(1) memory). Batches store what they change in leaves of 64-128 rows; runs of
 /// consecutive identifiers between the changes stay runs, so memory grows with the changes
 /// (at most 8 bytes a row).
 public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
@@ -268,7 +268,7 @@ public struct TableRows: Sendable, Equatable {
   ///   bad height or a content height that overflows; `.outOfRange` for more rows than
   ///   `TableLayout.maxRowCount`. On error the rows are unchanged.
   /// - Complexity: O(k log k) to validate k entries and O(k x leaf + leaves) to rebuild the
-  ///   heights and identifiers (leaves of a few hundred rows; O(k) when a uniform layout
+  ///   heights and identifiers (leaves of 64-128 rows; O(k) when a uniform layout
   ///   stays uniform), for any row count; an insertion that gives an identifier below
   ///   `ids.nextFresh` (one the table may have issued) adds a search of the identifiers
   ///   (O(leaves) while they are runs, O(n) at worst).
