@@ -75,6 +75,8 @@ public struct CellBatch: Sendable {
   /// cell, count) pairs; two more entries than `keepScratch` (a run needs a removed cell
   /// before it).
   var runScratch: [Int] = []
+  /// Scratch for `append(contentsOf:)`: the staggered starts of the cells being appended.
+  var startScratch: [Double] = []
   /// Derived recipes by (base recipe, shapes), and the curves compiled so far.
   var derived: [DerivedKey: Int] = [:]
   var curveCache: [AnimationCurve: CompiledCurve] = [:]
@@ -163,6 +165,93 @@ public struct CellBatch: Sendable {
       throw .invalidCombination(field: "startTime", reason: "this batch is driven by progress; append with a progress")
     }
     try checkAppend(recipe: recipe, row: row, batchPosition: batchPosition, geometry: geometry)
+    let startExact = try staggeredStart(
+      recipe: recipe, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount,
+      startTime: startTime)
+    append(
+      recipe: recipe, row: row, batchPosition: batchPosition, startExact: startExact, progress: 0, geometry: geometry)
+  }
+
+  /// A cell to append on the clock: the arguments of
+  /// `append(recipe:row:batchPosition:rowCount:batchCount:startTime:geometry:)`, which say
+  /// what each is (rows and counts are numbers of rows, `startTime` absolute seconds,
+  /// `geometry` points).
+  public struct Start: Sendable, Equatable {
+    public var recipe: Int
+    public var row: Int
+    public var batchPosition: Int
+    public var rowCount: Int?
+    public var batchCount: Int?
+    public var startTime: Double
+    public var geometry: CellGeometry
+
+    public init(
+      recipe: Int, row: Int, batchPosition: Int = 0, rowCount: Int? = nil, batchCount: Int? = nil,
+      startTime: Double, geometry: CellGeometry
+    ) {
+      self.recipe = recipe
+      self.row = row
+      self.batchPosition = batchPosition
+      self.rowCount = rowCount
+      self.batchCount = batchCount
+      self.startTime = startTime
+      self.geometry = geometry
+    }
+  }
+
+  /// Appends `starts` in order: the same cells, bit for bit, as one
+  /// `append(recipe:row:batchPosition:rowCount:batchCount:startTime:geometry:)` each, all
+  /// checked first, then written one column at a time (a table's first frame starts
+  /// thousands of cells; one append each wrote every column per cell).
+  ///
+  /// - Throws: what that `append` throws for the first bad start; then no cell is
+  ///   appended.
+  /// - Complexity: O(starts.count); no allocation while within the reserved capacity and
+  ///   the largest number of starts appended at once so far.
+  public mutating func append(contentsOf starts: UnsafeBufferPointer<Start>) throws(CellMotionError) {
+    guard !starts.isEmpty else { return }
+    guard source == .clock else {
+      throw .invalidCombination(field: "startTime", reason: "this batch is driven by progress; append with a progress")
+    }
+    startScratch.removeAll(keepingCapacity: true)
+    startScratch.reserveCapacity(starts.count)
+    for (k, c) in starts.enumerated() {
+      try checkAppend(recipe: c.recipe, row: c.row, batchPosition: c.batchPosition, geometry: c.geometry, pending: k)
+      startScratch.append(
+        try staggeredStart(
+          recipe: c.recipe, row: c.row, batchPosition: c.batchPosition, rowCount: c.rowCount, batchCount: c.batchCount,
+          startTime: c.startTime))
+    }
+    if let last = columns.recipeIndex.last, last != Int32(starts[0].recipe) { recipeChanges += 1 }
+    for k in starts.indices.dropFirst() where starts[k].recipe != starts[k - 1].recipe { recipeChanges += 1 }
+    let n = starts.count
+    let origin = timeOrigin
+    startScratch.withUnsafeBufferPointer { exact in
+      recipes.withUnsafeBufferPointer { r in
+        // The values `append(recipe:row:batchPosition:startExact:progress:geometry:)` stores.
+        columns.start.append(contentsOf: (0..<n).lazy.map { Float(exact[$0] + r[starts[$0].recipe].startShift - origin) })
+        columns.startExact.append(contentsOf: exact)
+        columns.progress.append(contentsOf: repeatElement(0, count: n))
+        columns.width.append(contentsOf: starts.lazy.map { Float($0.geometry.width) })
+        columns.height.append(contentsOf: starts.lazy.map { Float($0.geometry.height) })
+        columns.tableWidth.append(contentsOf: starts.lazy.map { Float($0.geometry.tableWidth) })
+        columns.detailHeight.append(contentsOf: starts.lazy.map { Float($0.geometry.detailHeight ?? $0.geometry.height) })
+        columns.recipeIndex.append(contentsOf: starts.lazy.map { Int32($0.recipe) })
+        columns.row.append(contentsOf: starts.lazy.map(\.row))
+        columns.batchPosition.append(contentsOf: starts.lazy.map(\.batchPosition))
+        columns.endExact.append(contentsOf: (0..<n).lazy.map { exact[$0] + r[starts[$0].recipe].activeDuration })
+        columns.motions.append(contentsOf: repeatElement(nil, count: n))
+      }
+    }
+    retargetRows.reserve(cells: count)
+    reserveKeepScratch()
+  }
+
+  /// The staggered start (absolute seconds) of a cell on the clock, checked as `append`
+  /// documents: the time, and the counts a stagger that depends on them needs.
+  private func staggeredStart(
+    recipe: Int, row: Int, batchPosition: Int, rowCount: Int?, batchCount: Int?, startTime: Double
+  ) throws(CellMotionError) -> Double {
     try Check.time(startTime, "startTime")
     let stagger = recipes.withUnsafeBufferPointer { $0[recipe].recipe.stagger }
     if stagger.needsCount {
@@ -184,9 +273,7 @@ public struct CellBatch: Sendable {
     }
     let delay = ReferenceEvaluator.staggerDelay(
       stagger, row: row, batchPosition: batchPosition, rowCount: rowCount, batchCount: batchCount)
-    append(
-      recipe: recipe, row: row, batchPosition: batchPosition, startExact: startTime + delay, progress: 0,
-      geometry: geometry)
+    return startTime + delay
   }
 
   /// Adds a cell driven by progress (a batch made with `source: .progress`): `progress` is
@@ -286,12 +373,15 @@ public struct CellBatch: Sendable {
   }
 
   /// The checks every `append` makes before anything changes.
-  private func checkAppend(recipe: Int, row: Int, batchPosition: Int, geometry: CellGeometry) throws(CellMotionError) {
+  /// `pending`: cells checked before this one that are not appended yet.
+  private func checkAppend(
+    recipe: Int, row: Int, batchPosition: Int, geometry: CellGeometry, pending: Int = 0
+  ) throws(CellMotionError) {
     guard recipe >= 0, recipe < baseRecipeCount else {
       throw .indexOutOfRange(field: "recipe index", index: recipe, count: baseRecipeCount)
     }
-    guard count < Self.maxCapacity else {
-      throw .outOfRange(field: "cell count", value: Double(count) + 1, expected: "<= \(Self.maxCapacity)")
+    guard count + pending < Self.maxCapacity else {
+      throw .outOfRange(field: "cell count", value: Double(count + pending) + 1, expected: "<= \(Self.maxCapacity)")
     }
     try geometry.validate()
     // Through a pointer, so only the reaches are retained: `recipes[recipe].checkAngles`

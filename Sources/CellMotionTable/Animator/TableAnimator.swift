@@ -161,6 +161,8 @@ public struct TableAnimator: Sendable {
   /// At most the earliest end time (absolute seconds) of the cells in `batch`: no cell
   /// has finished before it, so a step before it drops nothing (+infinity: none).
   var nextCellEnd = Double.infinity
+  /// Scratch for `step`: the frame's animation starts, appended to `batch` at once.
+  var pendingStarts: [CellBatch.Start] = []
 
   /// - Parameters:
   ///   - simulation: the table (its stagger should be `.none`: the recipe's own stagger
@@ -333,20 +335,30 @@ public struct TableAnimator: Sendable {
         }
       }
     }
-    // Start the animations of rows that appeared (or let a running one go on).
+    // Start the animations of rows that appeared (or let a running one go on), appended to
+    // the batch at once (a first frame starts thousands).
+    pendingStarts.removeAll(keepingCapacity: true)
+    let rowCount = simulation.layout.rowCount
     for s in events.animationStarts {
       let slot = s.row - visible.lowerBound
       let onScreen = slot >= 0 && slot < n
-      if resumesInterruptedAppearances, onScreen ? frame.animating[slot] : batch.row.contains(s.row) { continue }
+      if resumesInterruptedAppearances {
+        if onScreen {
+          if frame.animating[slot] { continue }
+        } else {
+          // An off-screen row's animation is found in the batch: the starts before it first.
+          try appendPendingStarts()
+          if batch.row.contains(s.row) { continue }
+        }
+      }
       let height = onScreen ? events.rowHeights[slot] : 44
-      if batch.count == output.capacity { try Self.grow(&batch, &output) }
-      try batch.append(
-        recipe: s.appearance == .first ? 0 : 1, row: s.row, batchPosition: s.batchPosition,
-        rowCount: simulation.layout.rowCount, batchCount: s.batchCount,
-        startTime: s.startTime, geometry: cellGeometry(height: height))
-      nextCellEnd = min(nextCellEnd, batch.endTime(ofCell: batch.count - 1))
+      pendingStarts.append(
+        CellBatch.Start(
+          recipe: s.appearance == .first ? 0 : 1, row: s.row, batchPosition: s.batchPosition, rowCount: rowCount,
+          batchCount: s.batchCount, startTime: s.startTime, geometry: cellGeometry(height: height)))
       if onScreen { frame.animating[slot] = true }
     }
+    try appendPendingStarts()
     if (time - batch.timeOrigin).magnitude > Self.rebaseInterval { try batch.rebase(to: time) }
     try Kernel.evaluate(batch, at: time, into: &output, options: options)
 
@@ -374,6 +386,16 @@ public struct TableAnimator: Sendable {
     try collectOpenDetails(events, time: time)
     try applyScrollEffect(events)
     frame.events = events
+  }
+
+  /// Appends `pendingStarts` to `batch` (growing it and the output first) and empties it.
+  mutating func appendPendingStarts() throws(CellMotionError) {
+    guard !pendingStarts.isEmpty else { return }
+    while batch.count + pendingStarts.count > output.capacity { try Self.grow(&batch, &output) }
+    let first = batch.count
+    try pendingStarts.withUnsafeBufferPointer { starts throws(CellMotionError) in try batch.append(contentsOf: starts) }
+    for i in first..<batch.count { nextCellEnd = min(nextCellEnd, batch.endTime(ofCell: i)) }
+    pendingStarts.removeAll(keepingCapacity: true)
   }
 
   /// Batch updates: the row animations drawn this frame through the kernel (inserted rows
