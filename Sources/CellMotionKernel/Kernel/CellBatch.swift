@@ -213,33 +213,37 @@ public struct CellBatch: Sendable {
     guard source == .clock else {
       throw .invalidCombination(field: "startTime", reason: "this batch is driven by progress; append with a progress")
     }
-    startScratch.removeAll(keepingCapacity: true)
-    startScratch.reserveCapacity(starts.count)
-    for (k, c) in starts.enumerated() {
+    let n = starts.count
+    // The scratch is moved out while the checks read `self` (it keeps its capacity).
+    var scratch: [Double] = []
+    swap(&scratch, &startScratch)
+    defer { swap(&scratch, &startScratch) }
+    CellColumns.extend(&scratch, to: n)
+    // A plain loop: a closure here captured the whole batch, copied per cell.
+    for k in 0..<n {
+      let c = starts[k]
       try checkAppend(recipe: c.recipe, row: c.row, batchPosition: c.batchPosition, geometry: c.geometry, pending: k)
-      startScratch.append(
-        try staggeredStart(
-          recipe: c.recipe, row: c.row, batchPosition: c.batchPosition, rowCount: c.rowCount, batchCount: c.batchCount,
-          startTime: c.startTime))
+      scratch[k] = try staggeredStart(
+        recipe: c.recipe, row: c.row, batchPosition: c.batchPosition, rowCount: c.rowCount, batchCount: c.batchCount,
+        startTime: c.startTime)
     }
     if let last = columns.recipeIndex.last, last != Int32(starts[0].recipe) { recipeChanges += 1 }
     for k in starts.indices.dropFirst() where starts[k].recipe != starts[k - 1].recipe { recipeChanges += 1 }
-    let n = starts.count
     let origin = timeOrigin
-    startScratch.withUnsafeBufferPointer { exact in
+    scratch.withUnsafeBufferPointer { exact in
       recipes.withUnsafeBufferPointer { r in
         // The values `append(recipe:row:batchPosition:startExact:progress:geometry:)` stores.
-        columns.start.append(contentsOf: (0..<n).lazy.map { Float(exact[$0] + r[starts[$0].recipe].startShift - origin) })
-        columns.startExact.append(contentsOf: exact)
-        columns.progress.append(contentsOf: repeatElement(0, count: n))
-        columns.width.append(contentsOf: starts.lazy.map { Float($0.geometry.width) })
-        columns.height.append(contentsOf: starts.lazy.map { Float($0.geometry.height) })
-        columns.tableWidth.append(contentsOf: starts.lazy.map { Float($0.geometry.tableWidth) })
-        columns.detailHeight.append(contentsOf: starts.lazy.map { Float($0.geometry.detailHeight ?? $0.geometry.height) })
-        columns.recipeIndex.append(contentsOf: starts.lazy.map { Int32($0.recipe) })
-        columns.row.append(contentsOf: starts.lazy.map(\.row))
-        columns.batchPosition.append(contentsOf: starts.lazy.map(\.batchPosition))
-        columns.endExact.append(contentsOf: (0..<n).lazy.map { exact[$0] + r[starts[$0].recipe].activeDuration })
+        CellColumns.append(&columns.start, n) { Float(exact[$0] + r[starts[$0].recipe].startShift - origin) }
+        CellColumns.append(&columns.startExact, n) { exact[$0] }
+        CellColumns.append(&columns.progress, n) { _ in 0 }
+        CellColumns.append(&columns.width, n) { Float(starts[$0].geometry.width) }
+        CellColumns.append(&columns.height, n) { Float(starts[$0].geometry.height) }
+        CellColumns.append(&columns.tableWidth, n) { Float(starts[$0].geometry.tableWidth) }
+        CellColumns.append(&columns.detailHeight, n) { Float(starts[$0].geometry.detailHeight ?? starts[$0].geometry.height) }
+        CellColumns.append(&columns.recipeIndex, n) { Int32(starts[$0].recipe) }
+        CellColumns.append(&columns.row, n) { starts[$0].row }
+        CellColumns.append(&columns.batchPosition, n) { starts[$0].batchPosition }
+        CellColumns.append(&columns.endExact, n) { exact[$0] + r[starts[$0].recipe].activeDuration }
         columns.motions.append(contentsOf: repeatElement(nil, count: n))
       }
     }
@@ -252,7 +256,7 @@ public struct CellBatch: Sendable {
   private func staggeredStart(
     recipe: Int, row: Int, batchPosition: Int, rowCount: Int?, batchCount: Int?, startTime: Double
   ) throws(CellMotionError) -> Double {
-    try Check.time(startTime, "startTime")
+    if !InputLimits.time.contains(startTime) { try Check.time(startTime, "startTime") }
     let stagger = recipes.withUnsafeBufferPointer { $0[recipe].recipe.stagger }
     if stagger.needsCount {
       let (name, count, index) = stagger.base == .row ? ("rowCount", rowCount, row) : ("batchCount", batchCount, batchPosition)
@@ -341,11 +345,22 @@ public struct CellBatch: Sendable {
     try Check.count(n, max: Self.maxCapacity, "count")
     if count > n { columns.removeLast(count - n) }
     let side = Float(InputLimits.length.lowerBound)
-    while count < n {
-      columns.append(
-        CellColumns.Cell(
-          start: 0, startExact: 0, progress: 0, width: side, height: side, tableWidth: side, detailHeight: side,
-          recipeIndex: 0, row: count, batchPosition: 0, endExact: .infinity, motions: nil))
+    let first = count
+    if first < n {
+      // Column by column (a scroll effect's first frame adds thousands).
+      let m = n - first
+      CellColumns.append(&columns.start, m) { _ in 0 }
+      CellColumns.append(&columns.startExact, m) { _ in 0 }
+      CellColumns.append(&columns.progress, m) { _ in 0 }
+      CellColumns.append(&columns.width, m) { _ in side }
+      CellColumns.append(&columns.height, m) { _ in side }
+      CellColumns.append(&columns.tableWidth, m) { _ in side }
+      CellColumns.append(&columns.detailHeight, m) { _ in side }
+      CellColumns.append(&columns.recipeIndex, m) { _ in 0 }
+      CellColumns.append(&columns.row, m) { first + $0 }
+      CellColumns.append(&columns.batchPosition, m) { _ in 0 }
+      CellColumns.append(&columns.endExact, m) { _ in .infinity }
+      columns.motions.append(contentsOf: repeatElement(nil, count: m))
     }
     retargetRows.reserve(cells: count)
     reserveKeepScratch()
@@ -383,7 +398,13 @@ public struct CellBatch: Sendable {
     guard count + pending < Self.maxCapacity else {
       throw .outOfRange(field: "cell count", value: Double(count + pending) + 1, expected: "<= \(Self.maxCapacity)")
     }
-    try geometry.validate()
+    // The checks' messages are built only for a bad size.
+    let sizes = InputLimits.length
+    if !(sizes.contains(geometry.width) && sizes.contains(geometry.height) && sizes.contains(geometry.tableWidth)
+      && (geometry.detailHeight.map { sizes.contains($0) } ?? true))
+    {
+      try geometry.validate()
+    }
     // Through a pointer, so only the reaches are retained: `recipes[recipe].checkAngles`
     // copied the whole compiled recipe per cell (most of a 10,000-row first frame).
     try CompiledRecipe.checkAngles(recipes.withUnsafeBufferPointer { $0[recipe].angleReaches }, geometry)

@@ -60,6 +60,26 @@ struct CellColumns: Sendable {
     v.visit(&motions)
   }
 
+  /// Appends `n` values `value(k)` to `column`: one growth check, then writes through a
+  /// pointer (appending cell by cell checked every column's uniqueness and capacity per
+  /// value). Callers append the same count to every column.
+  @inline(__always)
+  static func append<T: _ColumnZero>(_ column: inout [T], _ n: Int, _ value: (Int) -> T) {
+    let first = column.count
+    extend(&column, to: first + n)
+    column.withUnsafeMutableBufferPointer { c in
+      for k in 0..<n { c[first + k] = value(k) }
+    }
+  }
+
+  /// Sets `column`'s count to `end`, new values zero
+  /// until the caller writes them.
+  @inline(__always)
+  static func extend<T: _ColumnZero>(_ column: inout [T], to end: Int) {
+    if column.count > end { column.removeLast(column.count - end) }
+    if column.count < end { column.append(contentsOf: repeatElement(T._columnZero, count: end - column.count)) }
+  }
+
   mutating func append(_ c: Cell) {
     start.append(c.start)
     startExact.append(c.startExact)
@@ -189,3 +209,10 @@ struct CellColumns: Sendable {
     visit(&v)
   }
 }
+
+/// A column's placeholder value, written before `appendCells` fills it.
+protocol _ColumnZero { static var _columnZero: Self { get } }
+extension Float: _ColumnZero { static var _columnZero: Float { 0 } }
+extension Double: _ColumnZero { static var _columnZero: Double { 0 } }
+extension Int32: _ColumnZero { static var _columnZero: Int32 { 0 } }
+extension Int: _ColumnZero { static var _columnZero: Int { 0 } }

@@ -338,6 +338,7 @@ public struct TableAnimator: Sendable {
     // Start the animations of rows that appeared (or let a running one go on), appended to
     // the batch at once (a first frame starts thousands).
     pendingStarts.removeAll(keepingCapacity: true)
+    pendingStarts.reserveCapacity(events.animationStarts.count)
     let rowCount = simulation.layout.rowCount
     for s in events.animationStarts {
       let slot = s.row - visible.lowerBound
