@@ -66,6 +66,8 @@ struct BulkAppendTests {
       #expect(b.counts().allSatisfy { $0 == n + 2 }, "n \(n): \(b.counts())")
       #expect(one.recipeChanges == bulk.recipeChanges, "n \(n): recipe changes")
       #expect(bulk.keepScratch.count >= bulk.count, "n \(n): compaction scratch")
+      let ends = (0..<bulk.count).map { bulk.endTime(ofCell: $0) }
+      #expect(bulk.earliestEndTime == ends.min() ?? .infinity, "n \(n): earliest end")
       // The kernel's frame from each, bit for bit.
       var outA = try FrameOutput(capacity: n + 2)
       var outB = try FrameOutput(capacity: n + 2)

@@ -465,6 +465,17 @@ public struct CellBatch: Sendable {
     return columns.endExact[i]
   }
 
+  /// The earliest `endTime` of the cells (absolute seconds), +infinity for an empty batch.
+  ///
+  /// - Complexity: O(count), one pass over the end times; no allocation.
+  public var earliestEndTime: Double {
+    columns.endExact.withUnsafeBufferPointer { ends in
+      var least = Double.infinity
+      for e in ends where e < least { least = e }
+      return least
+    }
+  }
+
   /// Removes cells for which `shouldRemove(index)` is true, keeping order; O(count), no
   /// allocation.
   public mutating func removeCells(where shouldRemove: (Int) -> Bool) {

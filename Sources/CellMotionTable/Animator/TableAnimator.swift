@@ -316,11 +316,11 @@ public struct TableAnimator: Sendable {
               events.rowHeights.withUnsafeBufferPointer { rh in
                 guard n > 0 else { return }
                 Self.storeTranslations(y.baseAddress!, n, floats, into: m.baseAddress!)
-                for i in 0..<n {
-                  o[i] = 1
-                  h[i] = Float(rh[i])
-                  a[i] = false
-                }
+                // One buffer per loop: fills and a conversion the compiler vectorises (one
+                // loop writing all three did not, the buffers might overlap).
+                o.update(repeating: 1)
+                a.update(repeating: false)
+                for i in 0..<n { h[i] = Float(rh[i]) }
                 // The rows that already have an animation in flight (their cell comes back
                 // or animates on): marked here, so an animation start finds them in O(1).
                 batch.row.withUnsafeBufferPointer { rows in
@@ -476,11 +476,7 @@ public struct TableAnimator: Sendable {
   }
 
   /// The earliest end time of `batch`'s cells (+infinity when it has none).
-  static func earliestEnd(of batch: CellBatch) -> Double {
-    var end = Double.infinity
-    for c in 0..<batch.count { end = min(end, batch.endTime(ofCell: c)) }
-    return end
-  }
+  static func earliestEnd(of batch: CellBatch) -> Double { batch.earliestEndTime }
 
   /// Sets `a`'s count to `n`, keeping its capacity (no allocation within it); the
   /// elements are left for the caller to write.
