@@ -175,6 +175,11 @@ public struct DisplayTracker: Sendable {
     var batchPosition = 0
     let enterAbove = new.lowerBound..<max(new.lowerBound, min(new.upperBound, old.lowerBound))
     let enterBelow = max(new.lowerBound, old.upperBound)..<max(new.upperBound, old.upperBound)
+    // Room for them at once (a first frame displays a whole screen: 10,000 rows in the
+    // dense session).
+    let entering = enterAbove.count + enterBelow.count
+    events.willDisplay.reserveCapacity(events.willDisplay.count + entering)
+    events.animationStarts.reserveCapacity(events.animationStarts.count + entering)
     for piece in 0..<2 {
       for row in piece == 0 ? enterAbove : enterBelow {
         events.willDisplay.append(row)
@@ -193,11 +198,17 @@ public struct DisplayTracker: Sendable {
     }
     // The batch is complete: its size, then each delay (a stagger from the last or the
     // centre of the batch needs the size).
-    for k in events.animationStarts.indices {
-      let start = events.animationStarts[k]
-      events.animationStarts[k].batchCount = batchPosition
-      events.animationStarts[k].delay = ReferenceEvaluator.staggerDelay(
-        stagger, row: start.row, batchPosition: start.batchPosition, rowCount: rowCount, batchCount: batchPosition)
+    let staggered = stagger.step != 0
+    events.animationStarts.withUnsafeMutableBufferPointer { starts in
+      for k in starts.indices {
+        starts[k].batchCount = batchPosition
+        // Without a stagger every delay is 0 (`Stagger.delay`), so none is worked out.
+        starts[k].delay =
+          staggered
+          ? ReferenceEvaluator.staggerDelay(
+            stagger, row: starts[k].row, batchPosition: starts[k].batchPosition, rowCount: rowCount,
+            batchCount: batchPosition) : 0
+      }
     }
     if screenfulArmed { firstScreenfulDone = true }
     displayedRange = new
