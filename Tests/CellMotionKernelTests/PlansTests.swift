@@ -95,5 +95,9 @@ struct PlansTests {
     var progress = try CellBatch(recipes: [.tipIn], source: .progress)
     try progress.resizeForProgress(count: 300)
     #expect(progress.keepScratch.count >= 300)
+    // Resizing writes its columns one by one: every column has the new count.
+    #expect(progress.columns.counts().allSatisfy { $0 == 300 }, "\(progress.columns.counts())")
+    try progress.resizeForProgress(count: 120)
+    #expect(progress.columns.counts().allSatisfy { $0 == 120 }, "\(progress.columns.counts())")
   }
 }

@@ -531,7 +531,7 @@ public struct CellBatch: Sendable {
         }
       }
     }
-    _ = runScratch.withUnsafeBufferPointer { runs in
+    runScratch.withUnsafeBufferPointer { runs in
       columns.compact(runs: UnsafeBufferPointer(rebasing: runs[0..<pairs]), from: first)
     }
     if retargetRows.rows > 0 {

@@ -1,7 +1,8 @@
 // CellColumns: a batch's per-cell columns, declared once. Adding a column means adding
-// it to `Cell`, to the stored properties, to `visit` and to `compact(runs:from:)` (written out per
-// column so each is specialised); reserving, removing, moving and
-// appending then cover it (a test checks every column keeps the batch's count).
+// it to `Cell`, to the stored properties, to `visit`, to `compact(runs:from:)` and to the
+// bulk appends in `CellBatch` (`append(contentsOf:)`, `resizeForProgress`), each written
+// out per column so each is specialised; reserving, removing and moving then cover it
+// (tests check every column keeps the batch's count after each).
 
 import CellMotion
 
@@ -62,7 +63,8 @@ struct CellColumns: Sendable {
 
   /// Appends `n` values `value(k)` to `column`: one growth check, then writes through a
   /// pointer (appending cell by cell checked every column's uniqueness and capacity per
-  /// value). Callers append the same count to every column.
+  /// value). Callers append the same count to every column (`CellBatch.append(contentsOf:)`,
+  /// `resizeForProgress`).
   @inline(__always)
   static func append<T: _ColumnZero>(_ column: inout [T], _ n: Int, _ value: (Int) -> T) {
     let first = column.count
@@ -72,8 +74,7 @@ struct CellColumns: Sendable {
     }
   }
 
-  /// Sets `column`'s count to `end`, new values zero
-  /// until the caller writes them.
+  /// Sets `column`'s count to `end`, new values zero until the caller writes them.
   @inline(__always)
   static func extend<T: _ColumnZero>(_ column: inout [T], to end: Int) {
     if column.count > end { column.removeLast(column.count - end) }
@@ -136,12 +137,11 @@ struct CellColumns: Sendable {
 
   /// Keeps, from cell `first` on, the cells of `runs` ((first cell, count) pairs,
   /// increasing and apart), moved down in order to `first`, `first + count0`, ...; the
-  /// cells after the last run are dropped. Returns the new count.
+  /// cells after the last run are dropped.
   ///
   /// - Complexity: O(cells kept after `first`) bytes moved per column, one memmove a run;
   ///   no allocation.
-  @discardableResult
-  mutating func compact(runs: UnsafeBufferPointer<Int>, from first: Int) -> Int {
+  mutating func compact(runs: UnsafeBufferPointer<Int>, from first: Int) {
     // Column by column with concrete element types (a visitor's generic body copied each
     // element through a value witness: one memmove call per value).
     Self.compact(&start, runs, first)
@@ -177,7 +177,6 @@ struct CellColumns: Sendable {
       }
     }
     motions.removeLast(motions.count - w)
-    return w
   }
 
   /// Keeps the values of `runs` in `column`, moved down to `first` in order.
@@ -210,7 +209,7 @@ struct CellColumns: Sendable {
   }
 }
 
-/// A column's placeholder value, written before `appendCells` fills it.
+/// A column's placeholder value, written before `append(_:_:_:)` fills it.
 protocol _ColumnZero { static var _columnZero: Self { get } }
 extension Float: _ColumnZero { static var _columnZero: Float { 0 } }
 extension Double: _ColumnZero { static var _columnZero: Double { 0 } }

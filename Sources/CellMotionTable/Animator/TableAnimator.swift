@@ -295,7 +295,7 @@ public struct TableAnimator: Sendable {
       if time >= nextCellEnd { removeFinishedCells(by: time) }
     } else {
       batch.removeCells(finishedBy: time) { row in !visible.contains(row) || Self.contains(sorted: ended, row) }
-      nextCellEnd = Self.earliestEnd(of: batch)
+      nextCellEnd = batch.earliestEndTime
     }
     // Visible rows: a translation to the row's place (composed after the animation below),
     // written once per row through pointers into arrays sized once.
@@ -472,11 +472,8 @@ public struct TableAnimator: Sendable {
   /// - Complexity: O(cells in flight); no allocation.
   mutating func removeFinishedCells(by time: Double) {
     batch.removeCells(finishedBy: time) { _ in false }
-    nextCellEnd = Self.earliestEnd(of: batch)
+    nextCellEnd = batch.earliestEndTime
   }
-
-  /// The earliest end time of `batch`'s cells (+infinity when it has none).
-  static func earliestEnd(of batch: CellBatch) -> Double { batch.earliestEndTime }
 
   /// Sets `a`'s count to `n`, keeping its capacity (no allocation within it); the
   /// elements are left for the caller to write.

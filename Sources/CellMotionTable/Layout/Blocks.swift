@@ -158,23 +158,6 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
     return leaves[b].element(j)
   }
 
-  /// Calls `body(leaf, offsets, firstIndex)` for each leaf overlapping `range`, in order:
-  /// the leaf, the offsets of `range`'s elements in it, and the index of the first of them.
-  @inline(__always)
-  func forEachLeaf(in range: Range<Int>, _ body: (Leaf, Range<Int>, Int) -> Void) {
-    guard !range.isEmpty else { return }
-    var (b, j) = locate(range.lowerBound)
-    var i = range.lowerBound
-    while i < range.upperBound {
-      let leaf = leaves[b]
-      let take = Swift.min(leaf.count - j, range.upperBound - i)
-      body(leaf, j..<(j + take), i)
-      i += take
-      b += 1
-      j = 0
-    }
-  }
-
   /// Every element in order.
   ///
   /// - Complexity: O(n).
