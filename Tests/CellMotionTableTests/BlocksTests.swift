@@ -121,6 +121,61 @@ struct BlocksTests {
     }
   }
 
+  @Test("slabs: earlier versions stay intact through later batches, and slab memory stays within twice the words in use")
+  func slabsShareAndCompact() throws {
+    var rng = SeededGenerator(seed: 77)
+    var heights = (0..<20_000).map { _ in (rng.uniform(1...120) * 64).rounded() / 64 }
+    var rows = TableRows(layout: try TableLayout(rowHeights: heights))
+    var kept: [(TableLayout, [Double], RowIdentifiers, [RowID])] = []
+    var worst = 0.0
+    for batch in 0..<300 {
+      let n = heights.count
+      var u = RowUpdate()
+      // Scattered deletions and height changes, insertions at random places.
+      var rowsNamed = Set<Int>()
+      var deleted: [Int] = []
+      var changed: [(Int, Double)] = []
+      for _ in 0..<Int(rng.next() % 120) {
+        let r = Int(rng.next() % UInt64(n))
+        guard rowsNamed.insert(r).inserted else { continue }
+        if rng.next() % 2 == 0 { deleted.append(r) } else { changed.append((r, (rng.uniform(1...90) * 64).rounded() / 64)) }
+      }
+      u.deleteRows(at: deleted)
+      for (r, h) in changed { u.setHeight(ofRow: r, to: h) }
+      let inserts = Int(rng.next() % 120)
+      let newCount = n - deleted.count + inserts
+      let places = Array(0..<newCount).shuffled(using: &rng).prefix(inserts).sorted()
+      var insertedHeights: [Double] = []
+      for at in places {
+        let h = (rng.uniform(1...90) * 64).rounded() / 64
+        u.insertRow(at: at, height: h)
+        insertedHeights.append(h)
+      }
+      var model = heights
+      for (r, h) in changed { model[r] = h }
+      for r in deleted.sorted(by: >) { model.remove(at: r) }
+      for (k, at) in places.enumerated() { model.insert(insertedHeights[k], at: at) }
+      try rows.apply(u, expectedRowCount: model.count)
+      heights = model
+      if batch % 25 == 0 { kept.append((rows.layout, heights, rows.ids, Array(rows.ids))) }
+      let (held, used) = rows.layout.blocks.slabWords
+      #expect(held <= 2 * used + 4 * _BlockSize.slab, "batch \(batch): \(held) words held for \(used) used")
+      worst = max(worst, Double(held) / Double(used))
+      let (idHeld, idUsed) = rows.ids.blocks.slabWords
+      #expect(idHeld <= 2 * idUsed + 4 * _BlockSize.slab, "batch \(batch): identifiers \(idHeld) held for \(idUsed) used")
+    }
+    // Memory bound: the slabs of a table edited 300 times hold at most twice its words
+    // (plus a few slabs being filled).
+    #expect(worst < 2.5, "worst held/used \(worst)")
+    // Every kept version still reads as it did, though later builds dropped and emptied
+    // slabs it had shared.
+    for (layout, hs, ids, idArray) in kept {
+      #expect(layout == (try TableLayout(rowHeights: hs)))
+      #expect(Array(ids) == idArray)
+    }
+    #expect(rows.layout == (try TableLayout(rowHeights: heights)))
+  }
+
   @Test("a uniform table stays O(1) memory through an edit: runs around a leaf of explicit heights")
   func runsStayRuns() throws {
     var layout = try TableLayout(rowCount: 10_000_000, rowHeight: 44)

@@ -1,6 +1,6 @@
 // Blocked sequences: a table's per-row values (heights, identifiers) kept in leaves of
 // 64 to 128 rows, so that a batch update rebuilds only the leaves it touches and shares
-// every other leaf, by reference, with the sequence before it.
+// every other leaf with the sequence before it.
 //
 // Goals, in priority order:
 // 1. Exact: the elements are the ones given, in order, after any sequence of edits (tested
@@ -12,6 +12,17 @@
 //    consecutive identifiers) is one leaf of any length, O(1) memory, until an edit lands
 //    in it; then only a leaf's worth of it around the edit is written out.
 // 4. Sequential reads at array speed: a frame walks the leaves of its rows in order.
+// 5. Sharing costs no reference counting per leaf. A leaf is a plain value (counts, sums,
+//    a pointer) whose elements live in a slab: a block of memory written once by the build
+//    that made it, then read-only. A sequence holds its few slabs (a few hundred at a
+//    million rows); a batch copies the leaf directory as plain memory and writes its new
+//    leaves into new slabs. Retaining every shared leaf on each batch and releasing it
+//    with the old version was the largest cost left in a batch at a million rows (issue
+//    32: 15,600 leaves, a cache miss each).
+// 6. Bounded memory: each build drops the slabs no leaf uses and moves the leaves out of
+//    slabs less than half used (within a budget of about the words it wrote), so a
+//    sequence's slabs hold at most about twice its elements, however many batches it has
+//    been through, and no single batch pays for a whole-table compaction.
 
 /// An element of a blocked sequence that may be stored as a run: element `offset` of a run
 /// that starts at `first` is `_run(first, offset)`.
@@ -29,7 +40,9 @@ extension RowID: _RunElement {
   @inline(__always) static func _run(_ first: RowID, _ offset: Int) -> RowID { RowID(first.rawValue &+ offset) }
 }
 
-/// One leaf: `count` elements, explicit or a run.
+/// One leaf: `count` elements, explicit or a run. A plain value: an explicit leaf's
+/// elements are in a slab of the sequence that holds the leaf, which keeps them alive (a
+/// leaf must not outlive its sequence).
 protocol _BlockLeaf: Sendable {
   associatedtype Element: _RunElement
   var count: Int { get }
@@ -37,20 +50,58 @@ protocol _BlockLeaf: Sendable {
   var isRun: Bool { get }
   /// The first element (of a run: the one the others follow from).
   var first: Element { get }
+  /// An explicit leaf's slab: an index into its sequence's `slabs` (-1 for a run).
+  var slab: Int32 { get set }
+  /// An explicit leaf's words in its slab (`words(count)` of them); nil for a run.
+  var storage: UnsafePointer<Element>? { get set }
+  /// Slab words an explicit leaf of `n` elements takes.
+  static func words(_ n: Int) -> Int
   /// A run of `count` elements from `first`.
   init(run first: Element, count: Int)
-  /// The given elements, 1...`_Blocks.maxLeaf` of them.
-  init(values: UnsafeBufferPointer<Element>)
-  /// Calls `body` with the explicit elements (not for a run).
-  func withValues<R>(_ body: (UnsafeBufferPointer<Element>) -> R) -> R
+  /// The given elements, 1...`_BlockSize.max` of them, written to `storage` (room for
+  /// `words(values.count)` words) in slab `slab`.
+  init(values: UnsafeBufferPointer<Element>, storage: UnsafeMutablePointer<Element>, slab: Int32)
 }
 
 extension _BlockLeaf {
   /// Element `j` (unchecked).
   @inline(__always)
   func element(_ j: Int) -> Element {
-    if isRun { return Element._run(first, j) }
-    return withValues { $0[j] }
+    guard let storage else { return Element._run(first, j) }
+    return storage[j]
+  }
+
+  /// Calls `body` with the explicit elements (not for a run).
+  @inline(__always)
+  func withValues<R>(_ body: (UnsafeBufferPointer<Element>) -> R) -> R {
+    body(UnsafeBufferPointer(start: storage, count: count))
+  }
+}
+
+/// Memory for explicit leaves' elements: `capacity` words, handed out front to back by the
+/// one build that made it, then never written again. Shared, read-only, by every sequence
+/// whose leaves point into it.
+final class _Slab<Element>: @unchecked Sendable {
+  // @unchecked: `used` changes only while the build that allocated the slab owns it
+  // alone; the words a leaf was given are written before the leaf is published and never
+  // after.
+  let base: UnsafeMutablePointer<Element>
+  let capacity: Int
+  private(set) var used = 0
+
+  init(capacity: Int) {
+    base = .allocate(capacity: capacity)
+    self.capacity = capacity
+  }
+
+  deinit { base.deallocate() }
+
+  /// `n` fresh words, or nil when the slab has less room.
+  @inline(__always)
+  func take(_ n: Int) -> UnsafeMutablePointer<Element>? {
+    guard used + n <= capacity else { return nil }
+    defer { used += n }
+    return base + used
   }
 }
 
@@ -67,30 +118,41 @@ enum _BlockSize {
   static let max = 128
   /// Pieces smaller than this are merged into a neighbour rather than kept as leaves.
   static let min = 16
+  /// Words in a full slab: 64 KB, under the C allocator's default threshold for a
+  /// mapping of its own (a fresh mapping per slab would fault in every page each batch).
+  static let slab = 8192
+  /// Words in a build's first new slab (later ones double up to `slab`): a small batch
+  /// allocates little.
+  static let firstSlab = 512
 }
 
 /// A sequence of `count` elements in leaves; `starts[b]` is leaf b's first index and
-/// `starts[leaves.count]` the count.
+/// `starts[leaves.count]` the count; `slabs` holds the explicit leaves' elements.
 struct _Blocks<Leaf: _BlockLeaf>: Sendable {
   typealias Element = Leaf.Element
   private(set) var leaves: [Leaf]
   private(set) var starts: [Int]
+  /// The slabs the explicit leaves point into (`leaf.slab` indexes it); each holds words of
+  /// at least one leaf.
+  private(set) var slabs: [_Slab<Element>]
 
   /// An empty sequence.
   init() {
     leaves = []
     starts = [0]
+    slabs = []
   }
 
-  init(leaves: [Leaf], starts: [Int]) {
+  fileprivate init(leaves: [Leaf], starts: [Int], slabs: [_Slab<Element>]) {
     self.leaves = leaves
     self.starts = starts
+    self.slabs = slabs
   }
 
   /// `count` elements following `first` as a run: one leaf, O(1) memory.
   init(run first: Element, count: Int) {
     if count > 0 {
-      self.init(leaves: [Leaf(run: first, count: count)], starts: [0, count])
+      self.init(leaves: [Leaf(run: first, count: count)], starts: [0, count], slabs: [])
     } else {
       self.init()
     }
@@ -100,20 +162,16 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
   ///
   /// - Complexity: O(n).
   init(values: UnsafeBufferPointer<Element>) {
-    var leaves: [Leaf] = []
-    var starts: [Int] = [0]
     let n = values.count
-    leaves.reserveCapacity(n / _BlockSize.target + 1)
-    starts.reserveCapacity(n / _BlockSize.target + 2)
+    var builder = _BlockBuilder<Leaf>(
+      reservingLeaves: n / _BlockSize.target + 1, words: Leaf.words(_BlockSize.target) * (n / _BlockSize.target + 1))
     var i = 0
     while i < n {
       let end = Swift.min(n, i + _BlockSize.target)
-      leaves.append(Leaf(values: UnsafeBufferPointer(rebasing: values[i..<end])))
-      starts.append(end)
+      builder.appendLeaf(values: UnsafeBufferPointer(rebasing: values[i..<end]))
       i = end
     }
-    self.leaves = leaves
-    self.starts = starts
+    self = builder.finish()
   }
 
   var count: Int { starts[starts.count - 1] }
@@ -197,7 +255,7 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
     _ map: UpdateMap, fixedValue: (Int) -> Element, overrides: [(index: Int, value: Element)] = []
   ) -> _Blocks {
     var builder = _BlockBuilder<Leaf>(
-      reservingLeaves: leaves.count + 2 * (map.fixed.count + map.removed.count + overrides.count) + 2)
+      editing: self, reservingLeaves: leaves.count + 2 * (map.fixed.count + map.removed.count + overrides.count) + 2)
     var next = 0
     var n = 0
     // The runs come in increasing old index: the leaves are found with a cursor.
@@ -235,7 +293,7 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
   ///
   /// - Complexity: O(`_BlockSize.max` + L).
   func replacing(_ i: Int, with value: Element) -> _Blocks {
-    var builder = _BlockBuilder<Leaf>(reservingLeaves: leaves.count + 3)
+    var builder = _BlockBuilder<Leaf>(editing: self, reservingLeaves: leaves.count + 3)
     let (b, j) = locate(i)
     for k in 0..<b { builder.appendLeaf(leaves[k]) }
     let leaf = leaves[b]
@@ -255,6 +313,25 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
     }
     for k in (b + 1)..<leaves.count { builder.appendLeaf(leaves[k]) }
     return builder.finish()
+  }
+
+  /// `self` with leaf `b`'s elements replaced by `values` (as many as it has): the same leaf
+  /// bounds, the other leaves shared as they are.
+  ///
+  /// - Complexity: O(`_BlockSize.max` + L).
+  func replacingLeaf(_ b: Int, with values: UnsafeBufferPointer<Element>) -> _Blocks {
+    var builder = _BlockBuilder<Leaf>(editing: self, reservingLeaves: leaves.count)
+    builder.appendLeavesVerbatim(of: self, 0..<b)
+    builder.appendLeaf(values: values)
+    builder.appendLeavesVerbatim(of: self, (b + 1)..<leaves.count)
+    return builder.finish()
+  }
+
+  /// Words the slabs hold in all, and words the leaves use (for tests of the memory bound).
+  var slabWords: (held: Int, used: Int) {
+    let held = slabs.reduce(0) { $0 + $1.capacity }
+    let used = leaves.reduce(0) { $0 + ($1.isRun ? 0 : Leaf.words($1.count)) }
+    return (held, used)
   }
 
   /// Appends elements `range` (unchecked) to `builder`: whole leaves shared (in bulk), parts
@@ -284,38 +361,85 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
 
 /// Builds a `_Blocks` from leaves, slices and single elements in order, keeping leaves
 /// between `_BlockSize.min` and `_BlockSize.max` elements where it can (runs excepted).
+///
+/// Leaves taken whole from the sequence being edited keep their slab indexes: the builder's
+/// slabs start as that sequence's. New explicit leaves are written to new slabs.
 struct _BlockBuilder<Leaf: _BlockLeaf> {
   typealias Element = Leaf.Element
   var leaves: [Leaf] = []
-  var starts: [Int] = [0]
+  /// Elements in `leaves` (their first indexes are summed once, at the end).
+  private var total = 0
   /// Elements waiting to become an explicit leaf.
   var open: [Element] = []
+  /// The edited sequence's slabs, then the new ones.
+  private var slabs: [_Slab<Element>]
+  /// Index of the first new slab.
+  private var firstNew: Int
+  /// Words written to new slabs.
+  private var written = 0
+  /// Capacity of the next new slab.
+  private var nextCapacity: Int
 
-  init(reservingLeaves n: Int) {
+  /// A builder for a fresh sequence of about `words` slab words.
+  init(reservingLeaves n: Int, words: Int = _BlockSize.firstSlab) {
+    slabs = []
+    firstNew = 0
+    nextCapacity = Swift.max(Leaf.words(_BlockSize.max), Swift.min(_BlockSize.slab, words))
     leaves.reserveCapacity(n)
-    starts.reserveCapacity(n + 1)
     open.reserveCapacity(_BlockSize.max)
   }
 
-  private var total: Int { starts[starts.count - 1] }
+  /// A builder for an edit of `source`: its leaves may be appended whole.
+  init(editing source: _Blocks<Leaf>, reservingLeaves n: Int) {
+    self.init(reservingLeaves: n)
+    slabs = source.slabs
+    firstNew = source.slabs.count
+  }
+
+  /// `n` words in the newest slab, a new slab when it is full. Returns the words and the
+  /// slab's index.
+  private mutating func room(_ n: Int) -> (UnsafeMutablePointer<Element>, Int32) {
+    if slabs.count > firstNew, let p = slabs[slabs.count - 1].take(n) {
+      return (p, Int32(slabs.count - 1))
+    }
+    let slab = _Slab<Element>(capacity: Swift.max(n, nextCapacity))
+    nextCapacity = Swift.min(_BlockSize.slab, 2 * nextCapacity)
+    slabs.append(slab)
+    return (slab.take(n)!, Int32(slabs.count - 1))
+  }
+
+  /// An explicit leaf of `values` written to a new slab.
+  private mutating func makeLeaf(_ values: UnsafeBufferPointer<Element>) -> Leaf {
+    let words = Leaf.words(values.count)
+    let (p, slab) = room(words)
+    written += words
+    return Leaf(values: values, storage: p, slab: slab)
+  }
 
   /// Turns the open elements into a leaf.
   private mutating func flush() {
     guard !open.isEmpty else { return }
-    let leaf = open.withUnsafeBufferPointer { Leaf(values: $0) }
+    let leaf = open.withUnsafeBufferPointer { makeLeaf($0) }
     push(leaf)
     open.removeAll(keepingCapacity: true)
   }
 
   private mutating func push(_ leaf: Leaf) {
     leaves.append(leaf)
-    starts.append(total + leaf.count)
+    total += leaf.count
   }
 
   /// One element.
   mutating func append(_ e: Element) {
     open.append(e)
     if open.count >= _BlockSize.max { flush() }
+  }
+
+  /// `values` (1...`_BlockSize.max` of them) as one explicit leaf of their own, after the
+  /// open elements.
+  mutating func appendLeaf(values: UnsafeBufferPointer<Element>) {
+    flush()
+    push(makeLeaf(values))
   }
 
   /// Elements `range` of `leaf` written out as explicit elements.
@@ -336,8 +460,8 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
     }
   }
 
-  /// A whole leaf: shared when it can stand as a leaf of its own, else merged with its
-  /// neighbours.
+  /// A whole leaf of the edited sequence: shared when it can stand as a leaf of its own,
+  /// else merged with its neighbours.
   mutating func appendLeaf(_ leaf: Leaf) {
     if leaf.isRun {
       appendRun(leaf.first, leaf.count)
@@ -347,7 +471,7 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
       {
         // A small leaf before it (left by the elements before): merge the two.
         leaves.removeLast()
-        starts.removeLast()
+        total -= last.count
         last.withValues { open.append(contentsOf: $0) }
         materialize(leaf, 0..<leaf.count)
       } else {
@@ -361,8 +485,9 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
     }
   }
 
-  /// Leaves `range` of `source`, whole: the first as `appendLeaf` takes it (merged with
-  /// what comes before it when that is small), the others shared as they are, in bulk.
+  /// Leaves `range` of `source` (the edited sequence), whole: the first as `appendLeaf`
+  /// takes it (merged with what comes before it when that is small), the others shared as
+  /// they are, in bulk.
   mutating func appendLeaves(of source: _Blocks<Leaf>, _ range: Range<Int>) {
     var b = range.lowerBound
     // One at a time while something is open or the last leaf is a run the next may
@@ -371,12 +496,16 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
       appendLeaf(source.leaves[b])
       b += 1
     }
-    guard b < range.upperBound else { return }
-    leaves.append(contentsOf: source.leaves[b..<range.upperBound])
-    let shift = total - source.starts[b]
-    source.starts.withUnsafeBufferPointer { s in
-      for k in (b + 1)...range.upperBound { starts.append(s[k] + shift) }
-    }
+    appendLeavesVerbatim(of: source, b..<range.upperBound)
+  }
+
+  /// Leaves `range` of `source` (the edited sequence) as they are, after the open
+  /// elements: plain memory copies.
+  mutating func appendLeavesVerbatim(of source: _Blocks<Leaf>, _ range: Range<Int>) {
+    guard !range.isEmpty else { return }
+    flush()
+    leaves.append(contentsOf: source.leaves[range])
+    total += source.starts[range.upperBound] - source.starts[range.lowerBound]
   }
 
   /// Elements `range` of `leaf` (a run slice stays a run).
@@ -410,15 +539,83 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
     }
     if let last = leaves.last, last.isRun, Element._run(last.first, last.count) == first {
       leaves[leaves.count - 1] = Leaf(run: last.first, count: last.count + count)
-      starts[starts.count - 1] += count
+      total += count
     } else {
       push(Leaf(run: first, count: count))
     }
   }
 
-  /// The sequence built.
+  /// The sequence built. Its slabs: the new ones, and those of the edited sequence that
+  /// some leaf still uses; the leaves of an old slab less than half used move to a new one
+  /// (within a budget of about the words this build wrote, so no build pays for more than
+  /// a share of the garbage it made).
   mutating func finish() -> _Blocks<Leaf> {
     flush()
-    return _Blocks(leaves: leaves, starts: starts)
+    // Each leaf's first index: a running sum of the counts.
+    let starts = [Int](unsafeUninitializedCapacity: leaves.count + 1) { s, initialized in
+      leaves.withUnsafeBufferPointer { leaves in
+        var sum = 0
+        s[0] = 0
+        for b in 0..<leaves.count {
+          sum &+= leaves[b].count
+          s[b + 1] = sum
+        }
+      }
+      initialized = leaves.count + 1
+    }
+    guard firstNew > 0 else { return _Blocks(leaves: leaves, starts: starts, slabs: slabs) }
+    // Words each old slab's leaves use.
+    var used = [Int](repeating: 0, count: firstNew)
+    leaves.withUnsafeBufferPointer { leaves in
+      used.withUnsafeMutableBufferPointer { used in
+        for leaf in leaves where leaf.slab >= 0 && Int(leaf.slab) < firstNew {
+          used[Int(leaf.slab)] += Leaf.words(leaf.count)
+        }
+      }
+    }
+    // New index of each old slab: -1 dropped (unused), -2 emptied (its leaves move).
+    var remap = [Int32](repeating: -1, count: firstNew)
+    var kept: [_Slab<Element>] = []
+    kept.reserveCapacity(slabs.count)
+    var budget = written + _BlockSize.slab
+    for s in 0..<firstNew where used[s] > 0 {
+      if 2 * used[s] < slabs[s].capacity && used[s] <= budget {
+        budget -= used[s]
+        remap[s] = -2
+      } else {
+        remap[s] = Int32(kept.count)
+        kept.append(slabs[s])
+      }
+    }
+    if kept.count == firstNew { return _Blocks(leaves: leaves, starts: starts, slabs: slabs) }
+    // One pass: kept slabs renumbered, new ones after them, moved leaves copied to new
+    // slabs. The leaves are taken out of `self` while `room` appends slabs.
+    let keptOld = kept.count
+    var all = leaves
+    leaves = []
+    all.withUnsafeMutableBufferPointer { all in
+      remap.withUnsafeBufferPointer { remap in
+        for b in 0..<all.count {
+          let s = Int(all[b].slab)
+          if s < 0 { continue }
+          if s >= firstNew {
+            all[b].slab = Int32(s - firstNew + keptOld)
+            continue
+          }
+          let r = remap[s]
+          if r >= 0 {
+            all[b].slab = r
+            continue
+          }
+          let words = Leaf.words(all[b].count)
+          let (p, slab) = room(words)
+          p.update(from: all[b].storage!, count: words)
+          all[b].storage = UnsafePointer(p)
+          all[b].slab = Int32(Int(slab) - firstNew + keptOld)
+        }
+      }
+    }
+    kept.append(contentsOf: slabs[firstNew...])
+    return _Blocks(leaves: all, starts: starts, slabs: kept)
   }
 }

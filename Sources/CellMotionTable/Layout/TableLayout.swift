@@ -25,67 +25,64 @@ import CellMotion
 
 /// A leaf of heights: explicit heights with their in-leaf prefix sums, or a run of one
 /// height.
-struct _HeightLeaf: _BlockLeaf {
+struct _HeightLeaf: _BlockLeaf, @unchecked Sendable {
+  // @unchecked: `storage` points into a slab of the `_Blocks` holding the leaf, read-only.
   let count: Int
-  /// A run's height (0 for explicit leaves).
+  /// A run's height (an explicit leaf's first).
   let first: Double
-  /// Explicit leaves: `count` heights, then `count + 1` prefix sums (the first 0). Empty
-  /// for a run.
-  let storage: [Double]
   /// Sum of the heights, points.
   let sum: Double
   /// Smallest height, points.
   let minimum: Double
+  /// Explicit leaves: `count` heights, then `count + 1` prefix sums (the first 0). Nil for
+  /// a run.
+  var storage: UnsafePointer<Double>?
+  var slab: Int32
 
-  var isRun: Bool { storage.isEmpty }
+  var isRun: Bool { storage == nil }
+
+  static func words(_ n: Int) -> Int { 2 * n + 1 }
 
   init(run first: Double, count: Int) {
     self.count = count
     self.first = first
-    storage = []
+    storage = nil
+    slab = -1
     sum = Double(count) * first
     minimum = first
   }
 
-  init(values: UnsafeBufferPointer<Double>) {
+  init(values: UnsafeBufferPointer<Double>, storage p: UnsafeMutablePointer<Double>, slab: Int32) {
     let n = values.count
     var least = Double.infinity
-    var total = 0.0
-    storage = [Double](unsafeUninitializedCapacity: 2 * n + 1) { buffer, initialized in
-      let p = buffer.baseAddress!
-      var s = 0.0
-      p[n] = 0
-      for j in 0..<n {
-        let h = values[j]
-        p[j] = h
-        s += h
-        p[n + 1 + j] = s
-        least = Swift.min(least, h)
-      }
-      total = s
-      initialized = 2 * n + 1
+    var s = 0.0
+    p[n] = 0
+    for j in 0..<n {
+      let h = values[j]
+      p[j] = h
+      s += h
+      p[n + 1 + j] = s
+      least = Swift.min(least, h)
     }
     count = n
     first = n > 0 ? values[0] : 0
-    sum = total
+    sum = s
     minimum = least
-  }
-
-  func withValues<R>(_ body: (UnsafeBufferPointer<Double>) -> R) -> R {
-    storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+    storage = UnsafePointer(p)
+    self.slab = slab
   }
 
   /// Sum of the first `j` heights (0...count), points.
   @inline(__always)
   func prefix(_ j: Int) -> Double {
-    if isRun { return Double(j) * first }
+    guard let storage else { return Double(j) * first }
     return storage[count + j]
   }
 
   /// Height `j`, points.
   @inline(__always)
   func height(_ j: Int) -> Double {
-    if isRun { return first }
+    guard let storage else { return first }
     return storage[j]
   }
 }
@@ -333,13 +330,11 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     if let uniform = uniformHeight, uniform == height { return }
     let edited: _Blocks<_HeightLeaf>
     if uniformHeight == nil, !blocks.leaves[blocks.locate(row).leaf].isRun {
-      // Same leaf bounds: rebuild the one leaf in place in the directory.
+      // Same leaf bounds: the one leaf rebuilt, the others kept as they are.
       let (b, j) = blocks.locate(row)
       var values = blocks.leaves[b].withValues { Array($0) }
       values[j] = height
-      var leaves = blocks.leaves
-      leaves[b] = values.withUnsafeBufferPointer { _HeightLeaf(values: $0) }
-      edited = _Blocks(leaves: leaves, starts: blocks.starts)
+      edited = values.withUnsafeBufferPointer { blocks.replacingLeaf(b, with: $0) }
     } else {
       edited = heightBlocks.replacing(row, with: height)
     }
@@ -421,19 +416,17 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
             if let ho {
               for m in 0..<take { ho[m] = height }
             }
-          } else {
-            leaf.storage.withUnsafeBufferPointer { s in
-              let heights = s.baseAddress! + j
-              let prefix = s.baseAddress! + (leaf.count + j)
-              if let o {
-                for m in 0..<take { o[m] = ((top + prefix[m]) + shift) - offset }
-              }
-              if let ho {
-                if heightShift == nil {
-                  ho.update(from: heights, count: take)
-                } else {
-                  for m in 0..<take { ho[m] = drawn(heights[m]) }
-                }
+          } else if let s = leaf.storage {
+            let heights = s + j
+            let prefix = s + (leaf.count + j)
+            if let o {
+              for m in 0..<take { o[m] = ((top + prefix[m]) + shift) - offset }
+            }
+            if let ho {
+              if heightShift == nil {
+                ho.update(from: heights, count: take)
+              } else {
+                for m in 0..<take { ho[m] = drawn(heights[m]) }
               }
             }
           }

@@ -15,33 +15,32 @@
 import CellMotion
 
 /// A leaf of identifiers: explicit, or a run counting up from `first`.
-struct _IDLeaf: _BlockLeaf {
+struct _IDLeaf: _BlockLeaf, @unchecked Sendable {
+  // @unchecked: `storage` points into a slab of the `_Blocks` holding the leaf, read-only.
   let count: Int
   let first: RowID
-  /// Explicit identifiers (empty for a run).
-  let values: [RowID]
+  /// Explicit identifiers (nil for a run).
+  var storage: UnsafePointer<RowID>?
+  var slab: Int32
 
-  var isRun: Bool { values.isEmpty }
+  var isRun: Bool { storage == nil }
+
+  static func words(_ n: Int) -> Int { n }
 
   init(run first: RowID, count: Int) {
     self.count = count
     self.first = first
-    values = []
+    storage = nil
+    slab = -1
   }
 
-  init(values: UnsafeBufferPointer<RowID>) {
+  init(values: UnsafeBufferPointer<RowID>, storage p: UnsafeMutablePointer<RowID>, slab: Int32) {
     count = values.count
     first = values.first ?? RowID(0)
-    // Copied as memory (Array(values) went through the generic collection copy).
-    self.values = [RowID](unsafeUninitializedCapacity: values.count) { buffer, initialized in
-      if let from = values.baseAddress, values.count > 0 {
-        buffer.baseAddress!.initialize(from: from, count: values.count)
-      }
-      initialized = values.count
-    }
+    if let from = values.baseAddress, values.count > 0 { p.update(from: from, count: values.count) }
+    storage = UnsafePointer(p)
+    self.slab = slab
   }
-
-  func withValues<R>(_ body: (UnsafeBufferPointer<RowID>) -> R) -> R { values.withUnsafeBufferPointer(body) }
 }
 
 /// The stable identifiers of a table's rows, in row order.
@@ -112,7 +111,7 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
         let l = blocks.leaves[leaf]
         if offset < l.count {
           defer { offset += 1 }
-          return l.isRun ? RowID(l.first.rawValue &+ offset) : l.values[offset]
+          return l.element(offset)
         }
         leaf += 1
         offset = 0
@@ -146,7 +145,8 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
         let k = _lowerBound(wanted, lo)
         if k < wanted.count, wanted[k] < lo + leaf.count { return (blocks.starts[b] + wanted[k] - lo, RowID(wanted[k])) }
       } else {
-        for (j, id) in leaf.values.enumerated() where set.contains(id.rawValue) { return (blocks.starts[b] + j, id) }
+        let found = leaf.withValues { $0.firstIndex { set.contains($0.rawValue) } }
+        if let j = found { return (blocks.starts[b] + j, leaf.element(j)) }
       }
     }
     return nil
