@@ -176,6 +176,25 @@ struct BlocksTests {
     #expect(rows.layout == (try TableLayout(rowHeights: heights)))
   }
 
+  @Test("a search from a cursor finds the leaf a plain search finds, for steps of every length")
+  func cursorSearch() throws {
+    var rng = SeededGenerator(seed: 9)
+    for n in [1, 7, 64, 65, 1023, 20_000] {
+      let blocks = (0..<n).map { Double($0) }.withUnsafeBufferPointer { _Blocks<_HeightLeaf>(values: $0) }
+      var i = 0
+      var leaf = 0
+      while i < n {
+        let found = blocks.locate(i, from: leaf)
+        let plain = blocks.locate(i)
+        #expect(found.leaf == plain.leaf && found.offset == plain.offset, "n \(n) i \(i) from \(leaf)")
+        leaf = found.leaf
+        // Steps from 0 (the same leaf) to thousands of leaves.
+        i += [0, 1, 63, 64, 65, 129, Int(rng.next() % 5000), Int(rng.next() % 100_000)][Int(rng.next() % 8)]
+        if rng.next() % 5 == 0 { i += 1 }
+      }
+    }
+  }
+
   @Test("a uniform table stays O(1) memory through an edit: runs around a leaf of explicit heights")
   func runsStayRuns() throws {
     var layout = try TableLayout(rowCount: 10_000_000, rowHeight: 44)

@@ -79,15 +79,13 @@ extension _BlockLeaf {
 }
 
 /// Memory for explicit leaves' elements: `capacity` words, handed out front to back by the
-/// one build that made it, then never written again. Shared, read-only, by every sequence
-/// whose leaves point into it.
+/// one build that allocated it, then never written again. Shared, read-only, by every
+/// sequence whose leaves point into it.
 final class _Slab<Element>: @unchecked Sendable {
-  // @unchecked: `used` changes only while the build that allocated the slab owns it
-  // alone; the words a leaf was given are written before the leaf is published and never
-  // after.
+  // @unchecked: the build that allocates a slab writes each leaf's words before the leaf
+  // is published, and nothing writes them after.
   let base: UnsafeMutablePointer<Element>
   let capacity: Int
-  private(set) var used = 0
 
   init(capacity: Int) {
     base = .allocate(capacity: capacity)
@@ -95,14 +93,6 @@ final class _Slab<Element>: @unchecked Sendable {
   }
 
   deinit { base.deallocate() }
-
-  /// `n` fresh words, or nil when the slab has less room.
-  @inline(__always)
-  func take(_ n: Int) -> UnsafeMutablePointer<Element>? {
-    guard used + n <= capacity else { return nil }
-    defer { used += n }
-    return base + used
-  }
 }
 
 /// Leaf sizes, in elements.
@@ -187,24 +177,26 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
     }
   }
 
-  /// `locate(i)` for increasing `i` from one caller: starts at `leaf` (the leaf of the
-  /// previous `i`, or 0) and steps forward, so a walk in order costs O(1) per call while
-  /// the indexes are close, O(log leaves) when they jump. Unchecked: `0 <= i < count` and
-  /// `i` at or after leaf `leaf`'s first element.
+  /// `locate(i)` for increasing `i` from one caller: searches forward from `leaf` (the leaf
+  /// of the previous `i`, or 0) in steps that double, then back within the last step, so
+  /// a walk in order costs O(log d) per call for a jump of d leaves. Unchecked: `0 <= i <
+  /// count` and `i` at or after leaf `leaf`'s first element.
   @inline(__always)
   func locate(_ i: Int, from leaf: Int) -> (leaf: Int, offset: Int) {
     starts.withUnsafeBufferPointer { s in
-      var b = leaf
-      var steps = 0
-      while s[b + 1] <= i {
-        b += 1
-        steps += 1
-        if steps == 4 {
-          // Far ahead: search the rest.
-          b += _partitionPoint(s.count - 1 - b) { s[b + $0 + 1] > i }
-          break
-        }
+      let last = s.count - 2
+      var lo = leaf
+      if s[lo + 1] > i { return (lo, i - s[lo]) }
+      // Leaf `lo` ends at or before i; find a leaf `hi` that ends after it.
+      var step = 1
+      var hi = Swift.min(lo + step, last)
+      while s[hi + 1] <= i {
+        lo = hi
+        step &<<= 1
+        hi = Swift.min(lo + step, last)
       }
+      // The leaf is in lo + 1 ... hi.
+      let b = lo + 1 + _partitionPoint(hi - lo) { s[lo + 1 + $0 + 1] > i }
       return (b, i - s[b])
     }
   }
@@ -379,6 +371,10 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
   private var written = 0
   /// Capacity of the next new slab.
   private var nextCapacity: Int
+  /// The newest slab's free words (`slabs.last`, when it is new): handed out here, without
+  /// touching the slab object per leaf.
+  private var free: UnsafeMutablePointer<Element>? = nil
+  private var freeCount = 0
 
   /// A builder for a fresh sequence of about `words` slab words.
   init(reservingLeaves n: Int, words: Int = _BlockSize.firstSlab) {
@@ -399,13 +395,17 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
   /// `n` words in the newest slab, a new slab when it is full. Returns the words and the
   /// slab's index.
   private mutating func room(_ n: Int) -> (UnsafeMutablePointer<Element>, Int32) {
-    if slabs.count > firstNew, let p = slabs[slabs.count - 1].take(n) {
+    if n <= freeCount, let p = free {
+      free = p + n
+      freeCount -= n
       return (p, Int32(slabs.count - 1))
     }
     let slab = _Slab<Element>(capacity: Swift.max(n, nextCapacity))
     nextCapacity = Swift.min(_BlockSize.slab, 2 * nextCapacity)
     slabs.append(slab)
-    return (slab.take(n)!, Int32(slabs.count - 1))
+    free = slab.base + n
+    freeCount = slab.capacity - n
+    return (slab.base, Int32(slabs.count - 1))
   }
 
   /// An explicit leaf of `values` written to a new slab.

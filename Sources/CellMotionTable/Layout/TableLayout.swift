@@ -363,6 +363,17 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     return tops[b] + blocks.leaves[b].prefix(j)
   }
 
+  /// `(_top(i), _height(i))` for increasing `i` (unchecked: `0 <= i < rowCount`), with a
+  /// cursor as `_top(_:cursor:)` takes it.
+  @inline(__always)
+  func _place(_ i: Int, cursor: inout Int) -> (top: Double, height: Double) {
+    if let h = uniformHeight { return (Double(i) * h, h) }
+    let (b, j) = blocks.locate(i, from: cursor)
+    cursor = b
+    let leaf = blocks.leaves[b]
+    return (tops[b] + leaf.prefix(j), leaf.height(j))
+  }
+
   @inline(__always)
   func _height(_ i: Int) -> Double {
     if let h = uniformHeight { return h }

@@ -362,12 +362,14 @@ public struct UpdateAnimations: Sendable {
     // Deleted rows keep the slides they were making (the batches so far, before this one).
     var newCells: [UpdateCell] = []
     newCells.reserveCapacity(applied.deleted.count + 2 * applied.reloaded.count + applied.inserted.count)
+    // The deleted rows come by increasing index: their places are read with a cursor.
+    var cursor = 0
     for (k, d) in applied.deleted.enumerated() {
       let style = RowAnimationRecipes.resolve(d.animation, row: d.index, rowCount: applied.map.oldRowCount)
       var cell = makeCell(.deleted, d.id, nil, RowAnimationKey(style: style, change: .deletion), time + delays.remove, k, applied.deleted.count)
       cell.deletedFrom = d.index
-      cell.frozenTop = applied.before._top(d.index)
-      cell.frozenHeight = applied.before._height(d.index)
+      (cell.frozenTop, cell.frozenHeight) = applied.before._place(d.index, cursor: &cursor)
+      if !batches.isEmpty { cell.frozenSlides.reserveCapacity(batches.count) }
       var index = d.index
       for b in batches.reversed() {
         let change = b.change(at: index)
