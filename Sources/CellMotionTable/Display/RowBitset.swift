@@ -105,8 +105,9 @@ struct _RowBitset: Sendable, Equatable {
     if count % 64 != 0 { words[newWords - 1] &= (1 &<< UInt64(count % 64)) &- 1 }
   }
 
-  /// Bits `[from, from + count)` of `w` copied to `[to, to + count)`, 64 at a time; the
-  /// ranges may overlap (copied from the front when `to <= from`, else from the back).
+  /// Bits `[from, from + count)` of `w` copied to `[to, to + count)`, a destination word at
+  /// a time; the ranges may overlap (copied from the front when `to <= from`, else from
+  /// the back).
   static func moveBits(_ w: UnsafeMutableBufferPointer<UInt64>, from: Int, to: Int, count: Int) {
     guard count > 0, from != to else { return }
     /// `len` (1...64) bits starting at bit `p`, in the low bits.
@@ -126,20 +127,35 @@ struct _RowBitset: Sendable, Equatable {
         w[i + 1] = (w[i + 1] & ~high) | (v &>> UInt64(64 - s))
       }
     }
+    // Whole destination words take 64 source bits each at a fixed word offset and shift
+    // (the source starts d bits after the destination), a few instructions a word; the
+    // partial words at the ends go through `read` and `write`.
+    let d = from - to
+    let wordShift = d &>> 6
+    let s = UInt64(d & 63)
+    let end = to + count
+    let headEnd = Swift.min(end, (to + 63) & ~63)
+    let tailStart = Swift.max(headEnd, end & ~63)
+    @inline(__always) func whole(_ i: Int) {
+      let a = i + wordShift
+      w[i] = s == 0 ? w[a] : (w[a] &>> s) | (w[a + 1] &<< (64 - s))
+    }
     if to < from {
-      var k = 0
-      while k < count {
-        let len = Swift.min(64, count - k)
-        write(to + k, read(from + k, len), len)
-        k += len
+      if headEnd > to { write(to, read(to + d, headEnd - to), headEnd - to) }
+      var i = headEnd &>> 6
+      while i < tailStart &>> 6 {
+        whole(i)
+        i += 1
       }
+      if end > tailStart { write(tailStart, read(tailStart + d, end - tailStart), end - tailStart) }
     } else {
-      var k = count
-      while k > 0 {
-        let len = Swift.min(64, k)
-        k -= len
-        write(to + k, read(from + k, len), len)
+      if end > tailStart { write(tailStart, read(tailStart + d, end - tailStart), end - tailStart) }
+      var i = tailStart &>> 6
+      while i > headEnd &>> 6 {
+        i -= 1
+        whole(i)
       }
+      if headEnd > to { write(to, read(to + d, headEnd - to), headEnd - to) }
     }
   }
 }
