@@ -195,6 +195,35 @@ struct BlocksTests {
     }
   }
 
+  @Test("visible rows searched leaf by leaf equal the row-by-row search: zero-height rows, edges, bands outside the content")
+  func visibleRowsFast() throws {
+    var rng = SeededGenerator(seed: 12)
+    for trial in 0..<60 {
+      let n = [0, 1, 7, 9, 64, 65, 1023, 5000][trial % 8]
+      // Heights on a coarse grid (rows that end exactly on a band edge), some zero.
+      let heights = (0..<n).map { _ in rng.next() % 5 == 0 ? 0 : Double(1 + rng.next() % 4) * 11 }
+      var layout = try TableLayout(rowHeights: heights)
+      if n > 0, trial % 3 == 0 {
+        // A layout after edits: leaves of several sizes.
+        var rows = TableRows(layout: layout)
+        var u = RowUpdate()
+        u.deleteRows(at: Array(Set((0..<min(n, 20)).map { _ in Int(rng.next() % UInt64(n)) })).sorted())
+        u.insertRows(at: [0], height: 0)
+        try rows.apply(u)
+        layout = rows.layout
+      }
+      let content = layout.contentHeight
+      for _ in 0..<200 {
+        let lower = Double(Int(rng.next() % UInt64(Int(content) + 60))) - 30 + (rng.next() % 2 == 0 ? 0 : 0.5)
+        let upper = lower + Double(rng.next() % 400) + (rng.next() % 3 == 0 ? 0 : 0.25)
+        let fast = layout._visibleRowsFast(lower: lower, upper: upper)
+        let plain = layout._visibleRows(lower: lower, upper: upper)
+        #expect(fast == plain, "rows \(n), band \(lower)..<\(upper): \(fast) vs \(plain)")
+        #expect(LayoutSnapshot(layout)._visibleRowsFast(lower: lower, upper: upper) == plain)
+      }
+    }
+  }
+
   @Test("a uniform table stays O(1) memory through an edit: runs around a leaf of explicit heights")
   func runsStayRuns() throws {
     var layout = try TableLayout(rowCount: 10_000_000, rowHeight: 44)

@@ -93,6 +93,12 @@ public struct LayoutSnapshot: Sendable, _RowGeometry {
     }
   }
 
+  /// `_visibleRows(lower:upper:)`, through the base layout's leaves when no row has a
+  /// delta.
+  func _visibleRowsFast(lower: Double, upper: Double) -> Range<Int> {
+    deltaRows.isEmpty ? base._visibleRowsFast(lower: lower, upper: upper) : _visibleRows(lower: lower, upper: upper)
+  }
+
   // MARK: - Building (module internal)
 
   /// Clears the deltas and sets the base, keeping array capacity.

@@ -449,6 +449,34 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     }
   }
 
+  /// `_visibleRows(lower:upper:)`, the same range, with each search over the leaves'
+  /// offsets first and then inside one leaf, each step O(1) (the generic search reads each
+  /// probe's offset through a search of its own).
+  ///
+  /// - Complexity: O(log n).
+  func _visibleRowsFast(lower: Double, upper: Double) -> Range<Int> {
+    guard uniformHeight == nil, !blocks.leaves.isEmpty else { return _visibleRows(lower: lower, upper: upper) }
+    return tops.withUnsafeBufferPointer { tops in
+      blocks.leaves.withUnsafeBufferPointer { leaves in
+        /// The top of row j of leaf b, and of the row after it.
+        @inline(__always) func top(_ b: Int, _ j: Int) -> Double { tops[b] + leaves[b].prefix(j) }
+        @inline(__always) func next(_ b: Int, _ j: Int) -> Double {
+          j + 1 < leaves[b].count ? tops[b] + leaves[b].prefix(j + 1) : tops[b + 1]
+        }
+        /// The first row where `holds` (monotone in row order) holds, or the row count.
+        @inline(__always) func first(_ holds: (Int, Int) -> Bool) -> Int {
+          let after = _partitionPoint(leaves.count) { holds($0, 0) }
+          if after == 0 { return 0 }
+          let b = after - 1
+          return blocks.starts[b] + _partitionPoint(leaves[b].count) { holds(b, $0) }
+        }
+        let lo = first { b, j in next(b, j) > lower || top(b, j) >= lower }
+        let hi = first { b, j in top(b, j) >= upper }
+        return lo..<Swift.max(lo, hi)
+      }
+    }
+  }
+
   /// The rows of `candidates` (unchecked) whose place shifted by `shift` points meets the
   /// band `[lower, upper)` by the visible-range rule, drawn at their height plus
   /// `heightShift` (stopped at 0): `top = _top(row) + shift`, `height = max(0, _height(row)

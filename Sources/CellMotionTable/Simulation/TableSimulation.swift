@@ -127,7 +127,7 @@ public struct TableSimulation: Sendable {
     }
     updates.removeFinished(at: time)
     let sliding = updates.isActive
-    var range = Self.capped(snapshot._visibleRows(lower: band.lower, upper: band.upper))
+    var range = Self.capped(snapshot._visibleRowsFast(lower: band.lower, upper: band.upper))
     // With updates in flight rows are drawn shifted: the candidates lie within the bound of
     // any shift around the band, cut into pieces of one shift each; the drawn rows are
     // those whose shifted place meets it (rows of a piece keep their order, so a binary
@@ -136,16 +136,36 @@ public struct TableSimulation: Sendable {
     if sliding {
       updates.prepareFrame(at: time)
       let b = updates.bound
-      candidates = snapshot._visibleRows(lower: band.lower - b, upper: band.upper + b)
+      candidates = snapshot._visibleRowsFast(lower: band.lower - b, upper: band.upper + b)
       updates.cut(candidates)
+      // The pieces are disjoint and in row order: the first drawn row is in the first
+      // piece that meets the band, the last in the last one. The pieces between them are
+      // not searched (a frame has dozens of pieces and only the ends matter).
       var first = Int.max
       var last = Int.min
-      for piece in updates.pieces {
-        let m = layout._meeting(
-          piece.rows, shift: piece.top, heightShift: piece.height, lower: band.lower, upper: band.upper)
-        if !m.isEmpty {
-          first = min(first, m.lowerBound)
-          last = max(last, m.upperBound)
+      updates.pieces.withUnsafeBufferPointer { pieces in
+        @inline(__always) func meeting(_ k: Int) -> Range<Int> {
+          layout._meeting(
+            pieces[k].rows, shift: pieces[k].top, heightShift: pieces[k].height, lower: band.lower, upper: band.upper)
+        }
+        var i = 0
+        while i < pieces.count {
+          let m = meeting(i)
+          if !m.isEmpty {
+            first = m.lowerBound
+            last = m.upperBound
+            break
+          }
+          i += 1
+        }
+        var j = pieces.count - 1
+        while j > i {
+          let m = meeting(j)
+          if !m.isEmpty {
+            last = m.upperBound
+            break
+          }
+          j -= 1
         }
       }
       range = Self.capped(
