@@ -114,9 +114,9 @@ extension SIMD8: FloatLanes where Scalar == Float {
   @inlinable @inline(__always)
   package static func or(_ a: Mask, _ b: Mask) -> Mask { a .| b }
   @inlinable @inline(__always)
-  package static func minimum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .< a) }
+  package static func minimum(_ a: Self, _ b: Self) -> Self { cm_min8(a, b) }
   @inlinable @inline(__always)
-  package static func maximum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .> a) }
+  package static func maximum(_ a: Self, _ b: Self) -> Self { cm_max8(a, b) }
   @inlinable @inline(__always)
   package static func floor(_ x: Self) -> Self {
     // Magic-number rounding (round to nearest for |x| < 2^22), then step down where it
@@ -173,9 +173,9 @@ extension SIMD4: FloatLanes where Scalar == Float {
   @inlinable @inline(__always)
   package static func or(_ a: Mask, _ b: Mask) -> Mask { a .| b }
   @inlinable @inline(__always)
-  package static func minimum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .< a) }
+  package static func minimum(_ a: Self, _ b: Self) -> Self { cm_min4(a, b) }
   @inlinable @inline(__always)
-  package static func maximum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .> a) }
+  package static func maximum(_ a: Self, _ b: Self) -> Self { cm_max4(a, b) }
   @inlinable @inline(__always)
   package static func floor(_ x: Self) -> Self {
     let magic = Self(repeating: 12_582_912)
