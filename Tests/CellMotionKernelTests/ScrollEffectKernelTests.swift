@@ -130,6 +130,40 @@ struct ScrollEffectKernelTests {
     }
   }
 
+  @Test("A batch reused frame after frame (cells added and removed, the cross size and viewport width changing) writes what a fresh batch writes, bit for bit")
+  func reusedBatch() throws {
+    var g = SeededGenerator(seed: 0x5C_E2)
+    for effect in try Self.presets() {
+      let vertical = effect.timeline.axis == .vertical
+      var reused = try ScrollEffectBatch(effect: effect)
+      for frame in 0..<8 {
+        let n = [9, 1023, 7, 0, 64, 1, 300, 301][frame]
+        let cross = [320.0, 320, 200, 200, 375, 375, 375, 90][frame]
+        let width = [375.0, 375, 375, 414, 414, 320, 320, 320][frame]
+        let extents = frame % 2 == 0 ? [44.0] : [44, 88, 60.5]
+        let (starts, sizes) = Self.layout(n, first: g.uniform(-300...0), extents: extents)
+        let scroll = try ScrollState(
+          offsetX: 0, offsetY: 0, viewportWidth: vertical ? width : 640, viewportHeight: vertical ? 640 : width)
+        let leading = starts.map { Float($0) }
+        let extent = sizes.map { Float($0) }
+        let ends = starts.map { Float($0 + 500) }
+        var fresh = try ScrollEffectBatch(effect: effect)
+        var a = try FrameOutput(capacity: n), b = try FrameOutput(capacity: n)
+        try leading.withUnsafeBufferPointer { l in
+          try extent.withUnsafeBufferPointer { e in
+            try ends.withUnsafeBufferPointer { se in
+              try reused.evaluate(leading: l, extent: e, crossExtent: cross, sectionEnds: se, scroll: scroll, into: &a)
+              try fresh.evaluate(leading: l, extent: e, crossExtent: cross, sectionEnds: se, scroll: scroll, into: &b)
+            }
+          }
+        }
+        for i in 0..<n {
+          #expect(a.transform(ofCell: i) == b.transform(ofCell: i) && a.opacity[i] == b.opacity[i], "\(effect.name) frame \(frame) cell \(i)")
+        }
+      }
+    }
+  }
+
   @Test("Extents whose timelines resolve to different shapes in one frame (a contain range that steps where the cell fills the viewport)")
   func mixedShapes() throws {
     var transform = ErrorTracker("mixed shapes transform (normalised)", tolerance: 2e-5)

@@ -5,6 +5,7 @@
 // the identity or opacity 0. The reference is `ScrollEffect.evaluate(cell:scroll:)`.
 
 import CellMotion
+import _CellMotionShims
 
 /// A scroll effect (`ScrollEffect`) evaluated for many cells per frame.
 ///
@@ -28,6 +29,9 @@ public struct ScrollEffectBatch: Sendable {
   /// slope, the intercept, the phase's span, the section-end extent (`TimelinePass`) and
   /// the shape (`TimelinePass.Mode`'s raw value).
   var timelineColumns: [Float] = []
+  /// The cells whose cross size and table width columns hold `filled`'s values (the
+  /// columns are rewritten only when these change or cells are added).
+  var filled: (count: Int, cross: Float, tableWidth: Float) = (0, 0, 0)
 
   /// - Parameters:
   ///   - effect: the effect.
@@ -103,23 +107,19 @@ public struct ScrollEffectBatch: Sendable {
               effect.timeline.resolved(extent: Double(e[i]), scroll: axis), domain: effect.domain,
               folds: effect.foldsValue, offset: axis.offset)
           }
-          func run(_ pass: TimelinePass, _ i: Int, _ j: Int) {
+          func run(_ pass: TimelinePass, _ i: Int, _ j: Int, uniform: Bool = false) {
             let io = TimelineColumns(
               leading: leading.baseAddress! + i, sectionEnds: sectionEnds.map { $0.baseAddress! + i },
               slopes: slopes + i, intercepts: intercepts + i, spans: spans + i, extents: extents + i,
-              count: j - i, progress: progress.baseAddress! + i, kinds: kinds.baseAddress! + i)
+              uniform: uniform, count: j - i, progress: progress.baseAddress! + i, kinds: kinds.baseAddress! + i)
             fills = Self.timelinePass(pass, options.lanes, io) || fills
           }
           var i = 0
           while i < n {
             let j = Self.runEnd(e, from: i + 1, to: n, value: e[i])
             if j - i >= Self.longRun {
-              let p = pass(at: i)
-              Self.fill(slopes + i, p.slope, count: j - i)
-              Self.fill(intercepts + i, p.intercept, count: j - i)
-              if p.mode == .phase || p.mode == .phaseStep { Self.fill(spans + i, p.span, count: j - i) }
-              if p.mode == .sectionEnd { Self.fill(extents + i, p.extent, count: j - i) }
-              run(p, i, j)
+              // One timeline for the run: its constants go to the lanes, not to columns.
+              run(pass(at: i), i, j, uniform: true)
               i = j
               continue
             }
@@ -144,9 +144,14 @@ public struct ScrollEffectBatch: Sendable {
           let along = vertical ? height.baseAddress! : width.baseAddress!
           let across = vertical ? width.baseAddress! : height.baseAddress!
           Self.copy(along, e, count: n)
-          Self.fill(across, cross, count: n)
-          Self.fill(tableWidths.baseAddress!, tableWidth, count: n)
-          Self.copy(detailHeight.baseAddress!, height.baseAddress!, count: n)
+          // The cross size and the table width are the same for every cell: written again
+          // only where they changed or cells were added. The detail height is read only by
+          // folds, which a scroll effect has none of (it keeps the valid size
+          // `resizeForProgress` gives it).
+          let kept = filled.cross == cross && filled.tableWidth == tableWidth ? Swift.min(filled.count, n) : 0
+          Self.fill(across + kept, cross, count: n - kept)
+          Self.fill(tableWidths.baseAddress! + kept, tableWidth, count: n - kept)
+          filled = (n, cross, tableWidth)
         }
       }
     }
@@ -161,16 +166,15 @@ public struct ScrollEffectBatch: Sendable {
     throws(CellMotionError)
   {
     let lo = SIMD8<Float>(repeating: Float(range.lowerBound)), hi = SIMD8<Float>(repeating: Float(range.upperBound))
-    var bad = SIMDMask<SIMD8<Int32>>(repeating: false)
+    // Lanes of -1 where a value is out (two compares and an or per eight values).
+    var bad = SIMD8<Int32>(repeating: 0)
     var i = 0
     let p = c.baseAddress
     while i + 8 <= c.count {
-      let v = UnsafeRawPointer(p.unsafelyUnwrapped + i).loadUnaligned(as: SIMD8<Float>.self)
-      // !(v >= lo && v <= hi), which NaN fails too.
-      bad = bad .| .!((v .>= lo) .& (v .<= hi))
+      bad = bad | cm_outside8(SIMD8<Float>.load(p.unsafelyUnwrapped + i), lo, hi)
       i += 8
     }
-    var ok = !any(bad)
+    var ok = bad == .zero
     while ok && i < c.count {
       let v = c[i]
       ok = v >= lo[0] && v <= hi[0]
@@ -346,8 +350,14 @@ struct TimelinePass {
       }
       let p = load(io.leading)
       let section: L? = io.sectionEnds.map { load($0) }
-      let cell = TimelineCell(span: S.readsSpan ? load(io.spans) : c.zero, extent: S.readsExtent ? load(io.extents) : c.zero)
-      var (value, kind) = S.group(c, L.muladd(p, load(io.slopes), load(io.intercepts)), p: p, cell: cell, sectionEnd: section)
+      // A uniform run's timeline is the pass's own (a branch the whole loop takes the same
+      // way); otherwise each cell's from the columns.
+      let cell = TimelineCell(
+        span: S.readsSpan ? (io.uniform ? c.span : load(io.spans)) : c.zero,
+        extent: S.readsExtent ? (io.uniform ? c.extent : load(io.extents)) : c.zero)
+      let slope = io.uniform ? c.slope : load(io.slopes)
+      let intercept = io.uniform ? c.intercept : load(io.intercepts)
+      var (value, kind) = S.group(c, L.muladd(p, slope, intercept), p: p, cell: cell, sectionEnd: section)
       if folds { value = L.maximum(value, c.zero - value) }
       let f = L.clamp((value - domainLower) * domainScale, 0, 1)
       if whole {
@@ -380,6 +390,9 @@ struct TimelineColumns {
   let intercepts: UnsafePointer<Float>
   let spans: UnsafePointer<Float>
   let extents: UnsafePointer<Float>
+  /// Every cell has the pass's own slope, intercept, span and extent (the columns are not
+  /// read).
+  let uniform: Bool
   let count: Int
   let progress: UnsafeMutablePointer<Float>
   let kinds: UnsafeMutablePointer<Float>
@@ -395,10 +408,13 @@ struct TimelineCell<L: FloatLanes> {
 struct TimelineLanes<L: FloatLanes> {
   let zero = L(repeating: 0), one = L(repeating: 1)
   let lower, upper: L
+  /// The pass's own timeline, for a uniform run.
+  let slope, intercept, span, extent: L
   /// The fills' choices: whether a side's value becomes the end (1) and its kind.
   let endBefore, endAfter, kindBefore, kindAfter: L
   init(_ t: TimelinePass) {
     (lower, upper) = (L(repeating: t.lower), L(repeating: t.upper))
+    (slope, intercept, span, extent) = (L(repeating: t.slope), L(repeating: t.intercept), L(repeating: t.span), L(repeating: t.extent))
     let b = TimelinePass.side(t.before), a = TimelinePass.side(t.after)
     (endBefore, kindBefore, endAfter, kindAfter) = (L(repeating: b.takesEnd), L(repeating: b.kind), L(repeating: a.takesEnd), L(repeating: a.kind))
   }

@@ -67,6 +67,11 @@ static inline __attribute__((always_inline)) cm_float4 cm_max4(cm_float4 a, cm_f
   return (cm_float4)((m & (cm_int4)b) | (~m & (cm_int4)a));
 }
 
+/// All lanes -1 where `v` is outside [lo, hi] or NaN, else 0.
+static inline __attribute__((always_inline)) cm_int8 cm_outside8(cm_float8 v, cm_float8 lo, cm_float8 hi) {
+  return ~((v >= lo) & (v <= hi));
+}
+
 /// Stores 8 (4) lanes at `p`, which need not be aligned: one `vmovups` (`movups`). Swift's
 /// `storeBytes(of:as:)` does the same when inlined, but the optimiser left it a call per
 /// lane group in some out-of-line stages (the square-root fitted solve: 4 instructions per
