@@ -123,12 +123,7 @@ public struct ScrollEffectBatch: Sendable {
               i = j
               continue
             }
-            var k = j
-            while k < n {
-              let next = Self.runEnd(e, from: k + 1, to: n, value: e[k])
-              if next - k >= Self.longRun { break }
-              k = next
-            }
+            let k = Self.nextLongRun(e, from: j, to: n)
             resolver.resolve(
               e + i, count: k - i, slopes: slopes + i, intercepts: intercepts + i, spans: spans + i,
               extents: extents + i, modes: modes + i)
@@ -208,6 +203,22 @@ public struct ScrollEffectBatch: Sendable {
     }
     while j < end && p[j] == value { j += 1 }
     return j
+  }
+
+  /// The first index in `i ..< end` where a run of at least `longRun` equal values starts
+  /// (`end` when none does): one compare per value.
+  static func nextLongRun(_ p: UnsafePointer<Float>, from i: Int, to end: Int) -> Int {
+    guard i < end else { return end }
+    var start = i
+    var k = i + 1
+    while k < end {
+      if p[k] != p[start] {
+        if k - start >= longRun { return start }
+        start = k
+      }
+      k += 1
+    }
+    return end - start >= longRun ? start : end
   }
 
   /// `count` copies of `value` from `p`, eight per store.

@@ -83,9 +83,16 @@ extension TableAnimator {
     // Layout places relative to the viewport, and heights clamped into the lengths a
     // recipe accepts (`cellGeometry`: a collapsing row passes through 0 points).
     let lo = Float(InputLimits.length.lowerBound), hi = Float(InputLimits.length.upperBound)
-    for i in 0..<n {
-      stage.leading[i] = Float(events.rowPositions[i])
-      stage.extent[i] = min(max(Float(events.rowHeights[i]), lo), hi)
+    // Through pointers: a subscript write per row checked the array's uniqueness each time.
+    events.rowPositions.withUnsafeBufferPointer { positions in
+      stage.leading.withUnsafeMutableBufferPointer { leading in
+        for i in 0..<n { leading[i] = Float(positions[i]) }
+      }
+    }
+    events.rowHeights.withUnsafeBufferPointer { heights in
+      stage.extent.withUnsafeMutableBufferPointer { extent in
+        for i in 0..<n { extent[i] = min(max(Float(heights[i]), lo), hi) }
+      }
     }
     let scroll = try ScrollState(
       offsetY: events.scrollOffset, viewportWidth: tableWidth, viewportHeight: simulation.viewportHeight,
@@ -109,18 +116,19 @@ extension TableAnimator {
     // Every input through a pointer: reading `frame.animating[i]` while `frame.matrices`
     // was open for writing made two uniqueness checks per row.
     let animating = frame.animating
+    guard n > 0 else { return }
     positions.withUnsafeBufferPointer { p in
       animating.withUnsafeBufferPointer { an in
         effect.matrices.withUnsafeBufferPointer { s in
           frame.matrices.withUnsafeMutableBufferPointer { m in
-            for i in 0..<n {
-              let y = Float(p[i])
-              let a = m.baseAddress! + floats * i, e = s.baseAddress! + floats * i
-              if affine {
-                Self.composeAffine(a, e, y: y, animating: an[i])
-              } else {
-                Self.compose4x4(a, e, y: y, animating: an[i])
-              }
+            // Base addresses unwrapped once and one loop per layout: the loop body is the
+            // composition alone.
+            let p = p.baseAddress!, an = an.baseAddress!
+            let m = m.baseAddress!, s = s.baseAddress!
+            if affine {
+              for i in 0..<n { Self.composeAffine(m + floats &* i, s + floats &* i, y: Float(p[i]), animating: an[i]) }
+            } else {
+              for i in 0..<n { Self.compose4x4(m + floats &* i, s + floats &* i, y: Float(p[i]), animating: an[i]) }
             }
           }
         }
@@ -159,8 +167,10 @@ extension TableAnimator {
       } else {
         row = r == 0 ? s0 : (r == 1 ? s1 : (r == 2 ? s2 : s3))
       }
-      // The row's place again: column 2 += column 4 x y.
-      row[1] += row[3] * y
+      // The row's place again: column 2 += column 4 x y (the sum formed in all lanes, kept
+      // in the second: a blend, where an element insert cost several instructions).
+      let moved = row + SIMD4<Float>(repeating: row[3] * y)
+      row = SIMD4<Float>(row[0], moved[1], row[2], row[3])
       dst.storeBytes(of: row, toByteOffset: 16 * r, as: SIMD4<Float>.self)
     }
   }
