@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Validates recipe.schema.json with an independent validator (Python's jsonschema, from
 # PyPI): the schema is a valid draft 2020-12 schema, equals `cellmotion recipe-schema`,
-# every preset's `cellmotion recipe-template` satisfies it, and known-bad files do not.
+# every preset's `cellmotion recipe-template` (and `--scroll-effect`) satisfies it, and
+# known-bad files do not.
 # (The Swift tests check the same with their own small validator.) Skips, saying so, when
 # jsonschema cannot be installed.
 #   bash Tools/check-recipe-schema.sh
@@ -26,6 +27,10 @@ cmp -s "$tmp/generated.json" Sources/CellMotion/Recipe/recipe.schema.json \
 presets="$("$bin" recipe-template no-such-preset 2>&1 | sed -n 's/.*(known: \(.*\))$/\1/p' | tr -d ',' || true)"
 [ "$(echo "$presets" | wc -w)" -ge 12 ] || { echo "check-recipe-schema: cannot list the presets" >&2; exit 1; }
 for p in $presets; do "$bin" recipe-template "$p" -o "$tmp/$p.json"; done
+# Every scroll effect preset's file (a recipe with a "scroll" object), read back by render.
+for e in reveal edgeFadeScale coverFlow wheelPicker carouselKeylines parallaxContent; do
+  "$bin" recipe-template --scroll-effect "$e" -o "$tmp/effect-$e.json"
+done
 python3 - "$tmp" <<'PY'
 import glob, json, sys
 import jsonschema
@@ -48,10 +53,14 @@ for wrong in [{"channels": []}, {"name": "x", "curv": 1},
               {"name": "x", "channels": [{"channel": "opacity", "duration": 1,
                                           "keyframes": {"values": [0, 1], "initial": 0, "relative": []}}]},
               {"name": "x", "channels": [{"channel": "opacity", "duration": 1,
-                                          "keyframes": {"values": [0, 1], "calculationMode": "spline"}}]}]:
+                                          "keyframes": {"values": [0, 1], "calculationMode": "spline"}}]},
+              # Scroll effects: an unknown timeline kind, two kinds at once, an unknown fill.
+              {"name": "x", "scroll": {"timeline": {"spiral": {}}}},
+              {"name": "x", "scroll": {"timeline": {"view": {}, "scroll": {}}}},
+              {"name": "x", "scroll": {"timeline": {"view": {}}, "fill": "sometimes"}}]:
     if v.is_valid(wrong):
         bad += 1
         print(f"check-recipe-schema: accepted {wrong}", file=sys.stderr)
-print(f"check-recipe-schema: {len(files)} presets valid, 8 bad files refused" if not bad else "check-recipe-schema: FAILED")
+print(f"check-recipe-schema: {len(files)} presets and scroll effects valid, 11 bad files refused" if not bad else "check-recipe-schema: FAILED")
 sys.exit(1 if bad else 0)
 PY

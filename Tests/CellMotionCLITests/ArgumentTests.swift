@@ -16,7 +16,7 @@ struct ArgumentTests {
       "--row-height", "--viewport-height", "--width",
     ],
     "inspect": ["--width", "--height", "--detail-height", "--rows"],
-    "recipe-template": [],
+    "recipe-template": ["--row-height", "--viewport-height"],
   ]
   /// Options whose values are not numbers.
   static let other: [String: [String]] = [
@@ -30,7 +30,7 @@ struct ArgumentTests {
     ],
     "curve": ["--format", "--output", "--scroll-effect"],
     "inspect": ["--output"],
-    "recipe-template": ["--output"],
+    "recipe-template": ["--output", "--scroll-effect"],
   ]
 
   @Test("--velocity -3000 is a value, the same as --velocity=-3000")

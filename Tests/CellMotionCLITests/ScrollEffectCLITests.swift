@@ -51,4 +51,37 @@ struct ScrollEffectCLITests {
     }
     #expect(frames > 20 && squeezed > 20 && flat > 10, "\(frames) \(squeezed) \(flat)")
   }
+
+  @Test("recipe-template --scroll-effect writes a file that --scroll-effect FILE reads back: the same frames as the preset")
+  func effectFile() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("effect-file-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("cover.json").path
+    let t = try CLI.run(["recipe-template", "--scroll-effect", "coverFlow", "--row-height", "44", "--viewport-height", "400", "-o", path])
+    #expect(t.status == 0, "\(t.stderr)")
+    // The file is the preset sized for that table, and reads back as it.
+    let read = try ScrollEffect.decodeFile(try Data(contentsOf: URL(fileURLWithPath: path)), source: path)
+    #expect(read == (try ScrollEffectKind.coverFlow.effect(rowHeight: 44, viewportHeight: 400)))
+    // A run with the file draws what a run with the preset draws.
+    func matrices(_ effect: String) throws -> [[Float]] {
+      let options = try TableOptions.parse([
+        "--scroll-effect", effect, "--scroll", "fling", "--velocity", "900", "--rows", "40", "--row-height", "44",
+        "--viewport-height", "400", "--duration", "0.5",
+      ])
+      var out: [[Float]] = []
+      try TableScript.run(try TableScript.plan(.fadeIn, options), forceProgress: false) { out.append($0.matrices + $0.opacity) }
+      return out
+    }
+    let fromFile = try matrices(path)
+    let fromPreset = try matrices("coverFlow")
+    #expect(!fromFile.isEmpty && fromFile == fromPreset)
+    // A missing file and a recipe file (no "scroll") are one-line errors.
+    let missing = try CLI.run(["render", "fadeIn", "--scroll-effect", dir.appendingPathComponent("none.json").path, "-o", dir.path])
+    #expect(missing.status == 1 && missing.errorLines.count == 1 && missing.stderr.contains("no such scroll effect file"), "\(missing.stderr)")
+    let recipe = dir.appendingPathComponent("tip.json").path
+    #expect(try CLI.run(["recipe-template", "tipIn", "-o", recipe]).status == 0)
+    let notEffect = try CLI.run(["render", "fadeIn", "--scroll-effect", recipe, "-o", dir.path])
+    #expect(notEffect.status == 1 && notEffect.errorLines.count == 1 && notEffect.stderr.contains("\"scroll\""), "\(notEffect.stderr)")
+  }
 }

@@ -78,7 +78,7 @@ struct RecipeFileTests {
     #expect(error(fadeIn.replacingOccurrences(of: "\"duration\" : 0.5", with: "\"duration\" : \"long\""))
       == .invalidStructure(source: "r.json", path: "channels[0].duration", reason: "wrong type (expected a number)"))
     #expect(error(fadeIn.replacingOccurrences(of: "\"name\" : \"fadeIn\"", with: "\"nam\" : \"fadeIn\""))
-      == .unknownName(kind: "key", name: "nam", location: "nam in r.json (allowed here: $schema, anchorX, anchorY, channels, fold, matrix, motion, name, order, perspectiveDistance, stagger, timing)"))
+      == .unknownName(kind: "key", name: "nam", location: "nam in r.json (allowed here: $schema, anchorX, anchorY, channels, fold, matrix, motion, name, order, perspectiveDistance, scroll, stagger, timing)"))
     #expect(error(fadeIn.replacingOccurrences(of: "\"duration\" : 0.5", with: "\"delay\" : 0.5"))
       == .invalidStructure(source: "r.json", path: "channels[0].duration", reason: "missing key \"duration\""))
     #expect(error(fadeIn.replacingOccurrences(of: "\"anchorX\" : 0.5", with: "\"timing\" : {\"autoreverses\" : \"yes\"}"))?.description
@@ -265,6 +265,13 @@ extension RecipeFileTests {
       // And the strict reader reads it back as the same recipe.
       #expect(try decode(String(decoding: try JSONEncoder().encode(recipe), as: UTF8.self)) == recipe)
     }
+    // Scroll effects' files: the schema takes them and they write its "scroll" keys.
+    for effect in try ScrollEffectFileTests.effects() {
+      let t = try StrictJSON.parse(Data(effect.fileJSON.utf8))
+      let errors = schemaErrors(t, schema)
+      #expect(errors.isEmpty, "\(effect.name): \(errors)")
+      written.formUnion(valueKeyPaths(t))
+    }
     // Every key the schema describes is written by some recipe (besides the ones only
     // people write: "$schema", the Bezier object form and the constant key of an object
     // value, which the encoder writes as a plain number when it is alone).
@@ -274,6 +281,9 @@ extension RecipeFileTests {
       ".channels[].keyframes.timingFunctions[].bezier", ".matrix.keyframes.timingFunctions[].bezier",
       // The UIKit form, which the encoder writes expanded (values and key times).
       ".channels[].keyframes.initial", ".channels[].keyframes.relative",
+      // Scroll effects: the named fills and thresholds (the writer spells out each side and
+      // the visible fraction).
+      ".scroll.fill", ".scroll.timeline.transitionPhase.threshold",
     ]
     let missing = described.subtracting(written).filter { p in !onlyByHand.contains { p.hasPrefix($0) } }
     #expect(missing.isEmpty, "described but never written: \(missing.sorted())")

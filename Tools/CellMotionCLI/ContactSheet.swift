@@ -107,7 +107,7 @@ enum ContactSheet {
 
   static func title(_ run: TableRun) -> String {
     let o = run.options
-    return "cellmotion \(run.recipe.name)\(o.scrollEffect.map { " + \($0.rawValue)" } ?? ""): \(o.rows) rows x \(num(o.rowHeight)) pt, scroll \(o.scroll.rawValue), "
+    return "cellmotion \(run.recipe.name)\(o.scrollEffect.map { " + \($0.name)" } ?? ""): \(o.rows) rows x \(num(o.rowHeight)) pt, scroll \(o.scroll.rawValue), "
       + "\(run.frames.count) frames at \(num(o.fps)) fps"
   }
 }

@@ -51,9 +51,9 @@ struct CurveCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Plot a scroll effect's channels against its recipe progress instead: \(ScrollEffectKind.allCases.map(\.rawValue).joined(separator: ", ")).",
+      "Plot a scroll effect's channels against its recipe progress instead: \(ScrollEffectKind.allCases.map(\.rawValue).joined(separator: ", ")), or a scroll effect file.",
       discussion: "Sized as `render --scroll-effect` sizes it for --row-height and --viewport-height; CSV columns: progress, the timeline value, one per channel."))
-  var scrollEffect: ScrollEffectKind?
+  var scrollEffect: ScrollEffectSpec?
   @Option(parsing: .unconditional, help: "With --scroll-effect: row height, points.")
   var rowHeight: Double = 80
   @Option(parsing: .unconditional, help: "With --scroll-effect: viewport height, points.")
@@ -93,7 +93,7 @@ struct CurveCommand: ParsableCommand {
       let effect = try kind.effect(rowHeight: rowHeight, viewportHeight: viewportHeight)
       let plot = EffectPlot(
         effect: effect, geometry: CellGeometry(width: width, height: rowHeight, tableWidth: width),
-        title: "cellmotion scroll effect \(kind.rawValue): rows \(num(rowHeight)) pt, viewport \(num(viewportHeight)) pt")
+        title: "cellmotion scroll effect \(kind.name): rows \(num(rowHeight)) pt, viewport \(num(viewportHeight)) pt")
       try destination.write(format == .csv ? plot.csv(samples: samples) : plot.svg(samples: samples))
       return
     }

@@ -299,11 +299,28 @@ struct RecipeTemplateCommand: ParsableCommand {
 
   @Argument(help: "A preset name (\(Recipe.presetNames.joined(separator: ", "))).")
   var preset: String = "tipIn"
+  @Option(
+    help: ArgumentHelp(
+      "Print this scroll effect preset's file instead (\(ScrollEffectKind.allCases.map(\.rawValue).joined(separator: ", "))): the recipe with its \"scroll\" object.",
+      discussion: "Sized for --row-height and --viewport-height as `render --scroll-effect` sizes it; `render --scroll-effect FILE.json` reads the file back."))
+  var scrollEffect: ScrollEffectKind?
+  @Option(parsing: .unconditional, help: "With --scroll-effect: row height, points.")
+  var rowHeight: Double = 80
+  @Option(parsing: .unconditional, help: "With --scroll-effect: viewport height, points.")
+  var viewportHeight: Double = 667
   @Option(name: [.short, .long], help: "Output file (default: stdout).")
   var output: String?
 
   mutating func run() throws {
     let destination = try Destination(output)
+    if let kind = scrollEffect {
+      for (name, v) in [("--row-height", rowHeight), ("--viewport-height", viewportHeight)]
+      where !(v.isFinite && v > 0 && v <= InputLimits.length.upperBound) {
+        throw CLIError("\(name) must be a finite number in (0, 1e6], got \(v)")
+      }
+      try destination.write(try kind.effect(rowHeight: rowHeight, viewportHeight: viewportHeight).fileJSON)
+      return
+    }
     try destination.write(RecipeSource.json(try Recipe.preset(named: preset)))
   }
 }

@@ -6,6 +6,7 @@ import ArgumentParser
 import CellMotion
 import CellMotionKernel
 import CellMotionTable
+import Foundation
 
 /// How the table scrolls during the run.
 enum ScrollKind: String, CaseIterable, ExpressibleByArgument {
@@ -105,9 +106,9 @@ struct TableOptions: ParsableArguments {
   var updateTiming: UpdateTimingKind = .uikit
   @Option(
     help: ArgumentHelp(
-      "A scroll effect on every visible row: \(ScrollEffectKind.allCases.map(\.rawValue).joined(separator: ", ")).",
-      discussion: "Built for the table: cover flow and carousel pitch = the row height, the wheel's viewport = the viewport height. Rows up to one viewport beyond each edge are drawn (a wheel's rows)."))
-  var scrollEffect: ScrollEffectKind?
+      "A scroll effect on every visible row: \(ScrollEffectKind.allCases.map(\.rawValue).joined(separator: ", ")), or a scroll effect file (a recipe file with a \"scroll\" object; `recipe-template --scroll-effect NAME` prints one).",
+      discussion: "Presets are built for the table: cover flow and carousel pitch = the row height, the wheel's viewport = the viewport height. Rows up to one viewport beyond each edge are drawn (a wheel's rows)."))
+  var scrollEffect: ScrollEffectSpec?
 
   /// The scroll effect of `--scroll-effect`, sized for this table (nil: none).
   func effect() throws -> ScrollEffect? {
@@ -406,6 +407,39 @@ enum TableScript {
     frames.reserveCapacity(plan.frameCount)
     try run(plan, forceProgress: forceProgress) { frames.append($0) }
     return TableRun(recipe: plan.recipe, options: plan.options, frames: frames)
+  }
+}
+
+/// What `--scroll-effect` names: a preset (`ScrollEffectKind`) or a scroll effect file (a
+/// path ending in `.json` or containing a `/`), read by `ScrollEffect.decodeFile`.
+struct ScrollEffectSpec: ExpressibleByArgument {
+  let preset: ScrollEffectKind?
+  let path: String?
+
+  init?(argument: String) {
+    if let kind = ScrollEffectKind(rawValue: argument) {
+      (preset, path) = (kind, nil)
+    } else if argument.hasSuffix(".json") || argument.contains("/") {
+      (preset, path) = (nil, argument)
+    } else {
+      return nil
+    }
+  }
+
+  static var allValueStrings: [String] { ScrollEffectKind.allCases.map(\.rawValue) }
+
+  /// How titles name it: the preset, or the file's path.
+  var name: String { preset?.rawValue ?? path ?? "" }
+
+  /// The preset sized for the table (`ScrollEffectKind.effect`), or the file's effect.
+  func effect(rowHeight: Double, viewportHeight: Double) throws -> ScrollEffect {
+    if let preset { return try preset.effect(rowHeight: rowHeight, viewportHeight: viewportHeight) }
+    let path = self.path ?? ""
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+      throw CLIError("no such scroll effect file: \(path)")
+    }
+    return try ScrollEffect.decodeFile(try RecipeSource.read(path), source: path)
   }
 }
 

@@ -40,9 +40,21 @@ extension Recipe {
     } catch {
       throw .invalidJSON(source: source, line: error.line, column: error.column, reason: error.reason)
     }
-    guard case .object = tree else {
+    guard case .object(let root) = tree else {
       throw .invalidStructure(source: source, path: "(top level)", reason: "expected a JSON object (a recipe)")
     }
+    try RecipeSchema.check(RecipeFile.upgradeLegacy(tree), source: source)
+    if root["scroll"] != nil {
+      throw .invalidCombination(
+        field: "scroll",
+        reason: "\(source) is a scroll effect (it has a \"scroll\" object): read it with ScrollEffect.decodeFile "
+          + "(cellmotion: --scroll-effect \(source))")
+    }
+    return try decodeTree(tree, source: source)
+  }
+
+  /// A recipe from a parsed file (the schema checked here too), decoded and validated.
+  static func decodeTree(_ tree: JSONValue, source: String) throws(CellMotionError) -> Recipe {
     let expanded = RecipeFile.upgradeLegacy(tree)
     try RecipeSchema.check(expanded, source: source)
     let recipe: Recipe
@@ -60,6 +72,18 @@ extension Recipe {
 
 /// The steps of `Recipe.decodeFile` between parsing and decoding.
 enum RecipeFile {
+  /// A validated recipe as its file's JSON (sorted keys, pretty-printed), as
+  /// `Recipe.decodeFile` reads it back.
+  static func encode(_ recipe: Recipe) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // Only a non-finite number fails to encode, and validated recipes have none.
+    guard let data = try? encoder.encode(recipe) else {
+      preconditionFailure("\(recipe.name): a validated recipe did not encode")
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+
   /// Rewrites the first on-disk form's curves, `{"bezier": {"_0": {...}}}` and
   /// `{"spring": {"_0": {...}}}`, as `{"bezier": {...}}` and `{"spring": {...}}`, so old
   /// files pass the schema check; nothing else changes.

@@ -294,6 +294,7 @@ enum RecipeSchema {
             ("perspectiveDistance", .number(description: "Perspective distance in points (default 500).")),
           ])
       ),
+      ("scroll", ScrollEffectFile.shape),
     ])
 
   // MARK: Checking a file
