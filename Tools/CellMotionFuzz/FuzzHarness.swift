@@ -8,6 +8,8 @@
 //   (typed throws: anything else cannot compile);
 // - a recipe it returns, written by JSONEncoder, reads back equal;
 // - StrictJSON: text it accepts, written by its writer, reads back equal;
+// - `ScrollEffect.decodeFile` returns an effect whose own file reads back equal and whose
+//   states are finite, or throws a CellMotionError;
 // - nothing traps on the way (overflow, out-of-range index, allocation failure).
 
 import CellMotion
@@ -24,6 +26,7 @@ enum FuzzHarness {
         fatalError("StrictJSON round trip changed the value: \(text.prefix(200))")
       }
     }
+    effect(data)
     let recipe: Recipe
     do {
       recipe = try Recipe.decodeFile(data, source: "fuzz.json")
@@ -50,6 +53,29 @@ enum FuzzHarness {
     let end = recipe.activeDuration.isFinite ? recipe.activeDuration + 1 : 1e9
     for t in [0, 0.1, end] {
       _ = ReferenceEvaluator.evaluate(recipe, geometry: geometry, time: t)
+    }
+  }
+
+  /// The scroll effect reader's properties on one input.
+  static func effect(_ data: Data) {
+    let effect: ScrollEffect
+    do {
+      effect = try ScrollEffect.decodeFile(data, source: "fuzz.json")
+    } catch {
+      _ = error.description
+      return
+    }
+    do {
+      let again = try ScrollEffect.decodeFile(Data(effect.fileJSON.utf8), source: "round-trip.json")
+      guard again == effect else { fatalError("a scroll effect read back different: \(effect.fileJSON.prefix(400))") }
+    } catch {
+      fatalError("a scroll effect's own file was refused: \(error)")
+    }
+    guard let scroll = try? ScrollState(offsetY: 300, viewportWidth: 375, viewportHeight: 640, contentHeight: 4000) else { return }
+    for y in [-500.0, 0, 290, 320, 700, 5000] {
+      guard let cell = try? ScrollCell(y: y, width: 375, height: 80, sectionEnd: y + 200) else { continue }
+      let state = effect.evaluate(cell: cell, scroll: scroll)
+      guard state.opacity.isFinite, state.transform.isFinite else { fatalError("\(effect.name): a state that is not finite at \(y)") }
     }
   }
 }
