@@ -27,8 +27,8 @@ public struct ExpansionConfig: Sendable {
   public var animation: (curve: AnimationCurve, retarget: RetargetPolicy?)?
 }
 
-/// The axis scrolling runs along. Only `.vertical` exists in the table today; scroll-driven
-/// effects (`ScrollEffect`) and a horizontal axis hook in here when the table has them.
+/// The axis scrolling runs along. Only `.vertical` exists in the table today; a horizontal
+/// axis hooks in here when the table has one.
 public enum SoakAxis: String, Sendable {
   case vertical
 }
@@ -77,6 +77,9 @@ public struct SessionConfig: Sendable, CustomStringConvertible {
   public let startTime: Double
   /// The scrolling axis.
   public let axis: SoakAxis = .vertical
+  /// A scroll effect on every visible row (`TableAnimator.setScrollEffect`), or nil. Drawn
+  /// from its own generator, so the rest of a seed's session is what it was without it.
+  public let scrollEffect: ScrollEffect?
 
   /// Draws a session. `largest` forces `maxRows` rows of varied heights (the soak's first
   /// session, so memory peaks during warm-up).
@@ -170,6 +173,24 @@ public struct SessionConfig: Sendable, CustomStringConvertible {
       customRowAnimation = nil
     }
     startTime = [0, 0, 12.5, 86_400, 3.6e6][Int(g.next() % 5)]
+    // A third of the tables without expanding rows get a scroll effect: the vertical
+    // presets, sized for the table; 3D ones only with the 4x4 layout.
+    var ge = SeededGenerator(seed: seed ^ 0x5C50_11EF_FEC7_0001)
+    let h = uniformHeight ?? (variedHeights.lowerBound + variedHeights.upperBound) / 2
+    if expansion == nil, ge.next() % 3 == 0 {
+      let planar: [ScrollEffect?] = [
+        try? .reveal(), try? .edgeFadeScale(), try? .edgeFadeScale(threshold: .centered),
+        try? .parallaxContent(overflow: h / 2), try? .stickyHeader(), try? .stretchyHeader(height: max(h, 1)),
+      ]
+      let solid: [ScrollEffect?] = [
+        try? .coverFlow(pitch: max(h, 1), axis: .vertical), try? .wheelPicker(viewportExtent: viewport, itemExtent: max(h, 1)),
+        try? .carouselKeylines(pitch: max(h, 1), axis: .vertical),
+      ]
+      let choices = (affine ? planar : planar + solid).compactMap { $0 }
+      scrollEffect = choices.isEmpty ? nil : choices[Int(ge.next() % UInt64(choices.count))]
+    } else {
+      scrollEffect = nil
+    }
   }
 
   /// `d` seconds, or for a spring its settling time if longer (at most 20 s).
@@ -219,6 +240,7 @@ public struct SessionConfig: Sendable, CustomStringConvertible {
     s += "), viewport \(viewport) pt, overscan \(overscan), width \(cellWidth)/\(tableWidth), rule \(rule)"
     s += ", first \(first.name), repeat \(repeatAppearance?.name ?? "-"), motion \(motion.map { "\($0)" } ?? "recipe's")"
     s += ", layout \(layout), resumes \(resumes), lanes \(lanes), start \(startTime) s, axis \(axis)"
+    if let e = scrollEffect { s += ", scroll effect \(e.name)" }
     if let e = expansion {
       s += ", expansion \(e.policy) detail \(e.uniformDetail.map { "\($0)" } ?? "per row") heights \(e.heightDuration) s"
       s += " fold \(e.foldDuration) s"
@@ -275,6 +297,7 @@ public struct SessionConfig: Sendable, CustomStringConvertible {
       simulation: sim, recipes: TableRecipes(first: first, repeatAppearance: repeatAppearance), cellWidth: cellWidth,
       tableWidth: tableWidth, capacity: 256, options: KernelOptions(lanes: lanes), layout: layout, motion: motion)
     a.resumesInterruptedAppearances = resumes
+    try a.setScrollEffect(scrollEffect)
     return a
   }
 }

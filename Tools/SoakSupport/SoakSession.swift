@@ -187,6 +187,9 @@ public struct SoakSession {
   var settleChecked = false
   var detailHeights: [Double]?
   var uniformDetail: Double
+  /// The scroll effect as the table evaluates it (`withoutMotion` under a policy that
+  /// holds transforms), or nil.
+  let effect: ScrollEffect?
   /// Scratch: sorted (row, delta) of expanding rows this frame, with prefix sums.
   var deltaRows: [Int] = []
   var deltaPrefix: [Double] = []
@@ -202,6 +205,11 @@ public struct SoakSession {
     model = RowsModel(heights: hs)
     floats = config.layout.floatsPerCell
     time = config.startTime
+    if let e = config.scrollEffect {
+      effect = (config.motion ?? e.recipe.motion).holdsTransforms ? e.withoutMotion : e
+    } else {
+      effect = nil
+    }
     switch config.expansion == nil ? DetailHeights.uniform(0) : config.detailHeights() {
     case .uniform(let h):
       uniformDetail = h
@@ -784,7 +792,14 @@ public struct SoakSession {
       if dy > tolerance || dh > tolerance {
         return violation("settled", "row \(row) at \(f.events.rowPositions[i]) (\(f.events.rowHeights[i]) pt), fresh \(g.events.rowPositions[j]) (\(g.events.rowHeights[j]) pt)")
       }
-      if f.opacity[i] != g.opacity[j] || f.behind[i] != g.behind[j] {
+      if f.behind[i] != g.behind[j] {
+        return violation("settled", "row \(row) behind \(f.behind[i]), fresh \(g.behind[j])")
+      }
+      // With a scroll effect the matrix and opacity are functions of the place, which may
+      // differ from the fresh table's within `tolerance`: `checkEffectRows` holds each row
+      // to the effect at its own place instead.
+      if effect != nil { continue }
+      if f.opacity[i] != g.opacity[j] {
         return violation("settled", "row \(row) opacity \(f.opacity[i]), fresh \(g.opacity[j])")
       }
       for k in 0..<floats {
@@ -805,7 +820,8 @@ public struct SoakSession {
 
   mutating func checkKernel(_ f: AnimatorFrame) -> SoakViolation? {
     let batch = animator.batch
-    guard batch.count > 0, !f.rows.isEmpty else { return nil }
+    guard !f.rows.isEmpty else { return nil }
+    guard batch.count > 0 else { return checkEffectRows(f, animated: [:]) }
     let policy = config.motion
     // A row whose appearance restarted (a reload, rules starting over) may keep its older
     // cell until that one ends; the frame draws the newest (the last in the batch), so
@@ -834,18 +850,30 @@ public struct SoakSession {
       let ref = reference(time)
       let shift = Transform3D.translation(0, y, 0)
       guard let kernel = f.transform(ofRow: row) else { continue }
+      // A scroll effect wraps the row's animation (the outer layer), opacities multiply;
+      // near a step of its timeline the effect is taken at the row's place +- a rounding
+      // of the kernel's Float positions too (`effectStates`).
+      let effects = effectStates(f, slot: slot)
       let scale = max(geometry.width, geometry.height, geometry.tableWidth)
-      var e = SoakKernelCheck.normalisedError(kernel, ref.transform.concatenating(shift), scale: scale, translatedBy: y)
+      func expected(_ state: CellState) -> [(Transform3D, Double)] {
+        guard !effects.isEmpty else { return [(state.transform.concatenating(shift), state.opacity)] }
+        return effects.map { (state.transform.concatenating($0.transform).concatenating(shift), state.opacity * $0.opacity) }
+      }
+      let now = expected(ref)
+      var e =
+        effects.isEmpty
+        ? SoakKernelCheck.normalisedError(kernel, now[0].0, scale: scale, translatedBy: y)
+        : SoakKernelCheck.bracketError(kernel, now.map(\.0), scale: scale, translatedBy: y)
       if e > SoakKernelCheck.transformTolerance {
         // Within the Float clock's rounding of the frame time the reference moves too.
-        let refs = SoakKernelCheck.window(time, start: start).map { reference($0).transform.concatenating(shift) }
+        let refs = SoakKernelCheck.window(time, start: start).flatMap { expected(reference($0)).map(\.0) }
         e = min(e, SoakKernelCheck.bracketError(kernel, refs, scale: scale, translatedBy: y))
       }
-      var eo = abs(Double(f.opacity[slot]) - ref.opacity)
+      let o = Double(f.opacity[slot])
+      var eo = o.isNaN ? .infinity : max(0, now.map(\.1).min()! - o, o - now.map(\.1).max()!)
       if !(eo <= SoakKernelCheck.opacityTolerance) {
         // Within the Float clock's rounding of the frame time the reference moves too.
-        let refs = SoakKernelCheck.window(time, start: start).map { reference($0).opacity } + [ref.opacity]
-        let o = Double(f.opacity[slot])
+        let refs = SoakKernelCheck.window(time, start: start).flatMap { expected(reference($0)).map(\.1) } + now.map(\.1)
         eo = o.isNaN ? .infinity : max(0, refs.min()! - o, o - refs.max()!)
       }
       stats.kernelCells += 1
@@ -856,10 +884,66 @@ public struct SoakSession {
         return violation(
           "kernel",
           "row \(row) (\(recipe.name), start \(start), t \(time)): normalised transform error \(e); "
-            + "cells of this row \(cells) (this one \(c)), y \(y), offset \(f.events.scrollOffset), kernel \(kernel), reference \(ref.transform.concatenating(shift))")
+            + "cells of this row \(cells) (this one \(c)), y \(y), offset \(f.events.scrollOffset), kernel \(kernel), reference \(now[0].0)"
+            + (effects.isEmpty ? "" : " (scroll effect \(effects[0].transform), opacity \(effects[0].opacity))"))
       }
       if !(eo <= SoakKernelCheck.opacityTolerance) {
-        return violation("kernel", "row \(row) (\(recipe.name), t \(time)): opacity \(f.opacity[slot]), reference \(ref.opacity)")
+        return violation("kernel", "row \(row) (\(recipe.name), t \(time)): opacity \(f.opacity[slot]), reference \(now[0].1)")
+      }
+    }
+    return checkEffectRows(f, animated: drawn)
+  }
+
+  /// The scroll effect's state for the row drawn at `slot` of `f`, from the place and
+  /// height the frame gives it (as Floats, the kernel's inputs) as
+  /// `TableAnimator.setScrollEffect` documents, and 1e-3 points either side: the kernel
+  /// reads the place as a Float and works in Float, so a steep fade or a step of the
+  /// timeline may land anywhere within that span. Empty without an effect.
+  func effectStates(_ f: AnimatorFrame, slot: Int) -> [ScrollEffectState] {
+    guard let effect else { return [] }
+    let lo = Float(InputLimits.length.lowerBound), hi = Float(InputLimits.length.upperBound)
+    let leading = Double(Float(f.events.rowPositions[slot]))
+    let extent = Double(min(max(Float(f.events.rowHeights[slot]), lo), hi))
+    let offset = f.events.scrollOffset
+    guard
+      let scroll = try? ScrollState(
+        offsetY: offset, viewportWidth: config.tableWidth, viewportHeight: config.viewport,
+        contentHeight: max(f.events.contentHeight, 0))
+    else { return [] }
+    var states: [ScrollEffectState] = []
+    for nudge in [0, -1e-3, 1e-3] {
+      guard let cell = try? ScrollCell(y: leading + nudge + offset, width: config.cellWidth, height: extent) else { continue }
+      states.append(effect.evaluate(cell: cell, scroll: scroll))
+    }
+    return states
+  }
+
+  /// With a scroll effect: every drawn row that runs no animation of its own (no kernel
+  /// cell, no row animation of a batch update) shows exactly the effect at its place.
+  mutating func checkEffectRows(_ f: AnimatorFrame, animated: [Int: Int]) -> SoakViolation? {
+    guard effect != nil else { return nil }
+    for (slot, row) in f.rows.enumerated() where animated[row] == nil {
+      if f.events.updateCells.contains(where: { $0.cell.row == row }) { continue }
+      guard let kernel = f.transform(ofRow: row) else { continue }
+      let y = Double(Float(f.events.rowPositions[slot]))
+      let shift = Transform3D.translation(0, y, 0)
+      let states = effectStates(f, slot: slot)
+      guard !states.isEmpty else { continue }
+      let scale = max(config.cellWidth, f.events.rowHeights[slot], config.tableWidth)
+      let e = SoakKernelCheck.bracketError(kernel, states.map { $0.transform.concatenating(shift) }, scale: scale, translatedBy: y)
+      // Opacity within the states' span (a steep fade moves by more than the tolerance
+      // within the Float rounding of the row's place).
+      let o = Double(f.opacity[slot])
+      let opacities = states.map(\.opacity)
+      let eo = o.isNaN ? .infinity : max(0, opacities.min()! - o, o - opacities.max()!)
+      stats.kernelCells += 1
+      stats.worstKernel = worstOf(stats.worstKernel, e)
+      stats.worstOpacity = worstOf(stats.worstOpacity, eo)
+      if !(e <= SoakKernelCheck.transformTolerance) || !(eo <= SoakKernelCheck.opacityTolerance) {
+        return violation(
+          "scroll effect",
+          "row \(row) (\(config.scrollEffect?.name ?? "")) at y \(y), height \(f.events.rowHeights[slot]), offset \(f.events.scrollOffset): "
+            + "normalised transform error \(e), opacity \(o) against \(states.map(\.opacity)); kernel \(kernel), effect \(states[0].transform)")
       }
     }
     return nil
