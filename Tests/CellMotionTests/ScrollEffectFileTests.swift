@@ -111,7 +111,7 @@ struct ScrollEffectFileTests {
   func errors() throws {
     let reveal = try ScrollEffect.reveal()
     // A recipe without "scroll" is not a scroll effect, and a scroll effect is not a recipe.
-    let recipeText = RecipeFile.encode(Recipe.tipIn)
+    let recipeText = try #require(RecipeFile.encode(Recipe.tipIn))
     guard case .invalidStructure(_, let path, _)? = error(recipeText) else {
       Issue.record("a recipe read as a scroll effect")
       return

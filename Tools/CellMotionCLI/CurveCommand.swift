@@ -86,10 +86,7 @@ struct CurveCommand: ParsableCommand {
       guard curve == nil, retarget.isEmpty, dampingRatio == nil, mass == nil, stiffness == nil, damping == nil else {
         throw CLIError("--scroll-effect plots an effect; drop the curve argument and the spring and retarget flags")
       }
-      for (name, v) in [("--row-height", rowHeight), ("--viewport-height", viewportHeight), ("--width", width)]
-      where !(v.isFinite && v > 0 && v <= InputLimits.length.upperBound) {
-        throw CLIError("\(name) must be a finite number in (0, 1e6], got \(v)")
-      }
+      try ScrollEffectSpec.checkLengths([("--row-height", rowHeight), ("--viewport-height", viewportHeight), ("--width", width)])
       let effect = try kind.effect(rowHeight: rowHeight, viewportHeight: viewportHeight)
       let plot = EffectPlot(
         effect: effect, geometry: CellGeometry(width: width, height: rowHeight, tableWidth: width),

@@ -314,10 +314,7 @@ struct RecipeTemplateCommand: ParsableCommand {
   mutating func run() throws {
     let destination = try Destination(output)
     if let kind = scrollEffect {
-      for (name, v) in [("--row-height", rowHeight), ("--viewport-height", viewportHeight)]
-      where !(v.isFinite && v > 0 && v <= InputLimits.length.upperBound) {
-        throw CLIError("\(name) must be a finite number in (0, 1e6], got \(v)")
-      }
+      try ScrollEffectSpec.checkLengths([("--row-height", rowHeight), ("--viewport-height", viewportHeight)])
       try destination.write(try kind.effect(rowHeight: rowHeight, viewportHeight: viewportHeight).fileJSON)
       return
     }

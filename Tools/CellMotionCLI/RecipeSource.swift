@@ -60,13 +60,10 @@ enum RecipeSource {
   /// The canonical JSON of a recipe (sorted keys, pretty-printed), as `recipe-template`
   /// prints it and `Recipe.decodeFile` reads it back.
   static func json(_ recipe: Recipe) throws(CLIError) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    do {
-      return String(decoding: try encoder.encode(recipe), as: UTF8.self) + "\n"
-    } catch {
-      // Only a non-finite number fails to encode, and validated recipes have none.
+    // Only a non-finite number fails to encode, and validated recipes have none.
+    guard let text = RecipeFile.encode(recipe) else {
       throw CLIError("cannot write recipe \(recipe.name) as JSON: it has a number that is not finite")
     }
+    return text + "\n"
   }
 }

@@ -428,6 +428,14 @@ struct ScrollEffectSpec: ExpressibleByArgument {
 
   static var allValueStrings: [String] { ScrollEffectKind.allCases.map(\.rawValue) }
 
+  /// Throws unless each flag's value is a length a scroll effect is sized with: finite, in
+  /// (0, 1e6] points (`InputLimits.length`'s upper end).
+  static func checkLengths(_ flags: [(String, Double)]) throws {
+    for (name, v) in flags where !(v.isFinite && v > 0 && v <= InputLimits.length.upperBound) {
+      throw CLIError("\(name) must be a finite number in (0, 1e6], got \(v)")
+    }
+  }
+
   /// How titles name it: the preset, or the file's path.
   var name: String { preset?.rawValue ?? path ?? "" }
 

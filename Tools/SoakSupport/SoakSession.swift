@@ -821,7 +821,8 @@ public struct SoakSession {
   mutating func checkKernel(_ f: AnimatorFrame) -> SoakViolation? {
     let batch = animator.batch
     guard !f.rows.isEmpty else { return nil }
-    guard batch.count > 0 else { return checkEffectRows(f, animated: [:]) }
+    let scroll = effectScroll(f)
+    guard batch.count > 0 else { return checkEffectRows(f, animated: [:], scroll: scroll) }
     let policy = config.motion
     // A row whose appearance restarted (a reload, rules starting over) may keep its older
     // cell until that one ends; the frame draws the newest (the last in the batch), so
@@ -853,7 +854,7 @@ public struct SoakSession {
       // A scroll effect wraps the row's animation (the outer layer), opacities multiply;
       // near a step of its timeline the effect is taken at the row's place +- a rounding
       // of the kernel's Float positions too (`effectStates`).
-      let effects = effectStates(f, slot: slot)
+      let effects = effectStates(f, slot: slot, scroll: scroll)
       let scale = max(geometry.width, geometry.height, geometry.tableWidth)
       func expected(_ state: CellState) -> [(Transform3D, Double)] {
         guard !effects.isEmpty else { return [(state.transform.concatenating(shift), state.opacity)] }
@@ -891,7 +892,7 @@ public struct SoakSession {
         return violation("kernel", "row \(row) (\(recipe.name), t \(time)): opacity \(f.opacity[slot]), reference \(now[0].1)")
       }
     }
-    return checkEffectRows(f, animated: drawn)
+    return checkEffectRows(f, animated: drawn, scroll: scroll)
   }
 
   /// The scroll effect's state for the row drawn at `slot` of `f`, from the place and
@@ -899,17 +900,12 @@ public struct SoakSession {
   /// `TableAnimator.setScrollEffect` documents, and 1e-3 points either side: the kernel
   /// reads the place as a Float and works in Float, so a steep fade or a step of the
   /// timeline may land anywhere within that span. Empty without an effect.
-  func effectStates(_ f: AnimatorFrame, slot: Int) -> [ScrollEffectState] {
-    guard let effect else { return [] }
+  func effectStates(_ f: AnimatorFrame, slot: Int, scroll: ScrollState?) -> [ScrollEffectState] {
+    guard let effect, let scroll else { return [] }
     let lo = Float(InputLimits.length.lowerBound), hi = Float(InputLimits.length.upperBound)
     let leading = Double(Float(f.events.rowPositions[slot]))
     let extent = Double(min(max(Float(f.events.rowHeights[slot]), lo), hi))
     let offset = f.events.scrollOffset
-    guard
-      let scroll = try? ScrollState(
-        offsetY: offset, viewportWidth: config.tableWidth, viewportHeight: config.viewport,
-        contentHeight: max(f.events.contentHeight, 0))
-    else { return [] }
     var states: [ScrollEffectState] = []
     for nudge in [0, -1e-3, 1e-3] {
       guard let cell = try? ScrollCell(y: leading + nudge + offset, width: config.cellWidth, height: extent) else { continue }
@@ -918,16 +914,24 @@ public struct SoakSession {
     return states
   }
 
+  /// The scroll view the table gives its effect for frame `f` (nil without an effect).
+  func effectScroll(_ f: AnimatorFrame) -> ScrollState? {
+    guard effect != nil else { return nil }
+    return try? ScrollState(
+      offsetY: f.events.scrollOffset, viewportWidth: config.tableWidth, viewportHeight: config.viewport,
+      contentHeight: max(f.events.contentHeight, 0))
+  }
+
   /// With a scroll effect: every drawn row that runs no animation of its own (no kernel
   /// cell, no row animation of a batch update) shows exactly the effect at its place.
-  mutating func checkEffectRows(_ f: AnimatorFrame, animated: [Int: Int]) -> SoakViolation? {
+  mutating func checkEffectRows(_ f: AnimatorFrame, animated: [Int: Int], scroll: ScrollState?) -> SoakViolation? {
     guard effect != nil else { return nil }
     for (slot, row) in f.rows.enumerated() where animated[row] == nil {
       if f.events.updateCells.contains(where: { $0.cell.row == row }) { continue }
       guard let kernel = f.transform(ofRow: row) else { continue }
       let y = Double(Float(f.events.rowPositions[slot]))
       let shift = Transform3D.translation(0, y, 0)
-      let states = effectStates(f, slot: slot)
+      let states = effectStates(f, slot: slot, scroll: scroll)
       guard !states.isEmpty else { continue }
       let scale = max(config.cellWidth, f.events.rowHeights[slot], config.tableWidth)
       let e = SoakKernelCheck.bracketError(kernel, states.map { $0.transform.concatenating(shift) }, scale: scale, translatedBy: y)

@@ -34,54 +34,61 @@ extension Recipe {
   ///   `.unknownName` for an unknown key, enum value or timing function; `.invalidSyntax`
   ///   for a malformed `cubic-bezier(...)`; and `validate()`'s errors.
   public static func decodeFile(_ data: Data, source: String) throws(CellMotionError) -> Recipe {
-    let tree: JSONValue
-    do {
-      tree = try StrictJSON.parse(data)
-    } catch {
-      throw .invalidJSON(source: source, line: error.line, column: error.column, reason: error.reason)
-    }
-    guard case .object(let root) = tree else {
-      throw .invalidStructure(source: source, path: "(top level)", reason: "expected a JSON object (a recipe)")
-    }
-    try RecipeSchema.check(RecipeFile.upgradeLegacy(tree), source: source)
+    let root = try RecipeFile.checkedRoot(data, source: source)
     if root["scroll"] != nil {
       throw .invalidCombination(
         field: "scroll",
         reason: "\(source) is a scroll effect (it has a \"scroll\" object): read it with ScrollEffect.decodeFile "
           + "(cellmotion: --scroll-effect \(source))")
     }
-    return try decodeTree(tree, source: source)
+    return try RecipeFile.decode(checkedRoot: root, source: source)
+  }
+}
+
+/// The steps of `Recipe.decodeFile` (and `ScrollEffect.decodeFile`) between parsing and
+/// decoding, and the writer.
+package enum RecipeFile {
+  /// A recipe as its file's JSON (sorted keys, pretty-printed), as `Recipe.decodeFile`
+  /// reads it back; nil for a recipe with a number that is not finite (a validated recipe
+  /// has none).
+  package static func encode(_ recipe: Recipe) -> String? {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(recipe) else { return nil }
+    return String(decoding: data, as: UTF8.self)
   }
 
-  /// A recipe from a parsed file (the schema checked here too), decoded and validated.
-  static func decodeTree(_ tree: JSONValue, source: String) throws(CellMotionError) -> Recipe {
-    let expanded = RecipeFile.upgradeLegacy(tree)
-    try RecipeSchema.check(expanded, source: source)
+  /// A recipe file's top-level object, parsed strictly, its first on-disk form upgraded and
+  /// checked against the schema (`scroll` included).
+  /// - Throws: `.invalidJSON`, `.invalidStructure` for a file that is not an object, and
+  ///   `RecipeSchema.check`'s errors.
+  static func checkedRoot(_ data: Data, source: String) throws(CellMotionError) -> [String: JSONValue] {
+    let tree: JSONValue
+    do {
+      tree = try StrictJSON.parse(data)
+    } catch {
+      throw .invalidJSON(source: source, line: error.line, column: error.column, reason: error.reason)
+    }
+    guard case .object = tree, case .object(let root) = upgradeLegacy(tree) else {
+      throw .invalidStructure(source: source, path: "(top level)", reason: "expected a JSON object (a recipe)")
+    }
+    try RecipeSchema.check(.object(root), source: source)
+    return root
+  }
+
+  /// The recipe of a checked top-level object (`checkedRoot`, without `scroll`), decoded and
+  /// validated.
+  static func decode(checkedRoot root: [String: JSONValue], source: String) throws(CellMotionError) -> Recipe {
     let recipe: Recipe
     do {
-      recipe = try JSONDecoder().decode(Recipe.self, from: Data(StrictJSON.serialize(expanded).utf8))
+      recipe = try JSONDecoder().decode(Recipe.self, from: Data(StrictJSON.serialize(.object(root)).utf8))
     } catch let error as DecodingError {
-      throw RecipeFile.describe(error, source: source)
+      throw describe(error, source: source)
     } catch {
       throw .invalidStructure(source: source, path: "(top level)", reason: "not a recipe")
     }
     try recipe.validate()
     return recipe
-  }
-}
-
-/// The steps of `Recipe.decodeFile` between parsing and decoding.
-enum RecipeFile {
-  /// A validated recipe as its file's JSON (sorted keys, pretty-printed), as
-  /// `Recipe.decodeFile` reads it back.
-  static func encode(_ recipe: Recipe) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    // Only a non-finite number fails to encode, and validated recipes have none.
-    guard let data = try? encoder.encode(recipe) else {
-      preconditionFailure("\(recipe.name): a validated recipe did not encode")
-    }
-    return String(decoding: data, as: UTF8.self)
   }
 
   /// Rewrites the first on-disk form's curves, `{"bezier": {"_0": {...}}}` and

@@ -41,28 +41,19 @@ extension ScrollEffect {
   ///   wrong form; `.invalidSyntax` for a range or inset string CSS does not accept;
   ///   `ScrollTimeline`'s and `ScrollEffect`'s own validation errors.
   public static func decodeFile(_ data: Data, source: String) throws(CellMotionError) -> ScrollEffect {
-    let tree: JSONValue
-    do {
-      tree = try StrictJSON.parse(data)
-    } catch {
-      throw .invalidJSON(source: source, line: error.line, column: error.column, reason: error.reason)
-    }
-    guard case .object(var root) = tree else {
-      throw .invalidStructure(source: source, path: "(top level)", reason: "expected a JSON object (a recipe)")
-    }
-    try RecipeSchema.check(RecipeFile.upgradeLegacy(tree), source: source)
+    var root = try RecipeFile.checkedRoot(data, source: source)
     guard let scroll = root.removeValue(forKey: "scroll") else {
       throw .invalidStructure(
         source: source, path: "scroll", reason: "missing key \"scroll\": a recipe file without it is not a scroll effect")
     }
-    let recipe = try Recipe.decodeTree(.object(root), source: source)
+    let recipe = try RecipeFile.decode(checkedRoot: root, source: source)
     return try ScrollEffectFile.effect(scroll, recipe: recipe, source: source)
   }
 
   /// The effect as a recipe file `decodeFile` reads back as this effect: the recipe's
   /// JSON with a `"scroll"` object (sorted keys, pretty-printed).
   public var fileJSON: String {
-    guard case .object(var root) = (try? StrictJSON.parse(Data(RecipeFile.encode(recipe).utf8))) ?? .null else {
+    guard let text = RecipeFile.encode(recipe), case .object(var root)? = try? StrictJSON.parse(Data(text.utf8)) else {
       preconditionFailure("\(name): a validated recipe did not encode as a JSON object")
     }
     root["scroll"] = ScrollEffectFile.tree(self)
