@@ -15,16 +15,36 @@ extension Kernel {
 
   @inline(__always)
   static func matrixKeyframes<L: FloatLanes>(_ k: CompiledMatrixKeyframes, _ table: UnsafePointer<Float>, f: L) -> LaneMatrix<L> {
+    withUnsafeTemporaryAllocation(of: L.self, capacity: CompiledMatrixKeyframes.stride) { buffer in
+      let v = buffer.baseAddress.unsafelyUnwrapped
+      selectSegments(table, count: k.count, f: f, into: v)
+      return matrixKeyframes(k, selected: UnsafePointer(v), f: f)
+    }
+  }
+
+  /// Each lane's segment constants (`CompiledMatrixKeyframes.stride` rows of `v`): segment
+  /// 0's, then each later segment's where f has reached its start. In memory and out of
+  /// line: an array of 56 lane values kept in registers through the selection cost the
+  /// optimiser seconds per lane width, on a path no hot preset takes.
+  @inline(never)
+  static func selectSegments<L: FloatLanes>(
+    _ table: UnsafePointer<Float>, count: Int, f: L, into v: UnsafeMutablePointer<L>
+  ) {
     let stride = CompiledMatrixKeyframes.stride
-    // Segment 0's constants, then each later segment's where f has reached its start.
-    var selected = InlineArray<56, L> { L(repeating: table[$0]) }
+    for j in 0..<stride { v[j] = L(repeating: table[j]) }
     var s = table
-    for _ in 1..<max(k.count, 1) {
+    for _ in 1..<max(count, 1) {
       s += stride
       let m = L.ge(f, L(repeating: s[0]))
-      for j in 0..<54 { selected[j] = selected[j].replacing(with: L(repeating: s[j]), where: m) }
+      for j in 0..<54 { v[j] = v[j].replacing(with: L(repeating: s[j]), where: m) }
     }
-    let v = selected
+  }
+
+  /// The matrix at fraction `f` from each lane's selected segment constants `v`.
+  @inline(__always)
+  static func matrixKeyframes<L: FloatLanes>(
+    _ k: CompiledMatrixKeyframes, selected v: UnsafePointer<L>, f: L
+  ) -> LaneMatrix<L> {
     let one = L(repeating: 1)
     let u = L.segmentFraction(f, start: v[0], invSpan: v[1])
     let e = easeSegments(u, kind: v[2], seconds: v[3], (v[4], v[5], v[6], v[7], v[8], v[9]), k.easings)

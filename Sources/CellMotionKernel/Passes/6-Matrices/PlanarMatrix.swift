@@ -151,28 +151,24 @@ extension Kernel {
     }
     // A recipe that moves nothing never gets here without corners (`storeIdentityBlock`).
     let extras = outputs.corners != nil
-    if !extras && !r.hasChannelTransform && k.part != nil {
-      switch (k.smallAngle, k.hasRemainder, k.unitScale) {
-      case (true, false, true): run(MatrixPlanar<Yes, No, Yes>.self)
-      case (true, false, false): run(MatrixPlanar<Yes, No, No>.self)
-      case (true, true, _): run(MatrixPlanar<Yes, Yes, No>.self)
-      case (false, false, true): run(MatrixPlanar<No, No, Yes>.self)
-      case (false, false, false): run(MatrixPlanar<No, No, No>.self)
-      case (false, true, _): run(MatrixPlanar<No, Yes, No>.self)
-      }
-    } else if !extras && r.hasChannelTransform && k.part == nil && !(k.rotatesZ && (k.scales || !k.smallRotationZ)) {
-      // The channel shapes the presets and scroll effects use: translation and scale
-      // (slide-in, move-up, zoom, parallax, carousels) and a rotation within a quarter
-      // turn without scale (tip-in's channels). A rotation with a scale, or a larger
-      // rotation, reads its flags at run time (`AnyPlanar`): each shape specialised is a
-      // loop the optimiser compiles per lane width, and no preset or benchmark uses these.
-      switch (k.rotatesZ, k.scales, r.translateFirst) {
-      case (false, false, false): run(ChannelPlanar<No, Yes, No, No>.self)
-      case (false, false, true): run(ChannelPlanar<No, Yes, No, Yes>.self)
-      case (false, true, false): run(ChannelPlanar<No, Yes, Yes, No>.self)
-      case (false, true, true): run(ChannelPlanar<No, Yes, Yes, Yes>.self)
-      case (true, _, false): run(ChannelPlanar<Yes, Yes, No, No>.self)
-      case (true, _, true): run(ChannelPlanar<Yes, Yes, No, Yes>.self)
+    if !extras && !r.hasChannelTransform && k.smallAngle && !k.hasRemainder && k.unitScale && k.part != nil {
+      // Tip-in's shape (a rotation within a quarter turn and a translation). Other whole-
+      // matrix paths read their flags at run time (`AnyPlanar`): no preset or benchmark
+      // scenario takes them, and each shape specialised is a loop the optimiser compiles
+      // per lane width (five more cost the kernel's build about 2 s).
+      run(MatrixPlanar<Yes, No, Yes>.self)
+    } else if !extras && r.hasChannelTransform && k.part == nil && !(k.rotatesZ && (k.scales || !k.smallRotationZ))
+      && r.translateFirst == k.rotatesZ
+    {
+      // The channel shapes the presets and scroll effects use: translation and scale,
+      // applied last (slide-in, move-up, zoom, parallax, carousels), and a rotation within a
+      // quarter turn without scale, translating first (tip-in's channels). Other orders, a
+      // rotation with a scale, or a larger rotation read their flags at run time
+      // (`AnyPlanar`): no preset or benchmark scenario takes them.
+      switch (k.rotatesZ, k.scales) {
+      case (false, false): run(ChannelPlanar<No, Yes, No, No>.self)
+      case (false, true): run(ChannelPlanar<No, Yes, Yes, No>.self)
+      case (true, _): run(ChannelPlanar<Yes, Yes, No, Yes>.self)
       }
     } else {
       run(AnyPlanar.self)
