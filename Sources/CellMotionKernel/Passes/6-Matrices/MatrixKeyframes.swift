@@ -15,17 +15,20 @@ extension Kernel {
 
   @inline(__always)
   static func matrixKeyframes<L: FloatLanes>(_ k: CompiledMatrixKeyframes, _ table: UnsafePointer<Float>, f: L) -> LaneMatrix<L> {
-    withUnsafeTemporaryAllocation(of: L.self, capacity: CompiledMatrixKeyframes.stride) { buffer in
-      let v = buffer.baseAddress.unsafelyUnwrapped
+    // On the stack (`withUnsafeTemporaryAllocation` goes to the heap above 1 KiB on Linux,
+    // and 56 SIMD8 values are 1,792 bytes), filled through a pointer.
+    var selected = InlineArray<56, L>(repeating: L(repeating: 0))
+    return withUnsafeMutablePointer(to: &selected) { p in
+      let v = UnsafeMutableRawPointer(p).assumingMemoryBound(to: L.self)
       selectSegments(table, count: k.count, f: f, into: v)
       return matrixKeyframes(k, selected: UnsafePointer(v), f: f)
     }
   }
 
-  /// Each lane's segment constants (`CompiledMatrixKeyframes.stride` rows of `v`): segment
-  /// 0's, then each later segment's where f has reached its start. In memory and out of
-  /// line: an array of 56 lane values kept in registers through the selection cost the
-  /// optimiser seconds per lane width, on a path no hot preset takes.
+  /// Each lane's segment constants (`CompiledMatrixKeyframes.stride` = 56 rows of `v`):
+  /// segment 0's, then each later segment's where f has reached its start. Out of line,
+  /// through memory: the same selection on an array of 56 lane values the optimiser kept
+  /// in registers cost it over a second per lane width, on a path no hot preset takes.
   @inline(never)
   static func selectSegments<L: FloatLanes>(
     _ table: UnsafePointer<Float>, count: Int, f: L, into v: UnsafeMutablePointer<L>

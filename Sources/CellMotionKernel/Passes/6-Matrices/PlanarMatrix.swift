@@ -90,7 +90,8 @@ protocol StaticFlag { static var value: Bool { get } }
 enum Yes: StaticFlag { static var value: Bool { true } }
 enum No: StaticFlag { static var value: Bool { false } }
 
-/// Every flag read at run time: recipes with channels and a matrix, fold or corners.
+/// Every flag read at run time: recipes with channels and a matrix, corners, and the
+/// matrix-only and channel-only shapes no preset takes (`Kernel.evaluatePlanarRun`).
 enum AnyPlanar: PlanarShape {
   @inline(__always) static func channels(_ k: PlanarConstants) -> Bool { k.hasChannels }
   @inline(__always) static func matrix(_ k: PlanarConstants) -> Bool { k.part != nil }
@@ -104,7 +105,9 @@ enum AnyPlanar: PlanarShape {
   @inline(__always) static func scales(_ k: PlanarConstants) -> Bool { k.scales }
 }
 
-/// A whole-matrix animation only (tip-in), no extras.
+/// A whole-matrix animation only, no extras. Only tip-in's shape is compiled
+/// (`MatrixPlanar<Yes, No, Yes>`, `Kernel.evaluatePlanarRun`); the parameters name what each
+/// flag means to the group.
 enum MatrixPlanar<SmallAngle: StaticFlag, Remainder: StaticFlag, UnitScale: StaticFlag>: PlanarShape {
   @inline(__always) static func channels(_ k: PlanarConstants) -> Bool { false }
   @inline(__always) static func matrix(_ k: PlanarConstants) -> Bool { true }
@@ -121,7 +124,9 @@ enum MatrixPlanar<SmallAngle: StaticFlag, Remainder: StaticFlag, UnitScale: Stat
 
 /// Channels only (slide-in, move-up, the channel form of tip-in), no extras; whether they
 /// rotate (and within a quarter turn) and scale known to the compiler, so move-up's
-/// translation computes no sine and no products.
+/// translation computes no sine and no products. Compiled for three shapes
+/// (`Kernel.evaluatePlanarRun`): no rotation, with or without scale, translation last; a
+/// small rotation without scale, translation first.
 enum ChannelPlanar<
   RotatesZ: StaticFlag, SmallRotationZ: StaticFlag, Scales: StaticFlag, TranslateFirst: StaticFlag
 >: PlanarShape {
