@@ -30,7 +30,12 @@ struct Started {
 
 @Suite("TableAnimator")
 struct TableAnimatorTests {
-  func runFling(recipes: TableRecipes, rule: DisplayRule, seed: UInt64) throws -> (ErrorTracker, ErrorTracker, Int) {
+  /// With `axis` `.horizontal` the same table runs along x: each cell is its row's extent
+  /// wide and 375 points tall, its table width the viewport's, its place a move right.
+  func runFling(recipes: TableRecipes, rule: DisplayRule, seed: UInt64, axis: ScrollAxis = .vertical) throws
+    -> (ErrorTracker, ErrorTracker, Int)
+  {
+    let horizontal = axis == .horizontal
     var g = SeededGenerator(seed: seed)
     let heights = (0..<3000).map { _ in g.uniform(44...120) }
     let layout = try TableLayout(rowHeights: heights)
@@ -38,7 +43,7 @@ struct TableAnimatorTests {
     let fling = try ScrollTrajectory.fling(
       from: 0, velocity: 6000, startTime: 0.1, limits: layout.scrollRange(viewportHeight: viewport))
     let sim = try TableSimulation(layout: layout, viewportHeight: viewport, scroll: fling, rule: rule)
-    var animator = try TableAnimator(simulation: sim, recipes: recipes, cellWidth: 375, capacity: 64)
+    var animator = try TableAnimator(simulation: sim, recipes: recipes, cellWidth: 375, capacity: 64, axis: axis)
     var live: [Int: Started] = [:]
     var startsPerRow: [Int: Int] = [:]
     // Tolerance: 2e-5 of the viewport scale (points), as the kernel's differential tests.
@@ -61,15 +66,18 @@ struct TableAnimatorTests {
       for row in f.rows {
         let slot = row - f.rows.lowerBound
         let y = f.events.rowPositions[slot]
-        var expected = Transform3D.translation(0, y, 0)
+        let place = horizontal ? Transform3D.translation(y, 0, 0) : .translation(0, y, 0)
+        var expected = place
         var expectedOpacity = 1.0
         if let s = live[row] {
           animating += 1
           let recipe = s.appearance == .first ? recipes.first : (recipes.repeatAppearance ?? recipes.first)
           let state = ReferenceEvaluator.evaluate(
-            recipe, geometry: CellGeometry(width: 375, height: s.height), row: row, batchPosition: s.batchPosition,
-            startTime: s.start, time: t)
-          expected = state.transform.concatenating(.translation(0, y, 0))
+            recipe,
+            geometry: horizontal
+              ? CellGeometry(width: s.height, height: 375, tableWidth: viewport) : CellGeometry(width: 375, height: s.height),
+            row: row, batchPosition: s.batchPosition, startTime: s.start, time: t)
+          expected = state.transform.concatenating(place)
           expectedOpacity = state.opacity
         }
         let got = try #require(f.transform(ofRow: row))
@@ -103,6 +111,30 @@ struct TableAnimatorTests {
       #expect(animating > 100)
       #expect(tr.passed, "\(tr)")
       #expect(op.passed, "\(op)")
+    }
+  }
+
+  @Test("A horizontal table: each row's animation for a cell as wide as its row, then its move right")
+  func horizontalMatchesReference() throws {
+    let cases: [(TableRecipes, DisplayRule)] = [
+      (TableRecipes(first: .tipIn), .firstAppearanceOnly),
+      // Slide-in reads the table's width: the viewport's width here.
+      (TableRecipes(first: .slideIn, repeatAppearance: .moveUpBounce), .always),
+    ]
+    for (k, (recipes, rule)) in cases.enumerated() {
+      let (tr, op, animating) = try runFling(recipes: recipes, rule: rule, seed: 200 + UInt64(k), axis: .horizontal)
+      print("horizontal: \(tr); \(op)")
+      #expect(animating > 100)
+      #expect(tr.passed, "\(tr)")
+      #expect(op.passed, "\(op)")
+    }
+    // Folds are vertical: a horizontal animator refuses a simulation with expanding rows.
+    let layout = try TableLayout(rowCount: 10, rowHeight: 60)
+    let sim = try TableSimulation(
+      layout: layout, viewportHeight: 600, scroll: .stationary(at: 0), rule: .always,
+      expansion: try ExpansionState(rowCount: 10, detailHeights: .uniform(100)))
+    #expect(throws: CellMotionError.self) {
+      try TableAnimator(simulation: sim, recipes: TableRecipes(first: .fadeIn), cellWidth: 320, axis: .horizontal)
     }
   }
 

@@ -31,7 +31,7 @@ struct TableScrollEffectTests {
 
   func animator(
     _ recipe: Recipe, effect: ScrollEffect?, layout: MatrixLayout = .transform3D, motion: MotionPolicy? = nil,
-    rowHeights: [Double]? = nil
+    rowHeights: [Double]? = nil, axis: ScrollAxis = .vertical
   ) throws -> TableAnimator {
     let table = try rowHeights.map { try TableLayout(rowHeights: $0) } ?? TableLayout(rowCount: 2000, rowHeight: 72)
     let fling = try ScrollTrajectory.fling(
@@ -40,19 +40,22 @@ struct TableScrollEffectTests {
       layout: table, viewportHeight: Self.viewport, scroll: fling, rule: .firstAppearanceOnly, overscan: 120)
     return try TableAnimator(
       simulation: sim, recipes: TableRecipes(first: recipe), cellWidth: Self.width, layout: layout, motion: motion,
-      scrollEffect: effect)
+      scrollEffect: effect, axis: axis)
   }
 
   /// Steps `with` (an effect) and `without` (none) together through a fling and checks every
   /// visible row: matrix = A x S x T(0, y) for the row's animation A (from `without`), the
   /// reference effect S at the row's layout place and its place y; opacity = the product.
+  /// Horizontal (`axis`): the same along x, rows `width` tall in a viewport `viewport` wide.
   /// Returns (rows compared, rows animating, rows the effect changed).
   func compare(
     _ recipe: Recipe, _ effect: ScrollEffect, reference: ScrollEffect, motion: MotionPolicy? = nil,
-    rowHeights: [Double]? = nil
+    rowHeights: [Double]? = nil, axis: ScrollAxis = .vertical
   ) throws -> (Int, Int, Int) {
-    var with = try animator(recipe, effect: effect, motion: motion, rowHeights: rowHeights)
-    var without = try animator(recipe, effect: nil, motion: motion, rowHeights: rowHeights)
+    var with = try animator(recipe, effect: effect, motion: motion, rowHeights: rowHeights, axis: axis)
+    var without = try animator(recipe, effect: nil, motion: motion, rowHeights: rowHeights, axis: axis)
+    let horizontal = axis == .horizontal
+    func place(_ p: Double) -> Transform3D { horizontal ? .translation(p, 0, 0) : .translation(0, p, 0) }
     var compared = 0, animating = 0, changed = 0
     var worstMatrix = 0.0, worstOpacity = 0.0
     for n in 0..<150 {
@@ -61,17 +64,25 @@ struct TableScrollEffectTests {
       try without.step(to: t)
       let a = with.frame, b = without.frame
       #expect(a.rows == b.rows)
-      let scroll = try ScrollState(
-        offsetY: a.events.scrollOffset, viewportWidth: Self.width, viewportHeight: Self.viewport,
-        contentHeight: a.events.contentHeight)
+      let scroll =
+        horizontal
+        ? try ScrollState(
+          offsetX: a.events.scrollOffset, viewportWidth: Self.viewport, viewportHeight: Self.width,
+          contentWidth: a.events.contentHeight)
+        : try ScrollState(
+          offsetY: a.events.scrollOffset, viewportWidth: Self.width, viewportHeight: Self.viewport,
+          contentHeight: a.events.contentHeight)
       for i in 0..<a.rows.count {
         let row = a.rows.lowerBound + i
         let y = a.events.rowPositions[i], h = a.events.rowHeights[i]
-        let cell = try ScrollCell(y: y + a.events.scrollOffset, width: Self.width, height: h)
+        let cell =
+          horizontal
+          ? try ScrollCell(x: y + a.events.scrollOffset, width: h, height: Self.width)
+          : try ScrollCell(y: y + a.events.scrollOffset, width: Self.width, height: h)
         let s = reference.evaluate(cell: cell, scroll: scroll)
         // Row vectors: the row's matrix is A x T(0, y); A = that x T(0, -y).
-        let time = b.transform(ofRow: row)!.concatenating(.translation(0, -y))
-        let expected = time.concatenating(s.transform).concatenating(.translation(0, y))
+        let time = b.transform(ofRow: row)!.concatenating(place(-y))
+        let expected = time.concatenating(s.transform).concatenating(place(y))
         let e = normalisedMatrixError(a.transform(ofRow: row)!, expected, scale: max(Self.width, h))
         worstMatrix = worstOf(worstMatrix, e)
         worstOpacity = worstOf(worstOpacity, abs(Double(a.opacity[i]) - Double(b.opacity[i]) * s.opacity))
@@ -103,6 +114,30 @@ struct TableScrollEffectTests {
   func matchesReference(name: String) throws {
     let effect = try Self.effect(name)
     let (compared, animating, changed) = try compare(.tipIn, effect, reference: effect)
+    #expect(compared > 1500 && animating > 500 && changed > 300, "\(compared) \(animating) \(changed)")
+  }
+
+  static let horizontalEffects: [String] = [
+    "coverFlow", "carouselKeylines", "edgeFadeScale", "depthPage", "zoomOutPage", "reveal", "parallax",
+  ]
+
+  static func horizontalEffect(_ name: String) throws -> ScrollEffect {
+    switch name {
+    case "coverFlow": return try .coverFlow(pitch: 72, axis: .horizontal)
+    case "carouselKeylines": return try .carouselKeylines(pitch: 72, axis: .horizontal)
+    case "edgeFadeScale": return try .edgeFadeScale(axis: .horizontal)
+    case "depthPage": return try .depthPage()
+    case "zoomOutPage": return try .zoomOutPage()
+    case "reveal": return try .reveal(axis: .horizontal)
+    default: return try .parallaxContent(overflow: 40, axis: .horizontal)
+    }
+  }
+
+  @Test("A horizontal table: every visible column of a fling, the reference effect along x", arguments: horizontalEffects)
+  func horizontalMatchesReference(name: String) throws {
+    let effect = try Self.horizontalEffect(name)
+    #expect(effect.timeline.axis == .horizontal)
+    let (compared, animating, changed) = try compare(.tipIn, effect, reference: effect, axis: .horizontal)
     #expect(compared > 1500 && animating > 500 && changed > 300, "\(compared) \(animating) \(changed)")
   }
 
@@ -151,6 +186,9 @@ struct TableScrollEffectTests {
     }
     #expect(throws: CellMotionError.self) { try animator(.fadeIn, effect: .coverFlow(pitch: 72, axis: .vertical), layout: .affine2D) }
     #expect(throws: CellMotionError.self) { try animator(.fadeIn, effect: .coverFlow(pitch: 72)) }
+    // And a horizontal table refuses a vertical effect.
+    #expect(throws: CellMotionError.self) { try animator(.fadeIn, effect: .edgeFadeScale(), axis: .horizontal) }
+    _ = try animator(.fadeIn, effect: .edgeFadeScale(axis: .horizontal), axis: .horizontal)
     // Setting and clearing it later.
     var a = try animator(.fadeIn, effect: nil)
     try a.setScrollEffect(.edgeFadeScale())

@@ -11,9 +11,16 @@ import _TestSupport
 
 @Suite("TableAnimator with batch updates")
 struct UpdateAnimatorTests {
-  func run(seed: UInt64, timing: UpdateTiming, layout matrixLayout: MatrixLayout, lanes: LaneWidth) throws
+  /// With `axis` `.horizontal` the rows run along x: each cell is its row's extent wide and
+  /// 375 points tall, its table width the viewport's (640), and its place a move right.
+  func run(
+    seed: UInt64, timing: UpdateTiming, layout matrixLayout: MatrixLayout, lanes: LaneWidth,
+    axis: ScrollAxis = .vertical
+  ) throws
     -> (ErrorTracker, ErrorTracker, [UpdateCell.Kind: Int])
   {
+    let horizontal = axis == .horizontal
+    func place(_ p: Double) -> Transform3D { horizontal ? .translation(p, 0, 0) : .translation(0, p, 0) }
     var rng = SeededGenerator(seed: seed)
     let heights = (0..<400).map { _ in rng.uniform(30...90) }
     let sim = try TableSimulation(
@@ -22,7 +29,7 @@ struct UpdateAnimatorTests {
       rule: .firstAppearanceOnly, updateRecipes: RowAnimationRecipes(timing: timing))
     var animator = try TableAnimator(
       simulation: sim, recipes: TableRecipes(first: .fadeIn), cellWidth: 375, capacity: 64,
-      options: KernelOptions(lanes: lanes), layout: matrixLayout)
+      options: KernelOptions(lanes: lanes), layout: matrixLayout, axis: axis)
     var transform = ErrorTracker("row animations vs reference (points, scale 640)", tolerance: 2e-5 * 640)
     var opacity = ErrorTracker("row animations vs reference opacity", tolerance: 1e-5)
     var seen: [UpdateCell.Kind: Int] = [:]
@@ -50,9 +57,12 @@ struct UpdateAnimatorTests {
         seen[c.cell.kind, default: 0] += 1
         let recipe = animator.simulation.updates.recipes.recipe(c.cell.key.style, c.cell.key.change, reload: c.cell.key.reload)
         let state = ReferenceEvaluator.evaluate(
-          recipe, geometry: CellGeometry(width: 375, height: c.height, tableWidth: 375), row: c.cell.row ?? 0,
+          recipe,
+          geometry: horizontal
+            ? CellGeometry(width: c.height, height: 375, tableWidth: 640)
+            : CellGeometry(width: 375, height: c.height, tableWidth: 375), row: c.cell.row ?? 0,
           batchPosition: c.cell.batchPosition, batchCount: c.cell.batchCount, startTime: c.cell.beginTime, time: t)
-        let want = state.transform.concatenating(.translation(0, c.y, 0))
+        let want = state.transform.concatenating(place(c.y))
         let got: [Float]
         let gotOpacity: Float
         if let row = c.cell.row, c.cell.kind != .reloadedOld, f.rows.contains(row) {
@@ -81,17 +91,20 @@ struct UpdateAnimatorTests {
       // draws them, identity otherwise.
       for (k, _) in f.rows.enumerated() where !f.animating[k] {
         let m = Array(f.matrices[(floats * k)..<(floats * k + floats)])
+        let p = Float(f.events.rowPositions[k])
         let want: [Float] =
-          floats == 6 ? [1, 0, 0, 1, 0, Float(f.events.rowPositions[k])]
-          : (0..<16).map { $0 % 5 == 0 ? 1 : ($0 == 13 ? Float(f.events.rowPositions[k]) : 0) }
+          floats == 6 ? (horizontal ? [1, 0, 0, 1, p, 0] : [1, 0, 0, 1, 0, p])
+          : (0..<16).map { $0 % 5 == 0 ? 1 : ($0 == (horizontal ? 12 : 13) ? p : 0) }
         #expect(m == want, "t \(t) slot \(k)")
       }
       // Moved rows far from the visible ones: a translation to where they are drawn.
       for (k, m) in f.events.movingRows.enumerated() {
         let i = extra + k
         #expect(f.extraCells[i].kind == .moving && f.extraCells[i].row == m.row)
-        let ty = floats == 6 ? f.extraMatrices[6 * i + 5] : f.extraMatrices[16 * i + 13]
-        transform.record(Double(ty), m.y, "moving row \(m.row)")
+        let along = floats == 6 ? 6 * i + (horizontal ? 4 : 5) : 16 * i + (horizontal ? 12 : 13)
+        let across = floats == 6 ? 6 * i + (horizontal ? 5 : 4) : 16 * i + (horizontal ? 13 : 12)
+        transform.record(Double(f.extraMatrices[along]), m.y, "moving row \(m.row)")
+        transform.record(Double(f.extraMatrices[across]), 0, "moving row \(m.row), across")
       }
       #expect(f.extraCells.count == extra + f.events.movingRows.count)
     }
@@ -114,6 +127,22 @@ struct UpdateAnimatorTests {
     }
     // Every kind of row animation was drawn and compared.
     for kind in UpdateCell.Kind.allCases { #expect(kinds[kind, default: 0] > 20, "\(kind): \(kinds[kind, default: 0])") }
+  }
+
+  @Test("A horizontal table: row animations equal the reference with the rows along x, both layouts and phase orders")
+  func horizontalAgainstReference() throws {
+    var kinds: [UpdateCell.Kind: Int] = [:]
+    for (k, timing) in [UpdateTiming.uiKit, .recyclerView].enumerated() {
+      for layout in [MatrixLayout.transform3D, .affine2D] {
+        let (transform, opacity, seen) = try run(
+          seed: UInt64(k + 11), timing: timing, layout: layout, lanes: .simd8, axis: .horizontal)
+        #expect(transform.passed, "\(transform)")
+        #expect(opacity.passed, "\(opacity)")
+        print("horizontal updates \(timing.order) \(layout): \(transform); \(opacity)")
+        kinds.merge(seen, uniquingKeysWith: +)
+      }
+    }
+    for kind in UpdateCell.Kind.allCases { #expect(kinds[kind, default: 0] > 10, "\(kind): \(kinds[kind, default: 0])") }
   }
 
   @Test("appearance animations follow their rows through a batch, and the table settles")

@@ -18,10 +18,13 @@ struct TableScrollStage: Sendable {
   var leading: [Float] = []
   var extent: [Float] = []
 
-  init(effect: ScrollEffect, motion: MotionPolicy, layout: MatrixLayout, capacity: Int) throws(CellMotionError) {
-    guard effect.timeline.axis == .vertical else {
+  init(
+    effect: ScrollEffect, motion: MotionPolicy, layout: MatrixLayout, capacity: Int, axis: ScrollAxis
+  ) throws(CellMotionError) {
+    guard effect.timeline.axis == axis else {
       throw .invalidCombination(
-        field: "scrollEffect", reason: "effect \(effect.name) reads the horizontal axis; a table scrolls vertically")
+        field: "scrollEffect",
+        reason: "effect \(effect.name) reads the \(effect.timeline.axis.rawValue) axis; the table scrolls \(axis.rawValue)ly")
     }
     self.effect = effect
     batch = try ScrollEffectBatch(effect: motion.holdsTransforms ? effect.withoutMotion : effect, capacity: capacity)
@@ -45,7 +48,9 @@ extension TableAnimator {
   /// scroll offset, and its height, animated heights included: the layout, never a
   /// transform an animation applied) drives `effect` as `ScrollEffect.evaluate(cell:scroll:)`
   /// defines it for a scroll view of the table's width (`tableWidth`) and viewport height,
-  /// content height the table's, no insets; the effect then wraps the row's time-driven
+  /// content height the table's, no insets (in a horizontal animator the same along x: the
+  /// row's left edge and width, a viewport as wide as the simulation's viewport height and
+  /// `tableWidth` tall, cells `cellWidth` tall); the effect then wraps the row's time-driven
   /// animation (`ScrollEffectState.applied(to:)`: a point goes through the row's
   /// animation, then the effect, then to the row's place; opacities multiply). Rows in the
   /// overscan get it too (a wheel's rows just outside the viewport). Under a motion policy
@@ -55,8 +60,8 @@ extension TableAnimator {
   /// Not affected: the extra cells of batch updates (deleted rows, old contents, moved
   /// rows drawn outside the visible range) and fold halves keep their time-driven
   /// transforms; timelines limited to a section's end see no section (the table has none).
-  /// - Throws: `.invalidCombination` for an effect on the horizontal axis or, with the
-  ///   `.affine2D` layout, one that is not affine; the errors of `ScrollEffectBatch.init`.
+  /// - Throws: `.invalidCombination` for an effect on the other axis than the animator's
+  ///   (`axis`) or, with the `.affine2D` layout, one that is not affine; the errors of `ScrollEffectBatch.init`.
   ///   Then the effect is unchanged.
   public mutating func setScrollEffect(_ effect: ScrollEffect?) throws(CellMotionError) {
     guard let effect else {
@@ -65,7 +70,7 @@ extension TableAnimator {
     }
     scrollStage = try TableScrollStage(
       effect: effect, motion: motion ?? effect.recipe.motion, layout: frame.layout,
-      capacity: max(frame.rows.count, initialCapacity))
+      capacity: max(frame.rows.count, initialCapacity), axis: axis)
   }
 
   /// Applies the scroll effect to the frame's visible rows (`step`'s last pass).
@@ -94,9 +99,14 @@ extension TableAnimator {
         for i in 0..<n { extent[i] = min(max(Float(heights[i]), lo), hi) }
       }
     }
-    let scroll = try ScrollState(
-      offsetY: events.scrollOffset, viewportWidth: tableWidth, viewportHeight: simulation.viewportHeight,
-      contentHeight: max(events.contentHeight, 0))
+    let scroll =
+      axis == .horizontal
+      ? try ScrollState(
+        offsetX: events.scrollOffset, viewportWidth: simulation.viewportHeight, viewportHeight: tableWidth,
+        contentWidth: max(events.contentHeight, 0))
+      : try ScrollState(
+        offsetY: events.scrollOffset, viewportWidth: tableWidth, viewportHeight: simulation.viewportHeight,
+        contentHeight: max(events.contentHeight, 0))
     try stage.leading.withUnsafeBufferPointer { leading throws(CellMotionError) in
       try stage.extent.withUnsafeBufferPointer { extent throws(CellMotionError) in
         try stage.batch.evaluate(
@@ -104,13 +114,17 @@ extension TableAnimator {
           crossExtent: cellWidth, scroll: scroll, into: &stage.output, options: KernelOptions(lanes: options.lanes))
       }
     }
-    Self.compose(effect: stage.output, rows: n, positions: events.rowPositions, into: &frame)
+    Self.compose(
+      effect: stage.output, rows: n, positions: events.rowPositions, horizontal: axis == .horizontal, into: &frame)
   }
 
-  /// Each visible row's matrix M = A x T(0, y) (its animation A, then its place y) becomes
-  /// A x S x T(0, y) for the effect's S; its opacity is multiplied by the effect's. Rows
-  /// that are not animating (A the identity) take S directly.
-  static func compose(effect: FrameOutput, rows n: Int, positions: [Double], into frame: inout AnimatorFrame) {
+  /// Each visible row's matrix M = A x T(0, y) (its animation A, then its place y; T(y, 0)
+  /// when `horizontal`) becomes A x S x T(0, y) for the effect's S; its opacity is
+  /// multiplied by the effect's. Rows that are not animating (A the identity) take S
+  /// directly.
+  static func compose(
+    effect: FrameOutput, rows n: Int, positions: [Double], horizontal: Bool, into frame: inout AnimatorFrame
+  ) {
     let affine = frame.layout == .affine2D
     let floats = affine ? 6 : 16
     // Every input through a pointer: reading `frame.animating[i]` while `frame.matrices`
@@ -125,10 +139,24 @@ extension TableAnimator {
             // composition alone.
             let p = p.baseAddress!, an = an.baseAddress!
             let m = m.baseAddress!, s = s.baseAddress!
-            if affine {
-              for i in 0..<n { Self.composeAffine(m + floats &* i, s + floats &* i, y: Float(p[i]), animating: an[i]) }
-            } else {
-              for i in 0..<n { Self.compose4x4(m + floats &* i, s + floats &* i, y: Float(p[i]), animating: an[i]) }
+            // The axis a literal in each loop (the composition inlined per axis).
+            switch (affine, horizontal) {
+            case (true, false):
+              for i in 0..<n {
+                Self.composeAffine(m + floats &* i, s + floats &* i, y: Float(p[i]), animating: an[i], horizontal: false)
+              }
+            case (true, true):
+              for i in 0..<n {
+                Self.composeAffine(m + floats &* i, s + floats &* i, y: Float(p[i]), animating: an[i], horizontal: true)
+              }
+            case (false, false):
+              for i in 0..<n {
+                Self.compose4x4(m + floats &* i, s + floats &* i, y: Float(p[i]), animating: an[i], horizontal: false)
+              }
+            case (false, true):
+              for i in 0..<n {
+                Self.compose4x4(m + floats &* i, s + floats &* i, y: Float(p[i]), animating: an[i], horizontal: true)
+              }
             }
           }
         }
@@ -142,9 +170,11 @@ extension TableAnimator {
   }
 
   /// `a` (16 Floats, CATransform3D field order: row r, column c at 4r + c) = A x T(0, y)
-  /// becomes A x S x T(0, y), S at `s`.
+  /// becomes A x S x T(0, y), S at `s` (T(y, 0) when `horizontal`).
   @inline(__always)
-  static func compose4x4(_ a: UnsafeMutablePointer<Float>, _ s: UnsafePointer<Float>, y: Float, animating: Bool) {
+  static func compose4x4(
+    _ a: UnsafeMutablePointer<Float>, _ s: UnsafePointer<Float>, y: Float, animating: Bool, horizontal: Bool
+  ) {
     // S's rows as vector loads, the result's rows as vector stores (element by element,
     // a cell took about 77 instructions); the arithmetic is the same, value for value.
     let src = UnsafeRawPointer(s)
@@ -156,9 +186,11 @@ extension TableAnimator {
     for r in 0..<4 {
       var row: SIMD4<Float>
       if animating {
-        // A's row: the translation by y taken back out (column 2 -= column 4 x y).
+        // A's row: the translation by y taken back out (column 2 -= column 4 x y; column 1
+        // when horizontal).
         let w = a[4 * r + 3]
-        let x0 = a[4 * r], x1 = a[4 * r + 1] - w * y, x2 = a[4 * r + 2]
+        let x0 = horizontal ? a[4 * r] - w * y : a[4 * r]
+        let x1 = horizontal ? a[4 * r + 1] : a[4 * r + 1] - w * y, x2 = a[4 * r + 2]
         // One product per statement: the whole sum in one expression took the type
         // checker about a second.
         let p0: SIMD4<Float> = x0 * s0, p1: SIMD4<Float> = x1 * s1
@@ -170,18 +202,30 @@ extension TableAnimator {
       // The row's place again: column 2 += column 4 x y (the sum formed in all lanes, kept
       // in the second: a blend, where an element insert cost several instructions).
       let moved = row + SIMD4<Float>(repeating: row[3] * y)
-      row = SIMD4<Float>(row[0], moved[1], row[2], row[3])
+      row = horizontal ? SIMD4<Float>(moved[0], row[1], row[2], row[3]) : SIMD4<Float>(row[0], moved[1], row[2], row[3])
       dst.storeBytes(of: row, toByteOffset: 16 * r, as: SIMD4<Float>.self)
     }
   }
 
   /// `a` (6 Floats, a b c d tx ty: x' = a x + c y + tx, y' = b x + d y + ty) = A then a
-  /// move by y becomes A, then S (at `s`), then the move.
+  /// move by y (down; right when `horizontal`) becomes A, then S (at `s`), then the move.
   @inline(__always)
-  static func composeAffine(_ a: UnsafeMutablePointer<Float>, _ s: UnsafePointer<Float>, y: Float, animating: Bool) {
+  static func composeAffine(
+    _ a: UnsafeMutablePointer<Float>, _ s: UnsafePointer<Float>, y: Float, animating: Bool, horizontal: Bool
+  ) {
     if !animating {
       for k in 0..<6 { a[k] = s[k] }
-      a[5] += y
+      a[horizontal ? 4 : 5] += y
+      return
+    }
+    if horizontal {
+      let (aa, ab, ac, ad, atx, aty) = (a[0], a[1], a[2], a[3], a[4] - y, a[5])
+      a[0] = aa * s[0] + ab * s[2]
+      a[1] = aa * s[1] + ab * s[3]
+      a[2] = ac * s[0] + ad * s[2]
+      a[3] = ac * s[1] + ad * s[3]
+      a[4] = atx * s[0] + aty * s[2] + s[4] + y
+      a[5] = atx * s[1] + aty * s[3] + s[5]
       return
     }
     let (aa, ab, ac, ad, atx, aty) = (a[0], a[1], a[2], a[3], a[4], a[5] - y)

@@ -29,7 +29,8 @@ public struct TableRecipes: Sendable {
 /// order = column-major float4x4 for `M * float4(p, 1)`) or, with `.affine2D`, 6 Floats
 /// (a b c d tx ty), mapping a point of the row's cell (points, origin at the cell's
 /// top-left) to the viewport (points, origin at the viewport's top-left, y down). Rows
-/// that are not animating get a pure translation.
+/// that are not animating get a pure translation: down by the row's place in a vertical
+/// table, right in a horizontal one (`TableAnimator.axis`).
 public struct AnimatorFrame: Sendable {
   /// Frame time, seconds.
   public internal(set) var time: Double = 0
@@ -129,9 +130,13 @@ public struct FoldedDetail: Sendable, Equatable {
 public struct TableAnimator: Sendable {
   public private(set) var simulation: TableSimulation
   public let recipes: TableRecipes
-  /// Cell width and table width, points.
+  /// The cells' and the table's size across the scroll axis, points: their widths in a
+  /// vertical table, their heights in a horizontal one.
   public let cellWidth: Double
   public let tableWidth: Double
+  /// The direction the rows are laid out and scroll in (`.vertical`: a table view;
+  /// `.horizontal`: a pager, a carousel, a cover flow).
+  public let axis: ScrollAxis
   public var options: KernelOptions
   /// Whether a row that comes back on screen while its appearance animation is still
   /// running continues that animation (value and velocity carry on along its own
@@ -185,15 +190,25 @@ public struct TableAnimator: Sendable {
   ///     duration. A scroll effect moves nothing under a policy that holds transforms
   ///     (`ScrollEffect.withoutMotion`).
   ///   - scrollEffect: a scroll effect on every visible row (`setScrollEffect(_:)`), or nil.
+  ///   - axis: `.vertical` (a table view) or `.horizontal` (rows side by side, scrolling
+  ///     left and right). In a horizontal animator the simulation's lengths run along x:
+  ///     its row heights are the rows' widths, its viewport height the viewport's width,
+  ///     its scroll offset the x offset; `cellWidth` and `tableWidth` are the cells' and
+  ///     the table's heights. A recipe sees each cell as drawn: width = the row's extent,
+  ///     height = `cellWidth`, table width = the viewport's width (as a scroll effect's
+  ///     recipe does, `ScrollCell.geometry(in:)`). Each row's matrix ends with its move
+  ///     right to its place, `frame.heights` holds the rows' widths, and the scroll effect
+  ///     must read the horizontal axis. Expanding rows (folds) are vertical only.
   /// - Throws: `CellMotionError.outOfRange` for a capacity outside its range or options
   ///   that `Kernel.evaluate` rejects, or a recipe with a rotation that depends on the
   ///   cell's height and would turn beyond `CompiledRecipe.maximumAngle` for a row 1e6
   ///   points tall; `.invalidCombination` for an affine layout with a recipe that is not
-  ///   affine; the errors of the recipes' compilation and of `setScrollEffect(_:)`.
+  ///   affine, or a horizontal animator over a simulation with an expansion state; the
+  ///   errors of the recipes' compilation and of `setScrollEffect(_:)`.
   public init(
     simulation: TableSimulation, recipes: TableRecipes, cellWidth: Double, tableWidth: Double? = nil,
     capacity: Int = 256, options: KernelOptions = .init(), layout: MatrixLayout = .transform3D,
-    motion: MotionPolicy? = nil, scrollEffect: ScrollEffect? = nil
+    motion: MotionPolicy? = nil, scrollEffect: ScrollEffect? = nil, axis: ScrollAxis = .vertical
   ) throws(CellMotionError) {
     try Check.count(capacity, max: CellBatch.maxCapacity, "capacity")
     try options.validate()
@@ -202,6 +217,10 @@ public struct TableAnimator: Sendable {
     try Check.length(tw, "tableWidth")
     var fold = recipes.fold
     if fold.fold == nil { throw .invalidCombination(field: "recipes.fold", reason: "recipe \(fold.name) does not fold") }
+    if axis == .horizontal, simulation.expansion != nil {
+      throw .invalidCombination(field: "axis", reason: "a horizontal table has no expanding rows (folds are vertical)")
+    }
+    self.axis = axis
     fold.fold?.direction = .open
     self.simulation = simulation
     self.recipes = recipes
@@ -236,7 +255,7 @@ public struct TableAnimator: Sendable {
     // A rotation that depends on the cell's height must stay within the kernel's angles
     // for every height a row is animated with (up to 1e6 points, `cellGeometry`): checked
     // here, not when a tall row first appears mid-session.
-    let tallest = CellGeometry(width: cellWidth, height: InputLimits.length.upperBound, tableWidth: tw)
+    let tallest = cellGeometry(height: InputLimits.length.upperBound)
     for r in batch.recipes + updateBatch.recipes { try r.checkAngles(tallest) }
     if layout == .affine2D, let r = updateBatch.recipes.first(where: { !$0.isPlanar }) {
       throw .invalidCombination(
@@ -315,7 +334,7 @@ public struct TableAnimator: Sendable {
             events.rowPositions.withUnsafeBufferPointer { y in
               events.rowHeights.withUnsafeBufferPointer { rh in
                 guard n > 0 else { return }
-                Self.storeTranslations(y.baseAddress!, n, floats, into: m.baseAddress!)
+                Self.storeTranslations(y.baseAddress!, n, floats, horizontal: axis == .horizontal, into: m.baseAddress!)
                 // One buffer per loop: fills and a conversion the compiler vectorises (one
                 // loop writing all three did not, the buffers might overlap).
                 o.update(repeating: 1)
@@ -364,6 +383,7 @@ public struct TableAnimator: Sendable {
     try Kernel.evaluate(batch, at: time, into: &output, options: options)
 
     // The animated rows: the kernel's matrix composed with the row's translation.
+    let horizontal = axis == .horizontal
     frame.matrices.withUnsafeMutableBufferPointer { m in
       frame.opacity.withUnsafeMutableBufferPointer { o in
         events.rowPositions.withUnsafeBufferPointer { y in
@@ -373,7 +393,8 @@ public struct TableAnimator: Sendable {
                 for c in rows.indices {
                   let slot = rows[c] &- visible.lowerBound
                   guard slot >= 0 && slot < n else { continue }
-                  Self.storeTranslated(src.baseAddress!, c, Float(y[slot]), floats, into: m.baseAddress! + floats * slot)
+                  Self.storeTranslated(
+                    src.baseAddress!, c, Float(y[slot]), floats, horizontal: horizontal, into: m.baseAddress! + floats * slot)
                   o[slot] = so[c]
                 }
               }
@@ -423,13 +444,14 @@ public struct TableAnimator: Sendable {
     }
     try Kernel.evaluate(updateBatch, at: time, into: &updateOutput, options: KernelOptions(lanes: options.lanes))
     let floats = output.layout.floatsPerCell
+    let horizontal = axis == .horizontal
     for (i, c) in events.updateCells.enumerated() {
       let y = Float(c.y)
       if let row = c.cell.row, c.cell.kind != .reloadedOld, frame.rows.contains(row) {
         let slot = row - frame.rows.lowerBound
         frame.matrices.withUnsafeMutableBufferPointer { m in
           updateOutput.matrices.withUnsafeBufferPointer { src in
-            Self.storeTranslated(src.baseAddress!, i, y, floats, into: m.baseAddress! + floats * slot)
+            Self.storeTranslated(src.baseAddress!, i, y, floats, horizontal: horizontal, into: m.baseAddress! + floats * slot)
           }
         }
         frame.opacity[slot] = updateOutput.opacity[i]
@@ -442,20 +464,22 @@ public struct TableAnimator: Sendable {
         ExtraCell(
           kind: c.cell.kind == .deleted ? .deleted : .reloadedOld, id: c.cell.id, row: c.cell.row,
           deletedFrom: c.cell.deletedFrom, height: c.height, isBehind: c.cell.isBehind))
-      for k in 0..<floats { frame.extraMatrices.append(Self.translated(updateOutput.matrices, i, k, y, floats)) }
+      for k in 0..<floats {
+        frame.extraMatrices.append(Self.translated(updateOutput.matrices, i, k, y, floats, horizontal: horizontal))
+      }
       frame.extraOpacity.append(updateOutput.opacity[i])
     }
     for m in events.movingRows {
       frame.extraCells.append(
         ExtraCell(kind: .moving, id: simulation.rows.ids[m.row], row: m.row, height: m.height, isBehind: false))
-      Self.appendTranslation(Float(m.y), floats, to: &frame.extraMatrices)
+      Self.appendTranslation(Float(m.y), floats, horizontal: horizontal, to: &frame.extraMatrices)
       frame.extraOpacity.append(1)
     }
   }
 
-  /// The geometry a row's recipe sees for a cell drawn `height` points tall: its height
-  /// clamped into `InputLimits.length` (1e-3 ... 1e6 points), the sizes a recipe is
-  /// evaluated with. A drawn height can leave that range while the table animates (an
+  /// The geometry a row's recipe sees for a cell drawn `height` points tall (along the
+  /// scroll axis: wide, in a horizontal table): that length clamped into
+  /// `InputLimits.length` (1e-3 ... 1e6 points), the sizes a recipe is evaluated with. A drawn height can leave that range while the table animates (an
   /// overshooting height animation holds a row at 0 points for a moment; a row of 9e5
   /// points with a 2e5-point detail is 1.1e6 tall), and the frame must still be computed:
   /// the recipe's height-dependent values then use the nearest height it accepts, while
@@ -463,6 +487,7 @@ public struct TableAnimator: Sendable {
   @inline(__always)
   func cellGeometry(height: Double) -> CellGeometry {
     let h = min(max(height, InputLimits.length.lowerBound), InputLimits.length.upperBound)
+    if axis == .horizontal { return CellGeometry(width: h, height: cellWidth, tableWidth: simulation.viewportHeight) }
     return CellGeometry(width: cellWidth, height: h, tableWidth: tableWidth)
   }
 
@@ -486,13 +511,17 @@ public struct TableAnimator: Sendable {
     }
   }
 
-  /// Writes `n` translations by `y[i]` points down (converted to Float), `floats` Floats
-  /// each (16: CATransform3D field order; 6: the affine a b c d tx ty), to `m`: the same
-  /// values as `appendTranslation`, one vector store per column.
+  /// Writes `n` translations by `y[i]` points down (right, `horizontal`), converted to
+  /// Float, `floats` Floats each (16: CATransform3D field order; 6: the affine a b c d tx
+  /// ty), to `m`: the same values as `appendTranslation`, one vector store per column.
   @inline(__always)
-  static func storeTranslations(_ y: UnsafePointer<Double>, _ n: Int, _ floats: Int, into m: UnsafeMutablePointer<Float>) {
+  static func storeTranslations(
+    _ y: UnsafePointer<Double>, _ n: Int, _ floats: Int, horizontal: Bool, into m: UnsafeMutablePointer<Float>
+  ) {
     let raw = UnsafeMutableRawPointer(m)
     if floats == 6 {
+      // The place in tx (horizontal) or ty: one loop per axis, so each stays a plain fill.
+      let place = horizontal ? 4 : 5
       for i in 0..<n {
         let p = m + 6 &* i
         p[0] = 1
@@ -500,13 +529,24 @@ public struct TableAnimator: Sendable {
         p[2] = 0
         p[3] = 1
         p[4] = 0
-        p[5] = Float(y[i])
+        p[5] = 0
+        p[place] = Float(y[i])
       }
       return
     }
     let c0 = SIMD4<Float>(1, 0, 0, 0)
     let c1 = SIMD4<Float>(0, 1, 0, 0)
     let c2 = SIMD4<Float>(0, 0, 1, 0)
+    if horizontal {
+      for i in 0..<n {
+        let o = 64 &* i
+        raw.storeBytes(of: c0, toByteOffset: o, as: SIMD4<Float>.self)
+        raw.storeBytes(of: c1, toByteOffset: o + 16, as: SIMD4<Float>.self)
+        raw.storeBytes(of: c2, toByteOffset: o + 32, as: SIMD4<Float>.self)
+        raw.storeBytes(of: SIMD4<Float>(Float(y[i]), 0, 0, 1), toByteOffset: o + 48, as: SIMD4<Float>.self)
+      }
+      return
+    }
     for i in 0..<n {
       let o = 64 &* i
       raw.storeBytes(of: c0, toByteOffset: o, as: SIMD4<Float>.self)
@@ -516,45 +556,54 @@ public struct TableAnimator: Sendable {
     }
   }
 
-  /// Writes cell `i`'s matrix of `m` composed with a translation by `y` points down to
-  /// `out`: entry by entry `translated(m, i, k, y, floats)`, through pointers.
+  /// Writes cell `i`'s matrix of `m` composed with a translation by `y` points down
+  /// (right, `horizontal`) to `out`: entry by entry `translated(m, i, k, y, floats,
+  /// horizontal:)`, through pointers.
   @inline(__always)
   static func storeTranslated(
-    _ m: UnsafePointer<Float>, _ i: Int, _ y: Float, _ floats: Int, into out: UnsafeMutablePointer<Float>
+    _ m: UnsafePointer<Float>, _ i: Int, _ y: Float, _ floats: Int, horizontal: Bool,
+    into out: UnsafeMutablePointer<Float>
   ) {
     let s = m + floats * i
     if floats == 6 {
-      for k in 0..<5 { out[k] = s[k] + 0 }
-      out[5] = s[5] + y
+      let place = horizontal ? 4 : 5
+      for k in 0..<6 { out[k] = s[k] + (k == place ? y : 0) }
       return
     }
+    // Row vectors: M x T moves column 1 (x: column 0) by column 4 x y.
+    let moved = horizontal ? 0 : 1
     for col in 0..<4 {
       let k = 4 * col
       out[k] = s[k]
-      out[k + 1] = s[k + 1] + s[k + 3] * y
+      out[k + 1] = s[k + 1]
       out[k + 2] = s[k + 2]
       out[k + 3] = s[k + 3]
+      out[k + moved] = s[k + moved] + s[k + 3] * y
     }
   }
 
-  /// Appends a translation by `y` points down to `m`: 16 Floats (CATransform3D field order)
-  /// or, with `floats` 6, the affine (a b c d tx ty).
+  /// Appends a translation by `y` points down (right, `horizontal`) to `m`: 16 Floats
+  /// (CATransform3D field order) or, with `floats` 6, the affine (a b c d tx ty).
   @inline(__always)
-  static func appendTranslation(_ y: Float, _ floats: Int, to m: inout [Float]) {
+  static func appendTranslation(_ y: Float, _ floats: Int, horizontal: Bool, to m: inout [Float]) {
     if floats == 6 {
-      for k in 0..<6 { m.append(k == 0 || k == 3 ? 1 : (k == 5 ? y : 0)) }
+      let place = horizontal ? 4 : 5
+      for k in 0..<6 { m.append(k == 0 || k == 3 ? 1 : (k == place ? y : 0)) }
     } else {
-      for k in 0..<16 { m.append(k % 5 == 0 ? 1 : (k == 13 ? y : 0)) }
+      let place = horizontal ? 12 : 13
+      for k in 0..<16 { m.append(k % 5 == 0 ? 1 : (k == place ? y : 0)) }
     }
   }
 
   /// Entry `k` of cell `i`'s matrix in `m` composed with a translation by `y` points down:
-  /// `M * Translate(0, y, 0)` (4x4: column 2 += column 4 * y; affine: ty += y).
+  /// `M * Translate(0, y, 0)` (4x4: column 2 += column 4 * y; affine: ty += y); with
+  /// `horizontal`, right: `M * Translate(y, 0, 0)` (column 1, tx).
   @inline(__always)
-  static func translated(_ m: [Float], _ i: Int, _ k: Int, _ y: Float, _ floats: Int) -> Float {
-    if floats == 6 { return m[6 * i + k] + (k == 5 ? y : 0) }
+  static func translated(_ m: [Float], _ i: Int, _ k: Int, _ y: Float, _ floats: Int, horizontal: Bool) -> Float {
+    if floats == 6 { return m[6 * i + k] + (k == (horizontal ? 4 : 5) ? y : 0) }
     let v = m[16 * i + k]
-    return k % 4 == 1 ? v + m[16 * i + k + 2] * y : v
+    let moved = horizontal ? 0 : 1
+    return k % 4 == moved ? v + m[16 * i + k - moved + 3] * y : v
   }
 
   /// Applies a batch update at `time` (see `TableSimulation.performBatchUpdates`): the
