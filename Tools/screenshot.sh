@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the cellmotion CLI, renders the tip-in card, the bounce spring, the shake and its
-# keyframes, a retargeted spring, a batch update, two scroll effects, and writes ten PNGs
+# keyframes, a retargeted spring, a batch update, three scroll effects, and writes eleven PNGs
 # into Tools/images/:
 #   tipin-contact-sheet.png  the SVG contact sheet of `cellmotion render` (rsvg-convert,
 #                            or headless Chromium when rsvg-convert is missing)
@@ -14,6 +14,7 @@
 #   html-player-update.png   its HTML player paused mid-update
 #   coverflow-contact-sheet.png, wheel-contact-sheet.png  `render --scroll-effect` through a
 #                            fling (a vertical cover flow; a wheel picker)
+#   coverflow-horizontal-contact-sheet.png  the cover flow on a horizontal table (--axis)
 # Needs Debian's `chromium` (and optionally `librsvg2-bin`); installs them with apt-get
 # when missing and running as root.
 #
@@ -93,5 +94,10 @@ shot_svg "$work/coverflow.svg" "$images/coverflow-contact-sheet.png" "${w%.*}" "
   --width 300 --viewport-height 400 --sheet-from 0.5 --thumbnails 8 --output "$work" --basename wheel
 read -r w h < <(size "$work/wheel.svg")
 shot_svg "$work/wheel.svg" "$images/wheel-contact-sheet.png" "${w%.*}" "${h%.*}"
+"$cli" render fadeIn --axis horizontal --scroll-effect coverFlow --scroll fling --velocity 1500 --rows 60 \
+  --row-height 100 --width 160 --viewport-height 560 --sheet-from 0.4 --duration 1.6 --thumbnails 6 --columns 2 \
+  --scale 0.75 --output "$work" --basename coverflow-h
+read -r w h < <(size "$work/coverflow-h.svg")
+shot_svg "$work/coverflow-h.svg" "$images/coverflow-horizontal-contact-sheet.png" "${w%.*}" "${h%.*}"
 
 ls -l "$images"/*.png

@@ -22,11 +22,11 @@ struct ArgumentTests {
   static let other: [String: [String]] = [
     "render": [
       "--scroll", "--rule", "--motion", "--output", "--basename", "--format", "--height-retarget", "--row-animation",
-      "--update-timing", "--scroll-effect",
+      "--update-timing", "--scroll-effect", "--axis",
     ],
     "simulate": [
       "--scroll", "--rule", "--motion", "--format", "--layout", "--output", "--height-retarget", "--row-animation",
-      "--update-timing", "--scroll-effect",
+      "--update-timing", "--scroll-effect", "--axis",
     ],
     "curve": ["--format", "--output", "--scroll-effect"],
     "inspect": ["--output"],

@@ -25,6 +25,7 @@ struct FlagFuzzTests {
     "--duration": ["-1", "0", "0.2", "601", "nan", "inf", "1e39", "abc", "1e-300"],
     "--expand": ["-1", "0", "1", "19", "20", "abc", "1e39"],
     "--detail-height": numbers + ["160"],
+    "--axis": ["vertical", "horizontal", "diagonal", ""],
   ]
   static let commands: [String: [String: [String]]] = [
     "render": table.merging([

@@ -52,6 +52,48 @@ struct ScrollEffectCLITests {
     #expect(frames > 20 && squeezed > 20 && flat > 10, "\(frames) \(squeezed) \(flat)")
   }
 
+  @Test("render --axis horizontal --scroll-effect coverFlow: columns along x, turned away off centre, the centre one flat")
+  func horizontalCoverFlow() throws {
+    let options = try TableOptions.parse([
+      "--axis", "horizontal", "--scroll-effect", "coverFlow", "--scroll", "fling", "--velocity", "1500", "--rows", "60",
+      "--row-height", "120", "--viewport-height", "600", "--width", "200", "--duration", "1",
+    ])
+    let plan = try TableScript.plan(.fadeIn, options)
+    var frames = 0, turned = 0, flat = 0
+    try TableScript.run(plan, forceProgress: false) { f in
+      guard f.time >= 0.5 else { return }
+      frames += 1
+      for (i, _) in f.rows.enumerated() {
+        // Each column is 120 points wide (its row's length) and 200 tall: its mid-line's
+        // left and right ends, projected.
+        let t = try Transform3D(fieldOrder: f.matrices[(16 * i)..<(16 * i + 16)].map(Double.init))
+        guard let left = t.projectedPoint(x: 0, y: 100), let right = t.projectedPoint(x: 120, y: 100) else { continue }
+        let centre = (left.x + right.x) / 2, drawn = right.x - left.x
+        // Laid out along x: the mid-line stays at the viewport's half height.
+        #expect(abs(left.y - 100) < 1e-3 && abs(right.y - 100) < 1e-3, "column at \(centre): y \(left.y), \(right.y)")
+        if abs(centre - 300) < 10 { #expect(drawn > 118, "centre column drawn \(drawn) pt"); flat += 1 }
+        if abs(centre - 300) > 150, centre > -100, centre < 700 {
+          #expect(drawn < 108, "column at \(centre) drawn \(drawn) pt")
+          turned += 1
+        }
+      }
+    }
+    #expect(frames > 20 && turned > 20 && flat > 5, "\(frames) \(turned) \(flat)")
+    // The contact sheet draws a viewport 600 wide and 200 tall; a fold recipe is refused.
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("horizontal-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let r = try CLI.run([
+      "render", "tipIn", "--axis", "horizontal", "--scroll-effect", "coverFlow", "--row-height", "120",
+      "--viewport-height", "600", "--width", "200", "--duration", "0.3", "-o", dir.path,
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let svg = try String(contentsOf: dir.appendingPathComponent("cellmotion-render.svg"), encoding: .utf8)
+    #expect(svg.contains("<clipPath id=\"clip-0\"><rect width=\"600\" height=\"200\"/>"))
+    let fold = try CLI.run(["render", "foldOpen", "--axis", "horizontal", "-o", dir.path])
+    #expect(fold.status == 1 && fold.errorLines.count == 1 && fold.stderr.contains("horizontal"), "\(fold.stderr)")
+  }
+
   @Test("recipe-template --scroll-effect writes a file that --scroll-effect FILE reads back: the same frames as the preset")
   func effectFile() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("effect-file-\(UUID().uuidString)")

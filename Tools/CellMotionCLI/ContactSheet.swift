@@ -17,7 +17,8 @@ enum ContactSheet {
     let picks = pick(run.frames.count - first, count).map { $0 + first }
     let cols = max(1, min(columns, picks.count))
     let gap = 16.0, label = 22.0, header = 34.0
-    let thumbW = o.width * scale, thumbH = o.viewportHeight * scale
+    let view = o.viewportSize
+    let thumbW = view.width * scale, thumbH = view.height * scale
     let rowsOfThumbs = (picks.count + cols - 1) / cols
     // Wide enough for the title too (15 px Helvetica: about 8 px a character).
     let sheetW = max(gap + Double(cols) * (thumbW + gap), 2 * gap + 8 * Double(title(run).count))
@@ -37,10 +38,10 @@ enum ContactSheet {
       s += "<g id=\"frame-\(index)\">\n"
       s += "<text x=\"\(num(x0))\" y=\"\(num(y0 - 6))\" font-size=\"12\" fill=\"#333\">t = \(String(format: "%.3f", frame.time)) s</text>\n"
       // The clip path lives in the user space of the group it clips, i.e. viewport points.
-      s += "<clipPath id=\"clip-\(k)\"><rect width=\"\(num(o.width))\" height=\"\(num(o.viewportHeight))\"/></clipPath>\n"
+      s += "<clipPath id=\"clip-\(k)\"><rect width=\"\(num(view.width))\" height=\"\(num(view.height))\"/></clipPath>\n"
       s += "<rect x=\"\(num(x0))\" y=\"\(num(y0))\" width=\"\(num(thumbW))\" height=\"\(num(thumbH))\" fill=\"#ffffff\" stroke=\"#999\"/>\n"
       s += "<g clip-path=\"url(#clip-\(k))\" transform=\"translate(\(num(x0)) \(num(y0))) scale(\(num(scale)))\">\n"
-      s += cells(frame, width: o.width, halfHeight: run.halfHeight)
+      s += cells(frame, width: o.width, halfHeight: run.halfHeight, horizontal: o.axis == .horizontal)
       s += "</g>\n</g>\n"
     }
     return s + "</svg>\n"
@@ -51,8 +52,12 @@ enum ContactSheet {
   /// Rows are coloured by identifier, so a row keeps its colour when a batch update
   /// renumbers the rows. Drawing order: inserted and deleted rows behind, then the rows,
   /// then moved rows far from the others and reloaded rows' old contents; deleted rows
-  /// have a dashed outline.
-  static func cells(_ frame: TableFrame, width: Double, halfHeight: Double) -> String {
+  /// have a dashed outline. In a horizontal table (`horizontal`) each cell is its row's
+  /// length wide and `width` tall.
+  static func cells(_ frame: TableFrame, width: Double, halfHeight: Double, horizontal: Bool = false) -> String {
+    func cellQuad(_ m: ArraySlice<Float>, length: Double) -> String? {
+      horizontal ? Self.quad(m, length, width) : Self.quad(m, width, length)
+    }
     var behind = "", front = "", above = ""
     func polygon(_ cls: String, row: Int, id: Int, _ points: String, _ opacity: Float, dashed: Bool = false) -> String {
       var p = "<polygon class=\"\(cls)\" data-row=\"\(row)\" points=\"\(points)\" fill=\"\(Palette.fill(row: id))\" "
@@ -61,12 +66,12 @@ enum ContactSheet {
     }
     for (i, row) in frame.rows.enumerated() {
       let m = frame.matrices[(16 * i)..<(16 * i + 16)]
-      guard let points = quad(m, width, frame.cellHeights[i]) else { continue }
+      guard let points = cellQuad(m, length: frame.cellHeights[i]) else { continue }
       let p = polygon("cell", row: row, id: i < frame.ids.count ? frame.ids[i] : row, points, frame.opacity[i])
       if i < frame.behind.count, frame.behind[i] { behind += p } else { front += p }
     }
     for x in frame.extras {
-      guard let points = quad(x.matrix[...], width, x.height) else { continue }
+      guard let points = cellQuad(x.matrix[...], length: x.height) else { continue }
       let p = polygon(x.kind, row: x.row, id: x.id, points, x.opacity, dashed: x.kind == "deleted")
       if x.isBehind { behind += p } else { above += p }
     }
@@ -107,7 +112,7 @@ enum ContactSheet {
 
   static func title(_ run: TableRun) -> String {
     let o = run.options
-    return "cellmotion \(run.recipe.name)\(o.scrollEffect.map { " + \($0.name)" } ?? ""): \(o.rows) rows x \(num(o.rowHeight)) pt, scroll \(o.scroll.rawValue), "
+    return "cellmotion \(run.recipe.name)\(o.scrollEffect.map { " + \($0.name)" } ?? ""): \(o.rows) \(o.axis == .horizontal ? "columns" : "rows") x \(num(o.rowHeight)) pt, scroll \(o.scroll.rawValue), "
       + "\(run.frames.count) frames at \(num(o.fps)) fps"
   }
 }

@@ -16,7 +16,9 @@ enum HTMLPlayer {
   /// The page for `run`: no external resources.
   static func html(_ run: TableRun) -> String {
     let o = run.options
-    var data = "{\"fps\":\(jsonNum(o.fps)),\"width\":\(jsonNum(o.width)),\"half\":\(jsonNum(run.halfHeight)),\"frames\":["
+    let view = o.viewportSize
+    var data = "{\"fps\":\(jsonNum(o.fps)),\"width\":\(jsonNum(o.width)),\"horizontal\":\(o.axis == .horizontal),"
+    data += "\"half\":\(jsonNum(run.halfHeight)),\"frames\":["
     for (n, f) in run.frames.enumerated() {
       if n > 0 { data += ",\n" }
       data += "{\"t\":\(jsonNum(f.time)),\"r\":\(f.rows.lowerBound),"
@@ -45,11 +47,11 @@ enum HTMLPlayer {
       <title>cellmotion: \(xmlEscape(run.recipe.name))</title>
       <style>
       body { font: 14px Helvetica, Arial, sans-serif; margin: 12px; background: #f4f4f6; color: #222; }
-      #controls { display: flex; gap: 8px; align-items: center; margin-bottom: 8px; width: \(num(o.width))px; }
+      #controls { display: flex; gap: 8px; align-items: center; margin-bottom: 8px; width: \(num(view.width))px; }
       #scrub { flex: 1; }
       #time { font-variant-numeric: tabular-nums; min-width: 7em; }
       #viewport { position: relative; overflow: hidden; background: #fff; outline: 1px solid #999;
-        width: \(num(o.width))px; height: \(num(o.viewportHeight))px; }
+        width: \(num(view.width))px; height: \(num(view.height))px; }
       .cell, .half { position: absolute; left: 0; top: 0; box-sizing: border-box; transform-origin: 0 0;
         border: 1.5px solid rgba(0,0,0,0.35); padding: 10px 14px; display: none; }
       .cell b { display: block; font-size: 16px; }
@@ -101,8 +103,9 @@ enum HTMLPlayer {
           const row = f.r + i, id = f.i[i];
           const e = cell("row" + id, id, "Row " + id);
           e.dataset.row = row;
-          e.style.width = DATA.width + "px";
-          e.style.height = f.h[i] + "px";
+          // A horizontal table's cells are their row's length wide and DATA.width tall.
+          e.style.width = (DATA.horizontal ? f.h[i] : DATA.width) + "px";
+          e.style.height = (DATA.horizontal ? DATA.width : f.h[i]) + "px";
           e.style.transform = matrix(f.m, 16 * i);
           e.style.opacity = f.o[i];
           e.style.zIndex = behind.has(i) ? 0 : 1;
@@ -114,8 +117,8 @@ enum HTMLPlayer {
           const e = cell(x.k + x.id, x.id, "Row " + x.id + (x.k === "deleted" ? " (deleted)" : ""));
           e.dataset.row = x.row;
           e.style.borderStyle = x.k === "deleted" ? "dashed" : "solid";
-          e.style.width = DATA.width + "px";
-          e.style.height = x.h + "px";
+          e.style.width = (DATA.horizontal ? x.h : DATA.width) + "px";
+          e.style.height = (DATA.horizontal ? DATA.width : x.h) + "px";
           e.style.transform = matrix(x.m, 0);
           e.style.opacity = x.o;
           e.style.zIndex = x.z;

@@ -38,6 +38,7 @@ enum RuleKind: String, CaseIterable, ExpressibleByArgument {
 
 extension MotionPolicy: ExpressibleByArgument {}
 extension RowAnimation: ExpressibleByArgument {}
+extension ScrollAxis: ExpressibleByArgument {}
 
 /// `--update-timing`: how a batch update's parts are ordered (`UpdateTiming`).
 enum UpdateTimingKind: String, CaseIterable, ExpressibleByArgument {
@@ -56,6 +57,11 @@ struct TableOptions: ParsableArguments {
   var width: Double = 375
   @Option(parsing: .unconditional, help: "Viewport height, points.")
   var viewportHeight: Double = 667
+  @Option(
+    help: ArgumentHelp(
+      "Layout: vertical (a table view) or horizontal (rows side by side: a pager, a carousel, a cover flow).",
+      discussion: "Horizontal: lengths along the list run along x. --row-height is each row's width, --viewport-height the viewport's width, --width the rows' (and the viewport's) height; a scroll effect preset reads the horizontal axis. Expanding rows (fold recipes) are vertical only."))
+  var axis: ScrollAxis = .vertical
   @Option(help: "Scroll script: \(ScrollKind.allCases.map(\.rawValue).joined(separator: ", ")).")
   var scroll: ScrollKind = .none
   @Option(parsing: .unconditional, help: "Scroll velocity, points per second (positive moves down the table); default 400 for constant, 3000 for fling.")
@@ -112,7 +118,12 @@ struct TableOptions: ParsableArguments {
 
   /// The scroll effect of `--scroll-effect`, sized for this table (nil: none).
   func effect() throws -> ScrollEffect? {
-    try scrollEffect?.effect(rowHeight: rowHeight, viewportHeight: viewportHeight)
+    try scrollEffect?.effect(rowHeight: rowHeight, viewportHeight: viewportHeight, axis: axis)
+  }
+
+  /// The viewport as drawn, points: width and height (exchanged for a horizontal table).
+  var viewportSize: (width: Double, height: Double) {
+    axis == .horizontal ? (viewportHeight, width) : (width, viewportHeight)
   }
 
   /// Points drawn beyond each edge of the viewport: one viewport with a scroll effect.
@@ -360,7 +371,7 @@ enum TableScript {
     let recipes = recipe.fold != nil ? TableRecipes(first: Recipe(name: "none"), fold: recipe) : TableRecipes(first: recipe)
     var animator = try TableAnimator(
       simulation: simulation, recipes: recipes, cellWidth: o.width, tableWidth: o.width, layout: matrixLayout,
-      motion: o.motion, scrollEffect: o.effect())
+      motion: o.motion, scrollEffect: o.effect(), axis: o.axis)
     var progress = ProgressBar("simulating", total: plan.frameCount, force: forceProgress)
     var pending = plan.toggles[...]
     var pendingUpdates = plan.updates[...]
@@ -439,9 +450,10 @@ struct ScrollEffectSpec: ExpressibleByArgument {
   /// How titles name it: the preset, or the file's path.
   var name: String { preset?.rawValue ?? path ?? "" }
 
-  /// The preset sized for the table (`ScrollEffectKind.effect`), or the file's effect.
-  func effect(rowHeight: Double, viewportHeight: Double) throws -> ScrollEffect {
-    if let preset { return try preset.effect(rowHeight: rowHeight, viewportHeight: viewportHeight) }
+  /// The preset sized for the table (`ScrollEffectKind.effect`) along `axis`, or the file's
+  /// effect (whatever axis it reads).
+  func effect(rowHeight: Double, viewportHeight: Double, axis: ScrollAxis = .vertical) throws -> ScrollEffect {
+    if let preset { return try preset.effect(rowHeight: rowHeight, viewportHeight: viewportHeight, axis: axis) }
     let path = self.path ?? ""
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
@@ -451,21 +463,21 @@ struct ScrollEffectSpec: ExpressibleByArgument {
   }
 }
 
-/// The scroll effects `--scroll-effect` names (the vertical presets of `ScrollEffect`).
+/// The scroll effects `--scroll-effect` names (the presets of `ScrollEffect` that read either axis).
 enum ScrollEffectKind: String, CaseIterable, ExpressibleByArgument {
   case reveal, edgeFadeScale, coverFlow, wheelPicker, carouselKeylines, parallaxContent
 
-  /// The preset on a vertical list of rows `rowHeight` points tall in a viewport
-  /// `viewportHeight` points tall: cover flow and carousel pitch = the row height, the
-  /// wheel's viewport = the viewport, parallax overflow = half a row.
-  func effect(rowHeight: Double, viewportHeight: Double) throws -> ScrollEffect {
+  /// The preset on a list along `axis` of rows `rowHeight` points long in a viewport
+  /// `viewportHeight` points long (both along the axis): cover flow and carousel pitch =
+  /// the row's length, the wheel's viewport = the viewport, parallax overflow = half a row.
+  func effect(rowHeight: Double, viewportHeight: Double, axis: ScrollAxis = .vertical) throws -> ScrollEffect {
     switch self {
-    case .reveal: return try .reveal()
-    case .edgeFadeScale: return try .edgeFadeScale()
-    case .coverFlow: return try .coverFlow(pitch: rowHeight, axis: .vertical)
-    case .wheelPicker: return try .wheelPicker(viewportExtent: viewportHeight, itemExtent: rowHeight)
-    case .carouselKeylines: return try .carouselKeylines(pitch: rowHeight, axis: .vertical)
-    case .parallaxContent: return try .parallaxContent(overflow: rowHeight / 2)
+    case .reveal: return try .reveal(axis: axis)
+    case .edgeFadeScale: return try .edgeFadeScale(axis: axis)
+    case .coverFlow: return try .coverFlow(pitch: rowHeight, axis: axis)
+    case .wheelPicker: return try .wheelPicker(viewportExtent: viewportHeight, itemExtent: rowHeight, axis: axis)
+    case .carouselKeylines: return try .carouselKeylines(pitch: rowHeight, axis: axis)
+    case .parallaxContent: return try .parallaxContent(overflow: rowHeight / 2, axis: axis)
     }
   }
 }
