@@ -145,7 +145,8 @@ struct CellMotionSoak: ParsableCommand {
     let m = Soak.memory()
     let elapsed = Soak.now() - start
     say(
-      "stats: \(sessions) sessions (\(refusedConfigs) configurations refused by the table), \(total.batches) batches, "
+      "stats: \(sessions) sessions (\(refusedConfigs) configurations refused by the table), "
+        + "\(total.horizontalFrames) frames of horizontal tables, \(total.batches) batches, "
         + "\(total.toggles) toggles, \(total.refused) refused actions, \(total.settleChecks) settle checks, "
         + "\(total.kernelCells) kernel cells (worst \(total.worstKernel) normalised, opacity \(total.worstOpacity)), "
         + "\(total.steadyFrames) steady frames checked for allocations, \(total.refinements) continuity refinements")

@@ -27,12 +27,6 @@ public struct ExpansionConfig: Sendable {
   public var animation: (curve: AnimationCurve, retarget: RetargetPolicy?)?
 }
 
-/// The axis scrolling runs along. Only `.vertical` exists in the table today; a horizontal
-/// axis hooks in here when the table has one.
-public enum SoakAxis: String, Sendable {
-  case vertical
-}
-
 /// One session's table, drawn from a seed.
 public struct SessionConfig: Sendable, CustomStringConvertible {
   /// The seed everything here is drawn from.
@@ -75,8 +69,10 @@ public struct SessionConfig: Sendable, CustomStringConvertible {
   public let customRowAnimation: (key: RowAnimationKey, recipe: Recipe)?
   /// Seconds; the session's first frame.
   public let startTime: Double
-  /// The scrolling axis.
-  public let axis: SoakAxis = .vertical
+  /// The axis the rows are laid out and scroll along (`TableAnimator.axis`): horizontal for
+  /// a quarter of the tables without expanding rows, from its own generator (the rest of a
+  /// seed's session is what it was before tables had an axis).
+  public let axis: ScrollAxis
   /// A scroll effect on every visible row (`TableAnimator.setScrollEffect`), or nil. Drawn
   /// from its own generator, so the rest of a seed's session is what it was without it.
   public let scrollEffect: ScrollEffect?
@@ -173,19 +169,26 @@ public struct SessionConfig: Sendable, CustomStringConvertible {
       customRowAnimation = nil
     }
     startTime = [0, 0, 12.5, 86_400, 3.6e6][Int(g.next() % 5)]
-    // A third of the tables without expanding rows get a scroll effect: the vertical
-    // presets, sized for the table; 3D ones only with the 4x4 layout.
+    // A third of the tables without expanding rows get a scroll effect: the presets along
+    // the table's axis, sized for the table; 3D ones only with the 4x4 layout.
+    var ga = SeededGenerator(seed: seed ^ 0xA815_0000_0000_0001)
+    let axis: ScrollAxis = expansion == nil && ga.next() % 4 == 0 ? .horizontal : .vertical
+    self.axis = axis
     var ge = SeededGenerator(seed: seed ^ 0x5C50_11EF_FEC7_0001)
     let h = uniformHeight ?? (variedHeights.lowerBound + variedHeights.upperBound) / 2
     if expansion == nil, ge.next() % 3 == 0 {
       let planar: [ScrollEffect?] = [
-        try? .reveal(), try? .edgeFadeScale(), try? .edgeFadeScale(threshold: .centered),
-        try? .parallaxContent(overflow: h / 2), try? .stickyHeader(), try? .stretchyHeader(height: max(h, 1)),
+        try? .reveal(axis: axis), try? .edgeFadeScale(axis: axis), try? .edgeFadeScale(threshold: .centered, axis: axis),
+        try? .parallaxContent(overflow: h / 2, axis: axis), try? .stickyHeader(axis: axis),
+        try? .stretchyHeader(height: max(h, 1), axis: axis),
       ]
+      // Android's page transformers read the horizontal axis.
+      let pages: [ScrollEffect?] = axis == .horizontal ? [try? .depthPage(), try? .zoomOutPage()] : []
       let solid: [ScrollEffect?] = [
-        try? .coverFlow(pitch: max(h, 1), axis: .vertical), try? .wheelPicker(viewportExtent: viewport, itemExtent: max(h, 1)),
-        try? .carouselKeylines(pitch: max(h, 1), axis: .vertical),
-      ]
+        try? .coverFlow(pitch: max(h, 1), axis: axis),
+        try? .wheelPicker(viewportExtent: viewport, itemExtent: max(h, 1), axis: axis),
+        try? .carouselKeylines(pitch: max(h, 1), axis: axis),
+      ] + pages
       let choices = (affine ? planar : planar + solid).compactMap { $0 }
       scrollEffect = choices.isEmpty ? nil : choices[Int(ge.next() % UInt64(choices.count))]
     } else {
@@ -295,7 +298,8 @@ public struct SessionConfig: Sendable, CustomStringConvertible {
       expansion: expansionState, overscan: overscan, updateRecipes: recipes)
     var a = try TableAnimator(
       simulation: sim, recipes: TableRecipes(first: first, repeatAppearance: repeatAppearance), cellWidth: cellWidth,
-      tableWidth: tableWidth, capacity: 256, options: KernelOptions(lanes: lanes), layout: layout, motion: motion)
+      tableWidth: tableWidth, capacity: 256, options: KernelOptions(lanes: lanes), layout: layout, motion: motion,
+      axis: axis)
     a.resumesInterruptedAppearances = resumes
     try a.setScrollEffect(scrollEffect)
     return a

@@ -56,7 +56,9 @@ public enum Soak {
       script.actions.append(action)
       if let v = session.perform(action) { return SessionResult(script: script, violation: v, stats: session.stats) }
     }
-    return SessionResult(script: script, violation: nil, stats: session.stats)
+    var stats = session.stats
+    if config.axis == .horizontal { stats.horizontalFrames = stats.frames }
+    return SessionResult(script: script, violation: nil, stats: stats)
   }
 
   /// Replays a script; the first violation, if any.

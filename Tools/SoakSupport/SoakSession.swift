@@ -120,6 +120,8 @@ public struct SoakStats: Sendable {
   public var steadyFrames = 0
   /// Large moves re-stepped in sub-intervals (continuity).
   public var refinements = 0
+  /// Frames of horizontal tables (`SessionConfig.axis`) among `frames`.
+  public var horizontalFrames = 0
   /// Worst normalised transform error against the reference.
   public var worstKernel = 0.0
   /// Worst opacity error against the reference.
@@ -138,6 +140,7 @@ public struct SoakStats: Sendable {
     refused += o.refused
     batches += o.batches
     toggles += o.toggles
+    horizontalFrames += o.horizontalFrames
     settleChecks += o.settleChecks
     kernelCells += o.kernelCells
     steadyFrames += o.steadyFrames
@@ -843,13 +846,14 @@ public struct SoakSession {
       let geometry = CellGeometry(
         width: Double(batch.width[c]), height: Double(batch.height[c]), tableWidth: Double(batch.tableWidth[c]))
       let y = Double(Float(f.events.rowPositions[slot]))
+      let alongX = config.axis == .horizontal
       func reference(_ t: Double) -> CellState {
         ReferenceEvaluator.evaluate(
           recipe, geometry: geometry, row: row, batchPosition: batch.batchPosition[c], startTime: start, time: t,
           motion: policy)
       }
       let ref = reference(time)
-      let shift = Transform3D.translation(0, y, 0)
+      let shift = place(y)
       guard let kernel = f.transform(ofRow: row) else { continue }
       // A scroll effect wraps the row's animation (the outer layer), opacities multiply;
       // near a step of its timeline the effect is taken at the row's place +- a rounding
@@ -863,12 +867,12 @@ public struct SoakSession {
       let now = expected(ref)
       var e =
         effects.isEmpty
-        ? SoakKernelCheck.normalisedError(kernel, now[0].0, scale: scale, translatedBy: y)
-        : SoakKernelCheck.bracketError(kernel, now.map(\.0), scale: scale, translatedBy: y)
+        ? SoakKernelCheck.normalisedError(kernel, now[0].0, scale: scale, translatedBy: y, alongX: alongX)
+        : SoakKernelCheck.bracketError(kernel, now.map(\.0), scale: scale, translatedBy: y, alongX: alongX)
       if e > SoakKernelCheck.transformTolerance {
         // Within the Float clock's rounding of the frame time the reference moves too.
         let refs = SoakKernelCheck.window(time, start: start).flatMap { expected(reference($0)).map(\.0) }
-        e = min(e, SoakKernelCheck.bracketError(kernel, refs, scale: scale, translatedBy: y))
+        e = min(e, SoakKernelCheck.bracketError(kernel, refs, scale: scale, translatedBy: y, alongX: alongX))
       }
       let o = Double(f.opacity[slot])
       var eo = o.isNaN ? .infinity : max(0, now.map(\.1).min()! - o, o - now.map(\.1).max()!)
@@ -908,7 +912,12 @@ public struct SoakSession {
     let offset = f.events.scrollOffset
     var states: [ScrollEffectState] = []
     for nudge in [0, -1e-3, 1e-3] {
-      guard let cell = try? ScrollCell(y: leading + nudge + offset, width: config.cellWidth, height: extent) else { continue }
+      let at = leading + nudge + offset
+      let cell =
+        config.axis == .horizontal
+        ? try? ScrollCell(x: at, width: extent, height: config.cellWidth)
+        : try? ScrollCell(y: at, width: config.cellWidth, height: extent)
+      guard let cell else { continue }
       states.append(effect.evaluate(cell: cell, scroll: scroll))
     }
     return states
@@ -917,9 +926,20 @@ public struct SoakSession {
   /// The scroll view the table gives its effect for frame `f` (nil without an effect).
   func effectScroll(_ f: AnimatorFrame) -> ScrollState? {
     guard effect != nil else { return nil }
+    if config.axis == .horizontal {
+      return try? ScrollState(
+        offsetX: f.events.scrollOffset, viewportWidth: config.viewport, viewportHeight: config.tableWidth,
+        contentWidth: max(f.events.contentHeight, 0))
+    }
     return try? ScrollState(
       offsetY: f.events.scrollOffset, viewportWidth: config.tableWidth, viewportHeight: config.viewport,
       contentHeight: max(f.events.contentHeight, 0))
+  }
+
+  /// The move from a row's cell to its place `p` (points along the table's axis): down in
+  /// a vertical table, right in a horizontal one (`TableAnimator.axis`).
+  func place(_ p: Double) -> Transform3D {
+    config.axis == .horizontal ? .translation(p, 0, 0) : .translation(0, p, 0)
   }
 
   /// With a scroll effect: every drawn row that runs no animation of its own (no kernel
@@ -930,11 +950,13 @@ public struct SoakSession {
       if f.events.updateCells.contains(where: { $0.cell.row == row }) { continue }
       guard let kernel = f.transform(ofRow: row) else { continue }
       let y = Double(Float(f.events.rowPositions[slot]))
-      let shift = Transform3D.translation(0, y, 0)
+      let shift = place(y)
       let states = effectStates(f, slot: slot, scroll: scroll)
       guard !states.isEmpty else { continue }
       let scale = max(config.cellWidth, f.events.rowHeights[slot], config.tableWidth)
-      let e = SoakKernelCheck.bracketError(kernel, states.map { $0.transform.concatenating(shift) }, scale: scale, translatedBy: y)
+      let e = SoakKernelCheck.bracketError(
+        kernel, states.map { $0.transform.concatenating(shift) }, scale: scale, translatedBy: y,
+        alongX: config.axis == .horizontal)
       // Opacity within the states' span (a steep fade moves by more than the tolerance
       // within the Float rounding of the row's place).
       let o = Double(f.opacity[slot])
@@ -976,32 +998,33 @@ public enum SoakKernelCheck {
     return times
   }
 
-  /// What the table's Float composition with a translation by `y` points down may add to
-  /// entry (i, j) of the composed reference `r`, given the frame's matrix `k`: the y column
-  /// gains m(i,3) * y, rounded to Float twice (the product and the sum), and the kernel's
+  /// What the table's Float composition with a translation by `y` points down (right,
+  /// `alongX`) may add to entry (i, j) of the composed reference `r`, given the frame's
+  /// matrix `k`: the y column (x column) gains m(i,3) * y, rounded to Float twice (the product and the sum), and the kernel's
   /// own error in m(i,3) (checked on its own, within the tolerance) times y. Far from the
   /// viewport (a row sliding in from 1e8 points away) both are larger than the kernel's
   /// tolerance; they are the precision of the frame's Float matrices, not an error of the
   /// kernel. (CI's soak, seed 34, session 6843680812312199990: a perspective row 6.8e6 points
   /// away had m(2,3) within 1.5e-10 of the reference, which y turned into 1e-3 in m(2,1).)
-  public static func compositionSlack(_ k: Transform3D, _ r: Transform3D, _ i: Int, _ j: Int, translatedBy y: Double)
-    -> Double
-  {
-    guard j == 1, y != 0 else { return 0 }
+  public static func compositionSlack(
+    _ k: Transform3D, _ r: Transform3D, _ i: Int, _ j: Int, translatedBy y: Double, alongX: Bool = false
+  ) -> Double {
+    let moved = alongX ? 0 : 1
+    guard j == moved, y != 0 else { return 0 }
     let carried = abs(k[i, 3] - r[i, 3]) * abs(y)
-    return 0x1p-22 * (abs(r[i, 1]) + abs(r[i, 3] * y)) + (carried.isNaN ? 0 : carried)
+    return 0x1p-22 * (abs(r[i, moved]) + abs(r[i, 3] * y)) + (carried.isNaN ? 0 : carried)
   }
 
   /// The worst normalised entry error (beyond `compositionSlack` when the table composed
   /// the kernel's matrix with a translation by `y`); NaN counts as infinite.
-  public static func normalisedError(_ k: Transform3D, _ r: Transform3D, scale s: Double, translatedBy y: Double = 0)
-    -> Double
-  {
+  public static func normalisedError(
+    _ k: Transform3D, _ r: Transform3D, scale s: Double, translatedBy y: Double = 0, alongX: Bool = false
+  ) -> Double {
     var worst = 0.0
     for i in 0..<4 {
       for j in 0..<4 {
         var e = abs(k[i, j] - r[i, j])
-        e = e.isNaN ? e : max(0, e - compositionSlack(k, r, i, j, translatedBy: y))
+        e = e.isNaN ? e : max(0, e - compositionSlack(k, r, i, j, translatedBy: y, alongX: alongX))
         if i == 3 { e /= s }
         if j == 3 { e *= s }
         worst = worstOf(worst, e)
@@ -1012,14 +1035,14 @@ public enum SoakKernelCheck {
 
   /// The normalised error of `k` against the range each entry of `refs` spans (beyond
   /// `compositionSlack`).
-  public static func bracketError(_ k: Transform3D, _ refs: [Transform3D], scale s: Double, translatedBy y: Double = 0)
-    -> Double
-  {
+  public static func bracketError(
+    _ k: Transform3D, _ refs: [Transform3D], scale s: Double, translatedBy y: Double = 0, alongX: Bool = false
+  ) -> Double {
     var worst = 0.0
     for i in 0..<4 {
       for j in 0..<4 {
         let values = refs.map { $0[i, j] }
-        let slack = refs.map { compositionSlack(k, $0, i, j, translatedBy: y) }.max()!
+        let slack = refs.map { compositionSlack(k, $0, i, j, translatedBy: y, alongX: alongX) }.max()!
         var e = k[i, j].isNaN ? .infinity : max(0, values.min()! - k[i, j] - slack, k[i, j] - values.max()! - slack)
         if i == 3 { e /= s }
         if j == 3 { e *= s }
