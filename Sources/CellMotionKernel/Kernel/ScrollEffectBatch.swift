@@ -42,8 +42,15 @@ public struct ScrollEffectBatch: Sendable {
   public init(effect: ScrollEffect, capacity: Int = 0) throws(CellMotionError) {
     self.effect = effect
     batch = try CellBatch(recipes: [effect.recipe], capacity: capacity, source: .progress)
-    kinds.reserveCapacity(capacity)
-    timelineColumns.reserveCapacity(5 * capacity)
+    // The columns at their working size once, then emptied (capacity kept): their pages
+    // are touched here rather than by the first frame, which appends thousands of cells
+    // at once.
+    try batch.resizeForProgress(count: capacity)
+    try batch.resizeForProgress(count: 0)
+    kinds = [Float](repeating: 0, count: capacity)
+    kinds.removeAll(keepingCapacity: true)
+    timelineColumns = [Float](repeating: 0, count: 5 * capacity)
+    timelineColumns.removeAll(keepingCapacity: true)
   }
 
   /// Evaluates the effect for `leading.count` cells.
