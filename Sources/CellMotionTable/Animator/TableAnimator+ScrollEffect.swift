@@ -32,7 +32,11 @@ struct TableScrollStage: Sendable {
       throw .invalidCombination(
         field: "layout", reason: "scroll effect \(effect.name) is not affine; use the transform3D layout")
     }
-    output = try FrameOutput(capacity: capacity, layout: layout, includeFold: false)
+    // A planar effect's matrices as six Floats whatever the frame's layout: compose builds
+    // the 4x4 rows from them, and the effect's pass writes and compose reads 24 bytes a
+    // row instead of 64.
+    let planar = batch.batch.recipes.first?.isPlanar ?? false
+    output = try FrameOutput(capacity: capacity, layout: planar ? .affine2D : layout, includeFold: false)
     leading = [Float](repeating: 0, count: capacity)
     extent = [Float](repeating: 0, count: capacity)
   }
@@ -126,7 +130,8 @@ extension TableAnimator {
     effect: FrameOutput, rows n: Int, positions: [Double], horizontal: Bool, into frame: inout AnimatorFrame
   ) {
     let affine = frame.layout == .affine2D
-    let floats = affine ? 6 : 16
+    // The effect's own layout: six Floats for a planar effect (`TableScrollStage`).
+    let planarEffect = effect.layout == .affine2D
     // Every input through a pointer: reading `frame.animating[i]` while `frame.matrices`
     // was open for writing made two uniqueness checks per row.
     let animating = frame.animating
@@ -139,23 +144,39 @@ extension TableAnimator {
             // composition alone.
             let p = p.baseAddress!, an = an.baseAddress!
             let m = m.baseAddress!, s = s.baseAddress!
-            // The axis a literal in each loop (the composition inlined per axis).
-            switch (affine, horizontal) {
-            case (true, false):
+            // The layouts and the axis literals in each loop (the composition inlined per case).
+            switch (affine, planarEffect, horizontal) {
+            case (true, _, false):
               for i in 0..<n {
-                Self.composeAffine(m + floats &* i, s + floats &* i, y: Float(p[i]), animating: an[i], horizontal: false)
+                Self.composeAffine(m + 6 &* i, s + 6 &* i, y: Float(p[i]), animating: an[i], horizontal: false)
               }
-            case (true, true):
+            case (true, _, true):
               for i in 0..<n {
-                Self.composeAffine(m + floats &* i, s + floats &* i, y: Float(p[i]), animating: an[i], horizontal: true)
+                Self.composeAffine(m + 6 &* i, s + 6 &* i, y: Float(p[i]), animating: an[i], horizontal: true)
               }
-            case (false, false):
+            case (false, true, false):
               for i in 0..<n {
-                Self.compose4x4(m + floats &* i, s + floats &* i, y: Float(p[i]), animating: an[i], horizontal: false)
+                if an[i] {
+                  Self.compose4x4(m + 16 &* i, Self.rows(affine: s + 6 &* i), y: Float(p[i]), animating: true, horizontal: false)
+                } else {
+                  Self.place(affine: s + 6 &* i, y: Float(p[i]), horizontal: false, into: m + 16 &* i)
+                }
               }
-            case (false, true):
+            case (false, true, true):
               for i in 0..<n {
-                Self.compose4x4(m + floats &* i, s + floats &* i, y: Float(p[i]), animating: an[i], horizontal: true)
+                if an[i] {
+                  Self.compose4x4(m + 16 &* i, Self.rows(affine: s + 6 &* i), y: Float(p[i]), animating: true, horizontal: true)
+                } else {
+                  Self.place(affine: s + 6 &* i, y: Float(p[i]), horizontal: true, into: m + 16 &* i)
+                }
+              }
+            case (false, false, false):
+              for i in 0..<n {
+                Self.compose4x4(m + 16 &* i, Self.rows(s + 16 &* i), y: Float(p[i]), animating: an[i], horizontal: false)
+              }
+            case (false, false, true):
+              for i in 0..<n {
+                Self.compose4x4(m + 16 &* i, Self.rows(s + 16 &* i), y: Float(p[i]), animating: an[i], horizontal: true)
               }
             }
           }
@@ -169,20 +190,52 @@ extension TableAnimator {
     }
   }
 
+  /// The rows of the 4x4 at `s` (16 Floats, CATransform3D field order), as vector loads.
+  @inline(__always)
+  static func rows(_ s: UnsafePointer<Float>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+    let src = UnsafeRawPointer(s)
+    return (
+      src.loadUnaligned(fromByteOffset: 0, as: SIMD4<Float>.self), src.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self),
+      src.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self), src.loadUnaligned(fromByteOffset: 48, as: SIMD4<Float>.self)
+    )
+  }
+
+  /// The rows of the 4x4 of the affine matrix at `s` (a b c d tx ty): (a b 0 0), (c d 0 0),
+  /// (0 0 1 0), (tx ty 0 1), the entries a 4x4 planar matrix holds.
+  @inline(__always)
+  static func rows(affine s: UnsafePointer<Float>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+    (SIMD4(s[0], s[1], 0, 0), SIMD4(s[2], s[3], 0, 0), SIMD4(0, 0, 1, 0), SIMD4(s[4], s[5], 0, 1))
+  }
+
+  /// A row that runs no animation, under a planar effect S (six Floats at `s`, a b c d tx
+  /// ty): S x T(0, y) (T(y, 0) when `horizontal`) as 16 Floats, four vector stores. The
+  /// values `compose4x4` gives S's rows without an animation (whose rows 1 to 3 have w = 0,
+  /// so only the translation row moves).
+  @inline(__always)
+  static func place(affine s: UnsafePointer<Float>, y: Float, horizontal: Bool, into a: UnsafeMutablePointer<Float>) {
+    let src = UnsafeRawPointer(s), dst = UnsafeMutableRawPointer(a)
+    let ab = src.loadUnaligned(fromByteOffset: 0, as: SIMD2<Float>.self)
+    let cd = src.loadUnaligned(fromByteOffset: 8, as: SIMD2<Float>.self)
+    var t = src.loadUnaligned(fromByteOffset: 16, as: SIMD2<Float>.self)
+    if horizontal { t.x += y } else { t.y += y }
+    dst.storeBytes(of: SIMD4(lowHalf: ab, highHalf: .zero), toByteOffset: 0, as: SIMD4<Float>.self)
+    dst.storeBytes(of: SIMD4(lowHalf: cd, highHalf: .zero), toByteOffset: 16, as: SIMD4<Float>.self)
+    dst.storeBytes(of: SIMD4<Float>(0, 0, 1, 0), toByteOffset: 32, as: SIMD4<Float>.self)
+    dst.storeBytes(of: SIMD4(lowHalf: t, highHalf: SIMD2(0, 1)), toByteOffset: 48, as: SIMD4<Float>.self)
+  }
+
   /// `a` (16 Floats, CATransform3D field order: row r, column c at 4r + c) = A x T(0, y)
-  /// becomes A x S x T(0, y), S at `s` (T(y, 0) when `horizontal`).
+  /// becomes A x S x T(0, y), S's rows `s` (`rows(_:)`, `rows(affine:)`; T(y, 0) when
+  /// `horizontal`).
   @inline(__always)
   static func compose4x4(
-    _ a: UnsafeMutablePointer<Float>, _ s: UnsafePointer<Float>, y: Float, animating: Bool, horizontal: Bool
+    _ a: UnsafeMutablePointer<Float>, _ s: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>), y: Float,
+    animating: Bool, horizontal: Bool
   ) {
-    // S's rows as vector loads, the result's rows as vector stores (element by element,
-    // a cell took about 77 instructions); the arithmetic is the same, value for value.
-    let src = UnsafeRawPointer(s)
+    // S's rows as vectors, the result's rows as vector stores (element by element, a cell
+    // took about 77 instructions); the arithmetic is the same, value for value.
     let dst = UnsafeMutableRawPointer(a)
-    let s0 = src.loadUnaligned(fromByteOffset: 0, as: SIMD4<Float>.self)
-    let s1 = src.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
-    let s2 = src.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self)
-    let s3 = src.loadUnaligned(fromByteOffset: 48, as: SIMD4<Float>.self)
+    let (s0, s1, s2, s3) = s
     for r in 0..<4 {
       var row: SIMD4<Float>
       if animating {
