@@ -261,21 +261,23 @@ public struct TableAnimator: Sendable {
       throw .invalidCombination(
         field: "layout", reason: "row animation recipe \(r.recipe.name) is not affine; use the transform3D layout")
     }
-    frame.behind.reserveCapacity(capacity)
+    // The per-row arrays at their working size once, then emptied (capacity kept): their
+    // pages are touched here rather than by the first frame, which fills thousands of rows.
+    Self.reserveTouched(&frame.behind, capacity)
     frame.extraCells.reserveCapacity(64)
     frame.extraMatrices.reserveCapacity(16 * 64)
     frame.extraOpacity.reserveCapacity(64)
-    frame.matrices.reserveCapacity(layout.floatsPerCell * capacity)
+    Self.reserveTouched(&frame.matrices, layout.floatsPerCell * capacity)
     // Every per-frame array at its working size up front, so a frame that shows more rows
     // than any before does not grow one (the scroll session counted one such allocation
     // in 450 frames).
-    frame.opacity.reserveCapacity(capacity)
-    frame.heights.reserveCapacity(capacity)
-    frame.animating.reserveCapacity(capacity)
+    Self.reserveTouched(&frame.opacity, capacity)
+    Self.reserveTouched(&frame.heights, capacity)
+    Self.reserveTouched(&frame.animating, capacity)
     frame.folds.reserveCapacity(64)
     frame.openDetails.reserveCapacity(64)
-    frame.events.rowPositions.reserveCapacity(capacity)
-    frame.events.rowHeights.reserveCapacity(capacity)
+    Self.reserveTouched(&frame.events.rowPositions, capacity)
+    Self.reserveTouched(&frame.events.rowHeights, capacity)
     frame.events.display.willDisplay.reserveCapacity(capacity)
     frame.events.display.didEndDisplaying.reserveCapacity(capacity)
     frame.events.display.animationStarts.reserveCapacity(capacity)
@@ -523,6 +525,13 @@ public struct TableAnimator: Sendable {
     nextCellEnd = batch.earliestEndTime
   }
 
+  /// Gives `a` room for `n` elements with its pages written once (then empties it).
+  static func reserveTouched<T: _DefaultZero>(_ a: inout [T], _ n: Int) {
+    a.reserveCapacity(n)
+    setCount(&a, n)
+    a.removeAll(keepingCapacity: true)
+  }
+
   /// Sets `a`'s count to `n`, keeping its capacity (no allocation within it); the
   /// elements are left for the caller to write.
   @inline(__always)
@@ -752,3 +761,4 @@ public struct TableAnimator: Sendable {
 protocol _DefaultZero { static var _zero: Self { get } }
 extension Float: _DefaultZero { static var _zero: Float { 0 } }
 extension Bool: _DefaultZero { static var _zero: Bool { false } }
+extension Double: _DefaultZero { static var _zero: Double { 0 } }
