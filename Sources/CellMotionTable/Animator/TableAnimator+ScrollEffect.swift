@@ -140,45 +140,33 @@ extension TableAnimator {
       animating.withUnsafeBufferPointer { an in
         effect.matrices.withUnsafeBufferPointer { s in
           frame.matrices.withUnsafeMutableBufferPointer { m in
-            // Base addresses unwrapped once and one loop per layout: the loop body is the
-            // composition alone.
+            // Base addresses unwrapped once.
             let p = p.baseAddress!, an = an.baseAddress!
             let m = m.baseAddress!, s = s.baseAddress!
-            // The layouts and the axis literals in each loop (the composition inlined per case).
-            switch (affine, planarEffect, horizontal) {
-            case (true, _, false):
-              for i in 0..<n {
-                Self.composeAffine(m + 6 &* i, s + 6 &* i, y: Float(p[i]), animating: an[i], horizontal: false)
-              }
-            case (true, _, true):
-              for i in 0..<n {
-                Self.composeAffine(m + 6 &* i, s + 6 &* i, y: Float(p[i]), animating: an[i], horizontal: true)
-              }
-            case (false, true, false):
-              for i in 0..<n {
-                if an[i] {
-                  Self.compose4x4(m + 16 &* i, Self.rows(affine: s + 6 &* i), y: Float(p[i]), animating: true, horizontal: false)
-                } else {
-                  Self.place(affine: s + 6 &* i, y: Float(p[i]), horizontal: false, into: m + 16 &* i)
+            // One loop per layout, each inlined with the axis as a literal (`run(true)`,
+            // `run(false)`): the loop body is the composition alone.
+            @inline(__always) func run(_ horizontal: Bool) {
+              switch (affine, planarEffect) {
+              case (true, _):
+                for i in 0..<n {
+                  Self.composeAffine(m + 6 &* i, s + 6 &* i, y: Float(p[i]), animating: an[i], horizontal: horizontal)
                 }
-              }
-            case (false, true, true):
-              for i in 0..<n {
-                if an[i] {
-                  Self.compose4x4(m + 16 &* i, Self.rows(affine: s + 6 &* i), y: Float(p[i]), animating: true, horizontal: true)
-                } else {
-                  Self.place(affine: s + 6 &* i, y: Float(p[i]), horizontal: true, into: m + 16 &* i)
+              case (false, true):
+                for i in 0..<n {
+                  let y = Float(p[i])
+                  if an[i] {
+                    Self.compose4x4(m + 16 &* i, Self.rows(affine: s + 6 &* i), y: y, animating: true, horizontal: horizontal)
+                  } else {
+                    Self.place(affine: s + 6 &* i, y: y, horizontal: horizontal, into: m + 16 &* i)
+                  }
                 }
-              }
-            case (false, false, false):
-              for i in 0..<n {
-                Self.compose4x4(m + 16 &* i, Self.rows(s + 16 &* i), y: Float(p[i]), animating: an[i], horizontal: false)
-              }
-            case (false, false, true):
-              for i in 0..<n {
-                Self.compose4x4(m + 16 &* i, Self.rows(s + 16 &* i), y: Float(p[i]), animating: an[i], horizontal: true)
+              case (false, false):
+                for i in 0..<n {
+                  Self.compose4x4(m + 16 &* i, Self.rows(s + 16 &* i), y: Float(p[i]), animating: an[i], horizontal: horizontal)
+                }
               }
             }
+            if horizontal { run(true) } else { run(false) }
           }
         }
       }
