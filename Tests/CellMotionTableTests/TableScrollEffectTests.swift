@@ -50,10 +50,10 @@ struct TableScrollEffectTests {
   /// Returns (rows compared, rows animating, rows the effect changed).
   func compare(
     _ recipe: Recipe, _ effect: ScrollEffect, reference: ScrollEffect, motion: MotionPolicy? = nil,
-    rowHeights: [Double]? = nil, axis: ScrollAxis = .vertical
+    rowHeights: [Double]? = nil, axis: ScrollAxis = .vertical, layout: MatrixLayout = .transform3D
   ) throws -> (Int, Int, Int) {
-    var with = try animator(recipe, effect: effect, motion: motion, rowHeights: rowHeights, axis: axis)
-    var without = try animator(recipe, effect: nil, motion: motion, rowHeights: rowHeights, axis: axis)
+    var with = try animator(recipe, effect: effect, layout: layout, motion: motion, rowHeights: rowHeights, axis: axis)
+    var without = try animator(recipe, effect: nil, layout: layout, motion: motion, rowHeights: rowHeights, axis: axis)
     let horizontal = axis == .horizontal
     func place(_ p: Double) -> Transform3D { horizontal ? .translation(p, 0, 0) : .translation(0, p, 0) }
     var compared = 0, animating = 0, changed = 0
@@ -141,6 +141,34 @@ struct TableScrollEffectTests {
     #expect(compared > 1500 && animating > 500 && changed > 300, "\(compared) \(animating) \(changed)")
   }
 
+  @Test("The affine layout on both axes: planar effects around tip-in against the reference")
+  func affineBothAxes() throws {
+    for axis in ScrollAxis.allCases {
+      for effect in [try ScrollEffect.edgeFadeScale(axis: axis), try .parallaxContent(overflow: 40, axis: axis)] {
+        let (compared, animating, changed) = try compare(.tipIn, effect, reference: effect, axis: axis, layout: .affine2D)
+        #expect(compared > 1500 && animating > 500 && changed > 300, "\(axis) \(effect.name): \(compared) \(animating) \(changed)")
+      }
+    }
+  }
+
+  @Test("A refused frame under an effect still draws every row at its place")
+  func refusedFramePlacesRows() throws {
+    for axis in ScrollAxis.allCases {
+      var a = try animator(.tipIn, effect: try .edgeFadeScale(axis: axis), axis: axis)
+      try a.step(to: 0)
+      try a.step(to: 1)  // tip-in (0.4 s) has ended on the first screen
+      a.options.threads = 0  // the kernel refuses the next frame
+      #expect(throws: CellMotionError.self) { try a.step(to: 1.5) }
+      let f = a.frame
+      for (i, row) in f.rows.enumerated() {
+        let p = Double(Float(f.events.rowPositions[i]))
+        let want = axis == .horizontal ? Transform3D.translation(p, 0, 0) : .translation(0, p, 0)
+        #expect(f.transform(ofRow: row) == want, "\(axis) row \(row)")
+      }
+      #expect(f.rows.count > 5, "\(axis): \(f.rows.count) rows")
+    }
+  }
+
   @Test("Rows of varied heights, including rows taller than the viewport")
   func variedHeights() throws {
     var g = SeededGenerator(seed: 33)
@@ -168,7 +196,7 @@ struct TableScrollEffectTests {
     }
   }
 
-  @Test("An affine layout takes a planar effect and refuses a 3D one; a horizontal effect is refused")
+  @Test("An affine layout takes a planar effect and refuses a 3D one; each axis refuses the other's effects")
   func combinations() throws {
     var planar = try animator(.fadeIn, effect: .edgeFadeScale(), layout: .affine2D)
     var full = try animator(.fadeIn, effect: .edgeFadeScale(), layout: .transform3D)

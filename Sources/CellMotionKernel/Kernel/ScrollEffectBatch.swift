@@ -44,12 +44,15 @@ public struct ScrollEffectBatch: Sendable {
     batch = try CellBatch(recipes: [effect.recipe], capacity: capacity, source: .progress)
     // The columns at their working size once, then emptied (capacity kept): their pages
     // are touched here rather than by the first frame, which appends thousands of cells
-    // at once.
-    try batch.resizeForProgress(count: capacity)
+    // at once (up to 65,536 cells: a huge capacity is reserved, not made resident).
+    let touched = Swift.min(capacity, 1 << 16)
+    try batch.resizeForProgress(count: touched)
     try batch.resizeForProgress(count: 0)
-    kinds = [Float](repeating: 0, count: capacity)
+    kinds.reserveCapacity(capacity)
+    kinds.append(contentsOf: repeatElement(0, count: touched))
     kinds.removeAll(keepingCapacity: true)
-    timelineColumns = [Float](repeating: 0, count: 5 * capacity)
+    timelineColumns.reserveCapacity(5 * capacity)
+    timelineColumns.append(contentsOf: repeatElement(0, count: 5 * touched))
     timelineColumns.removeAll(keepingCapacity: true)
   }
 

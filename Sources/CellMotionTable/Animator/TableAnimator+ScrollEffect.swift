@@ -196,16 +196,22 @@ extension TableAnimator {
   }
 
   /// A row that runs no animation, under a planar effect S (six Floats at `s`, a b c d tx
-  /// ty): S x T(0, y) (T(y, 0) when `horizontal`) as 16 Floats, four vector stores. The
-  /// values `compose4x4` gives S's rows without an animation (whose rows 1 to 3 have w = 0,
-  /// so only the translation row moves).
+  /// ty): S x T(0, y) (T(y, 0) when `horizontal`) as 16 Floats, four vector stores: the
+  /// values `compose4x4` gives S's rows without an animation, bit for bit.
   @inline(__always)
   static func place(affine s: UnsafePointer<Float>, y: Float, horizontal: Bool, into a: UnsafeMutablePointer<Float>) {
     let src = UnsafeRawPointer(s), dst = UnsafeMutableRawPointer(a)
-    let ab = src.loadUnaligned(fromByteOffset: 0, as: SIMD2<Float>.self)
-    let cd = src.loadUnaligned(fromByteOffset: 8, as: SIMD2<Float>.self)
+    var ab = src.loadUnaligned(fromByteOffset: 0, as: SIMD2<Float>.self)
+    var cd = src.loadUnaligned(fromByteOffset: 8, as: SIMD2<Float>.self)
     var t = src.loadUnaligned(fromByteOffset: 16, as: SIMD2<Float>.self)
-    if horizontal { t.x += y } else { t.y += y }
+    // The moved column gains w x y, w = 0 in rows 1 and 2 and 1 in the translation row, as
+    // `compose4x4` adds it (0 x y too: a -0 entry comes out as compose4x4's, bit for bit).
+    let zero = 0 * y
+    if horizontal {
+      (ab.x, cd.x, t.x) = (ab.x + zero, cd.x + zero, t.x + y)
+    } else {
+      (ab.y, cd.y, t.y) = (ab.y + zero, cd.y + zero, t.y + y)
+    }
     dst.storeBytes(of: SIMD4(lowHalf: ab, highHalf: .zero), toByteOffset: 0, as: SIMD4<Float>.self)
     dst.storeBytes(of: SIMD4(lowHalf: cd, highHalf: .zero), toByteOffset: 16, as: SIMD4<Float>.self)
     dst.storeBytes(of: SIMD4<Float>(0, 0, 1, 0), toByteOffset: 32, as: SIMD4<Float>.self)

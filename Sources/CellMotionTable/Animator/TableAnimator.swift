@@ -40,7 +40,8 @@ public struct AnimatorFrame: Sendable {
   /// How `matrices` stores each row (`TableAnimator`'s layout).
   public internal(set) var layout: MatrixLayout = .transform3D
   public internal(set) var opacity: [Float] = []
-  /// Cell heights (animated), points.
+  /// Cell heights (animated), points: the rows' lengths along the scroll axis (their widths
+  /// in a horizontal table, `TableAnimator.axis`).
   public internal(set) var heights: [Float] = []
   /// Whether row i is animating this frame.
   public internal(set) var animating: [Bool] = []
@@ -98,7 +99,7 @@ public struct ExtraCell: Sendable, Equatable {
   public var row: Int?
   /// A deleted row's index before the batch that deleted it.
   public var deletedFrom: Int? = nil
-  /// The cell's height, points.
+  /// The cell's height, points (its width in a horizontal table, `TableAnimator.axis`).
   public var height: Double
   /// Whether it draws behind the visible rows (deleted rows do).
   public var isBehind: Bool
@@ -173,9 +174,10 @@ public struct TableAnimator: Sendable {
   ///   - simulation: the table (its stagger should be `.none`: the recipe's own stagger
   ///     is applied by the kernel's batch).
   ///   - recipes: the recipes for first and repeated appearances and for folds.
-  ///   - cellWidth: the cells' width, points.
+  ///   - cellWidth: the cells' width, points (their height in a horizontal table, `axis`).
   ///   - tableWidth: the table's width in points (for recipes that depend on it); nil
-  ///     means `cellWidth`.
+  ///     means `cellWidth`. In a horizontal table, its height: the scroll effect's viewport
+  ///     height (recipes there read the viewport's width as their table width).
   ///   - capacity: cells the batch holds without reallocating (visible rows plus those
   ///     still animating), 0...`CellBatch.maxCapacity`; grows if exceeded (allocating
   ///     once), up to `CellBatch.maxCapacity`.
@@ -262,22 +264,24 @@ public struct TableAnimator: Sendable {
         field: "layout", reason: "row animation recipe \(r.recipe.name) is not affine; use the transform3D layout")
     }
     // The per-row arrays at their working size once, then emptied (capacity kept): their
-    // pages are touched here rather than by the first frame, which fills thousands of rows.
-    Self.reserveTouched(&frame.behind, capacity)
+    // pages are touched here rather than by the first frame, which fills thousands of rows
+    // (up to `touchedRows` of them: a huge capacity is reserved, not made resident).
+    let touched = min(capacity, Self.touchedRows)
+    Self.reserveTouched(&frame.behind, capacity, touching: touched)
     frame.extraCells.reserveCapacity(64)
     frame.extraMatrices.reserveCapacity(16 * 64)
     frame.extraOpacity.reserveCapacity(64)
-    Self.reserveTouched(&frame.matrices, layout.floatsPerCell * capacity)
+    Self.reserveTouched(&frame.matrices, layout.floatsPerCell * capacity, touching: layout.floatsPerCell * touched)
     // Every per-frame array at its working size up front, so a frame that shows more rows
     // than any before does not grow one (the scroll session counted one such allocation
     // in 450 frames).
-    Self.reserveTouched(&frame.opacity, capacity)
-    Self.reserveTouched(&frame.heights, capacity)
-    Self.reserveTouched(&frame.animating, capacity)
+    Self.reserveTouched(&frame.opacity, capacity, touching: touched)
+    Self.reserveTouched(&frame.heights, capacity, touching: touched)
+    Self.reserveTouched(&frame.animating, capacity, touching: touched)
     frame.folds.reserveCapacity(64)
     frame.openDetails.reserveCapacity(64)
-    Self.reserveTouched(&frame.events.rowPositions, capacity)
-    Self.reserveTouched(&frame.events.rowHeights, capacity)
+    Self.reserveTouched(&frame.events.rowPositions, capacity, touching: touched)
+    Self.reserveTouched(&frame.events.rowHeights, capacity, touching: touched)
     frame.events.display.willDisplay.reserveCapacity(capacity)
     frame.events.display.didEndDisplaying.reserveCapacity(capacity)
     frame.events.display.animationStarts.reserveCapacity(capacity)
@@ -362,6 +366,25 @@ public struct TableAnimator: Sendable {
         }
       }
     }
+    do {
+      try animateRows(events, time: time)
+    } catch {
+      // A refused frame (a batch that cannot grow, options the kernel rejects, an effect's
+      // frame refused): with an effect, whose pass would have placed the rows, every row
+      // gets its plain translation (as without one, where they are written first), so the
+      // frame stays drawable.
+      if effectPlacesRows { placeRows(events) }
+      frame.events = events
+      throw error
+    }
+    frame.events = events
+  }
+
+  /// `step`'s passes after the visible rows' translations: appearance animations started
+  /// and evaluated, batch updates, folds, open details, the scroll effect.
+  mutating func animateRows(_ events: FrameEvents, time: Double) throws(CellMotionError) {
+    let visible = frame.rows, n = frame.rows.count
+    let floats = frame.layout.floatsPerCell
     // Start the animations of rows that appeared (or let a running one go on), appended to
     // the batch at once (a first frame starts thousands).
     pendingStarts.removeAll(keepingCapacity: true)
@@ -414,24 +437,17 @@ public struct TableAnimator: Sendable {
     try evaluateUpdates(events, time: time)
     try evaluateFolds(events, time: time)
     try collectOpenDetails(events, time: time)
-    do {
-      try applyScrollEffect(events)
-    } catch {
-      // The effect's frame was refused: the rows it would have placed get their plain
-      // translations, so the frame stays drawable.
-      if effectPlacesRows { placeRowsNotAnimating(events) }
-      throw error
-    }
-    frame.events = events
+    try applyScrollEffect(events)
   }
 
-  /// Writes the translation to its place of every visible row that runs no animation.
-  mutating func placeRowsNotAnimating(_ events: FrameEvents) {
-    let floats = frame.layout.floatsPerCell, horizontal = axis == .horizontal
-    for i in frame.animating.indices where !frame.animating[i] {
-      var m: [Float] = []
-      Self.appendTranslation(Float(events.rowPositions[i]), floats, horizontal: horizontal, to: &m)
-      frame.matrices.replaceSubrange((floats * i)..<(floats * i + floats), with: m)
+  /// Writes every visible row's translation to its place.
+  mutating func placeRows(_ events: FrameEvents) {
+    let floats = frame.layout.floatsPerCell, horizontal = axis == .horizontal, n = frame.rows.count
+    frame.matrices.withUnsafeMutableBufferPointer { m in
+      events.rowPositions.withUnsafeBufferPointer { y in
+        guard n > 0 else { return }
+        Self.storeTranslations(y.baseAddress!, n, floats, horizontal: horizontal, into: m.baseAddress!)
+      }
     }
   }
 
@@ -525,10 +541,14 @@ public struct TableAnimator: Sendable {
     nextCellEnd = batch.earliestEndTime
   }
 
-  /// Gives `a` room for `n` elements with its pages written once (then empties it).
-  static func reserveTouched<T: _DefaultZero>(_ a: inout [T], _ n: Int) {
+  /// Rows whose frame arrays `init` writes once (`reserveTouched`): 65,536.
+  static let touchedRows = 1 << 16
+
+  /// Gives `a` room for `n` elements with the pages of the first `touched` written once
+  /// (then empties it).
+  static func reserveTouched<T: _DefaultZero>(_ a: inout [T], _ n: Int, touching touched: Int) {
     a.reserveCapacity(n)
-    setCount(&a, n)
+    setCount(&a, touched)
     a.removeAll(keepingCapacity: true)
   }
 
