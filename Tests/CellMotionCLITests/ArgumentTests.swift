@@ -28,9 +28,9 @@ struct ArgumentTests {
       "--scroll", "--rule", "--motion", "--format", "--layout", "--output", "--height-retarget", "--row-animation",
       "--update-timing", "--scroll-effect", "--axis",
     ],
-    "curve": ["--format", "--output", "--scroll-effect"],
+    "curve": ["--format", "--output", "--scroll-effect", "--axis"],
     "inspect": ["--output"],
-    "recipe-template": ["--output", "--scroll-effect"],
+    "recipe-template": ["--output", "--scroll-effect", "--axis"],
   ]
 
   @Test("--velocity -3000 is a value, the same as --velocity=-3000")

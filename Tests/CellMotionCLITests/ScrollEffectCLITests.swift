@@ -92,6 +92,24 @@ struct ScrollEffectCLITests {
     #expect(svg.contains("<clipPath id=\"clip-0\"><rect width=\"600\" height=\"200\"/>"))
     let fold = try CLI.run(["render", "foldOpen", "--axis", "horizontal", "-o", dir.path])
     #expect(fold.status == 1 && fold.errorLines.count == 1 && fold.stderr.contains("horizontal"), "\(fold.stderr)")
+    // recipe-template --axis horizontal writes the horizontal preset; a horizontal table
+    // reads it back, and a vertical one refuses it in one line.
+    let file = dir.appendingPathComponent("cover-h.json").path
+    let t = try CLI.run([
+      "recipe-template", "--scroll-effect", "coverFlow", "--axis", "horizontal", "--row-height", "120",
+      "--viewport-height", "600", "-o", file,
+    ])
+    #expect(t.status == 0, "\(t.stderr)")
+    let read = try ScrollEffect.decodeFile(try Data(contentsOf: URL(fileURLWithPath: file)), source: file)
+    #expect(read == (try ScrollEffectKind.coverFlow.effect(rowHeight: 120, viewportHeight: 600, axis: .horizontal)))
+    #expect(read.timeline.axis == .horizontal)
+    let back = try CLI.run([
+      "render", "tipIn", "--axis", "horizontal", "--scroll-effect", file, "--row-height", "120", "--viewport-height", "600",
+      "--width", "200", "--duration", "0.3", "-o", dir.path,
+    ])
+    #expect(back.status == 0, "\(back.stderr)")
+    let vertical = try CLI.run(["render", "tipIn", "--scroll-effect", file, "--duration", "0.3", "-o", dir.path])
+    #expect(vertical.status == 1 && vertical.errorLines.count == 1, "\(vertical.stderr)")
   }
 
   @Test("recipe-template --scroll-effect writes a file that --scroll-effect FILE reads back: the same frames as the preset")

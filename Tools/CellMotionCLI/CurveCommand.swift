@@ -60,6 +60,9 @@ struct CurveCommand: ParsableCommand {
   var viewportHeight: Double = 667
   @Option(parsing: .unconditional, help: "With --scroll-effect: table (and cell) width, points.")
   var width: Double = 375
+  @Option(
+    help: "With --scroll-effect: the table's axis, vertical or horizontal (then --row-height and --viewport-height are widths and --width the rows' height, as in `render --axis horizontal`).")
+  var axis: ScrollAxis = .vertical
 
   @Option(help: "Output format: svg or csv.")
   var format: CurveFormat = .svg
@@ -87,10 +90,16 @@ struct CurveCommand: ParsableCommand {
         throw CLIError("--scroll-effect plots an effect; drop the curve argument and the spring and retarget flags")
       }
       try ScrollEffectSpec.checkLengths([("--row-height", rowHeight), ("--viewport-height", viewportHeight), ("--width", width)])
-      let effect = try kind.effect(rowHeight: rowHeight, viewportHeight: viewportHeight)
+      let effect = try kind.effect(rowHeight: rowHeight, viewportHeight: viewportHeight, axis: axis)
+      // The cell as `render` draws it: a horizontal table's rows are `rowHeight` wide and
+      // `width` tall, and read the viewport's width as their table width.
+      let geometry =
+        axis == .horizontal
+        ? CellGeometry(width: rowHeight, height: width, tableWidth: viewportHeight)
+        : CellGeometry(width: width, height: rowHeight, tableWidth: width)
       let plot = EffectPlot(
-        effect: effect, geometry: CellGeometry(width: width, height: rowHeight, tableWidth: width),
-        title: "cellmotion scroll effect \(kind.name): rows \(num(rowHeight)) pt, viewport \(num(viewportHeight)) pt")
+        effect: effect, geometry: geometry,
+        title: "cellmotion scroll effect \(kind.name)\(axis == .horizontal ? ", horizontal" : ""): rows \(num(rowHeight)) pt, viewport \(num(viewportHeight)) pt")
       try destination.write(format == .csv ? plot.csv(samples: samples) : plot.svg(samples: samples))
       return
     }

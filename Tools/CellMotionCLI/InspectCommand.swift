@@ -308,6 +308,9 @@ struct RecipeTemplateCommand: ParsableCommand {
   var rowHeight: Double = 80
   @Option(parsing: .unconditional, help: "With --scroll-effect: viewport height, points.")
   var viewportHeight: Double = 667
+  @Option(
+    help: "With --scroll-effect: the table's axis, vertical or horizontal (then --row-height and --viewport-height are widths, as in `render --axis horizontal`).")
+  var axis: ScrollAxis = .vertical
   @Option(name: [.short, .long], help: "Output file (default: stdout).")
   var output: String?
 
@@ -315,7 +318,7 @@ struct RecipeTemplateCommand: ParsableCommand {
     let destination = try Destination(output)
     if let kind = scrollEffect {
       try ScrollEffectSpec.checkLengths([("--row-height", rowHeight), ("--viewport-height", viewportHeight)])
-      try destination.write(try kind.effect(rowHeight: rowHeight, viewportHeight: viewportHeight).fileJSON)
+      try destination.write(try kind.effect(rowHeight: rowHeight, viewportHeight: viewportHeight, axis: axis).fileJSON)
       return
     }
     try destination.write(RecipeSource.json(try Recipe.preset(named: preset)))
