@@ -87,6 +87,10 @@ public struct CellBatch: Sendable {
   /// Most cells a batch holds: 16,777,216 (2^24), 52 bytes each (about 872 MB);
   /// `FrameOutput.maxCapacity` is the same.
   public static let maxCapacity = 1 << 24
+  /// Cells (rows) whose per-frame arrays an owner writes once when it is made, so a first
+  /// frame of thousands of cells does not fault their pages in (`ScrollEffectBatch`,
+  /// `TableAnimator`): 65,536. Beyond it a capacity is reserved, not made resident.
+  package static let touchedAtInit = 1 << 16
   /// Most recipes a batch holds: cells store their recipe index as an `Int32`.
   public static let maxRecipes = Int(Int32.max)
 

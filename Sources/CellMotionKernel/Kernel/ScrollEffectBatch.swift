@@ -44,8 +44,8 @@ public struct ScrollEffectBatch: Sendable {
     batch = try CellBatch(recipes: [effect.recipe], capacity: capacity, source: .progress)
     // The columns at their working size once, then emptied (capacity kept): their pages
     // are touched here rather than by the first frame, which appends thousands of cells
-    // at once (up to 65,536 cells: a huge capacity is reserved, not made resident).
-    let touched = Swift.min(capacity, 1 << 16)
+    // at once (up to `CellBatch.touchedAtInit` cells).
+    let touched = Swift.min(capacity, CellBatch.touchedAtInit)
     try batch.resizeForProgress(count: touched)
     try batch.resizeForProgress(count: 0)
     kinds.reserveCapacity(capacity)

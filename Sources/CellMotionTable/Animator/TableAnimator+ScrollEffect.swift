@@ -265,22 +265,16 @@ extension TableAnimator {
       a[horizontal ? 4 : 5] += y
       return
     }
-    if horizontal {
-      let (aa, ab, ac, ad, atx, aty) = (a[0], a[1], a[2], a[3], a[4] - y, a[5])
-      a[0] = aa * s[0] + ab * s[2]
-      a[1] = aa * s[1] + ab * s[3]
-      a[2] = ac * s[0] + ad * s[2]
-      a[3] = ac * s[1] + ad * s[3]
-      a[4] = atx * s[0] + aty * s[2] + s[4] + y
-      a[5] = atx * s[1] + aty * s[3] + s[5]
-      return
-    }
-    let (aa, ab, ac, ad, atx, aty) = (a[0], a[1], a[2], a[3], a[4], a[5] - y)
+    // The place taken out of A's translation (tx or ty), S applied, the place put back.
+    let place = horizontal ? 4 : 5
+    a[place] -= y
+    let (aa, ab, ac, ad, atx, aty) = (a[0], a[1], a[2], a[3], a[4], a[5])
     a[0] = aa * s[0] + ab * s[2]
     a[1] = aa * s[1] + ab * s[3]
     a[2] = ac * s[0] + ad * s[2]
     a[3] = ac * s[1] + ad * s[3]
     a[4] = atx * s[0] + aty * s[2] + s[4]
-    a[5] = atx * s[1] + aty * s[3] + s[5] + y
+    a[5] = atx * s[1] + aty * s[3] + s[5]
+    a[place] += y
   }
 }

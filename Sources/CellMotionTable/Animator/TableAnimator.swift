@@ -265,8 +265,8 @@ public struct TableAnimator: Sendable {
     }
     // The per-row arrays at their working size once, then emptied (capacity kept): their
     // pages are touched here rather than by the first frame, which fills thousands of rows
-    // (up to `touchedRows` of them: a huge capacity is reserved, not made resident).
-    let touched = min(capacity, Self.touchedRows)
+    // (up to `CellBatch.touchedAtInit` of them).
+    let touched = min(capacity, CellBatch.touchedAtInit)
     Self.reserveTouched(&frame.behind, capacity, touching: touched)
     frame.extraCells.reserveCapacity(64)
     frame.extraMatrices.reserveCapacity(16 * 64)
@@ -337,29 +337,23 @@ public struct TableAnimator: Sendable {
     Self.setCount(&frame.opacity, n)
     Self.setCount(&frame.heights, n)
     Self.setCount(&frame.animating, n)
-    frame.matrices.withUnsafeMutableBufferPointer { m in
-      frame.opacity.withUnsafeMutableBufferPointer { o in
-        frame.heights.withUnsafeMutableBufferPointer { h in
-          frame.animating.withUnsafeMutableBufferPointer { a in
-            events.rowPositions.withUnsafeBufferPointer { y in
-              events.rowHeights.withUnsafeBufferPointer { rh in
-                guard n > 0 else { return }
-                if !effectPlacesRows {
-                  Self.storeTranslations(y.baseAddress!, n, floats, horizontal: axis == .horizontal, into: m.baseAddress!)
-                }
-                // One buffer per loop: fills and a conversion the compiler vectorises (one
-                // loop writing all three did not, the buffers might overlap).
-                o.update(repeating: 1)
-                a.update(repeating: false)
-                for i in 0..<n { h[i] = Float(rh[i]) }
-                // The rows that already have an animation in flight (their cell comes back
-                // or animates on): marked here, so an animation start finds them in O(1).
-                batch.row.withUnsafeBufferPointer { rows in
-                  for c in rows.indices {
-                    let slot = rows[c] &- visible.lowerBound
-                    if slot >= 0 && slot < n { a[slot] = true }
-                  }
-                }
+    if !effectPlacesRows { placeRows(events) }
+    frame.opacity.withUnsafeMutableBufferPointer { o in
+      frame.heights.withUnsafeMutableBufferPointer { h in
+        frame.animating.withUnsafeMutableBufferPointer { a in
+          events.rowHeights.withUnsafeBufferPointer { rh in
+            guard n > 0 else { return }
+            // One buffer per loop: fills and a conversion the compiler vectorises (one
+            // loop writing all three did not, the buffers might overlap).
+            o.update(repeating: 1)
+            a.update(repeating: false)
+            for i in 0..<n { h[i] = Float(rh[i]) }
+            // The rows that already have an animation in flight (their cell comes back
+            // or animates on): marked here, so an animation start finds them in O(1).
+            batch.row.withUnsafeBufferPointer { rows in
+              for c in rows.indices {
+                let slot = rows[c] &- visible.lowerBound
+                if slot >= 0 && slot < n { a[slot] = true }
               }
             }
           }
@@ -440,7 +434,8 @@ public struct TableAnimator: Sendable {
     try applyScrollEffect(events)
   }
 
-  /// Writes every visible row's translation to its place.
+  /// Writes every visible row's translation to its place (`frame.rows` and `frame.matrices`
+  /// sized for the frame): the step's first write, or the whole frame of a refused one.
   mutating func placeRows(_ events: FrameEvents) {
     let floats = frame.layout.floatsPerCell, horizontal = axis == .horizontal, n = frame.rows.count
     frame.matrices.withUnsafeMutableBufferPointer { m in
@@ -486,6 +481,7 @@ public struct TableAnimator: Sendable {
     try Kernel.evaluate(updateBatch, at: time, into: &updateOutput, options: KernelOptions(lanes: options.lanes))
     let floats = output.layout.floatsPerCell
     let horizontal = axis == .horizontal
+    let source = updateOutput.matrices
     for (i, c) in events.updateCells.enumerated() {
       let y = Float(c.y)
       if let row = c.cell.row, c.cell.kind != .reloadedOld, frame.rows.contains(row) {
@@ -505,15 +501,17 @@ public struct TableAnimator: Sendable {
         ExtraCell(
           kind: c.cell.kind == .deleted ? .deleted : .reloadedOld, id: c.cell.id, row: c.cell.row,
           deletedFrom: c.cell.deletedFrom, height: c.height, isBehind: c.cell.isBehind))
-      for k in 0..<floats {
-        frame.extraMatrices.append(Self.translated(updateOutput.matrices, i, k, y, floats, horizontal: horizontal))
+      Self.appendMatrix(floats, to: &frame.extraMatrices) { out in
+        source.withUnsafeBufferPointer { Self.storeTranslated($0.baseAddress!, i, y, floats, horizontal: horizontal, into: out) }
       }
       frame.extraOpacity.append(updateOutput.opacity[i])
     }
     for m in events.movingRows {
       frame.extraCells.append(
         ExtraCell(kind: .moving, id: simulation.rows.ids[m.row], row: m.row, height: m.height, isBehind: false))
-      Self.appendTranslation(Float(m.y), floats, horizontal: horizontal, to: &frame.extraMatrices)
+      Self.appendMatrix(floats, to: &frame.extraMatrices) { out in
+        withUnsafePointer(to: m.y) { Self.storeTranslations($0, 1, floats, horizontal: horizontal, into: out) }
+      }
       frame.extraOpacity.append(1)
     }
   }
@@ -541,9 +539,6 @@ public struct TableAnimator: Sendable {
     nextCellEnd = batch.earliestEndTime
   }
 
-  /// Rows whose frame arrays `init` writes once (`reserveTouched`): 65,536.
-  static let touchedRows = 1 << 16
-
   /// Gives `a` room for `n` elements with the pages of the first `touched` written once
   /// (then empties it).
   static func reserveTouched<T: _DefaultZero>(_ a: inout [T], _ n: Int, touching touched: Int) {
@@ -565,7 +560,7 @@ public struct TableAnimator: Sendable {
 
   /// Writes `n` translations by `y[i]` points down (right, `horizontal`), converted to
   /// Float, `floats` Floats each (16: CATransform3D field order; 6: the affine a b c d tx
-  /// ty), to `m`: the same values as `appendTranslation`, one vector store per column.
+  /// ty), to `m`, one vector store per column.
   @inline(__always)
   static func storeTranslations(
     _ y: UnsafePointer<Double>, _ n: Int, _ floats: Int, horizontal: Bool, into m: UnsafeMutablePointer<Float>
@@ -609,8 +604,8 @@ public struct TableAnimator: Sendable {
   }
 
   /// Writes cell `i`'s matrix of `m` composed with a translation by `y` points down
-  /// (right, `horizontal`) to `out`: entry by entry `translated(m, i, k, y, floats,
-  /// horizontal:)`, through pointers.
+  /// (right, `horizontal`) to `out`: `M * Translate(0, y, 0)` (4x4: column 2 += column 4 *
+  /// y; affine: ty += y), or `M * Translate(y, 0, 0)` (column 1, tx).
   @inline(__always)
   static func storeTranslated(
     _ m: UnsafePointer<Float>, _ i: Int, _ y: Float, _ floats: Int, horizontal: Bool,
@@ -634,28 +629,12 @@ public struct TableAnimator: Sendable {
     }
   }
 
-  /// Appends a translation by `y` points down (right, `horizontal`) to `m`: 16 Floats
-  /// (CATransform3D field order) or, with `floats` 6, the affine (a b c d tx ty).
+  /// Appends `floats` Floats to `m`, written by `write` through a pointer to them.
   @inline(__always)
-  static func appendTranslation(_ y: Float, _ floats: Int, horizontal: Bool, to m: inout [Float]) {
-    if floats == 6 {
-      let place = horizontal ? 4 : 5
-      for k in 0..<6 { m.append(k == 0 || k == 3 ? 1 : (k == place ? y : 0)) }
-    } else {
-      let place = horizontal ? 12 : 13
-      for k in 0..<16 { m.append(k % 5 == 0 ? 1 : (k == place ? y : 0)) }
-    }
-  }
-
-  /// Entry `k` of cell `i`'s matrix in `m` composed with a translation by `y` points down:
-  /// `M * Translate(0, y, 0)` (4x4: column 2 += column 4 * y; affine: ty += y); with
-  /// `horizontal`, right: `M * Translate(y, 0, 0)` (column 1, tx).
-  @inline(__always)
-  static func translated(_ m: [Float], _ i: Int, _ k: Int, _ y: Float, _ floats: Int, horizontal: Bool) -> Float {
-    if floats == 6 { return m[6 * i + k] + (k == (horizontal ? 4 : 5) ? y : 0) }
-    let v = m[16 * i + k]
-    let moved = horizontal ? 0 : 1
-    return k % 4 == moved ? v + m[16 * i + k - moved + 3] * y : v
+  static func appendMatrix(_ floats: Int, to m: inout [Float], _ write: (UnsafeMutablePointer<Float>) -> Void) {
+    let start = m.count
+    m.append(contentsOf: repeatElement(0, count: floats))
+    m.withUnsafeMutableBufferPointer { write($0.baseAddress! + start) }
   }
 
   /// Applies a batch update at `time` (see `TableSimulation.performBatchUpdates`): the
