@@ -78,6 +78,49 @@ struct UpdateAnimationTests {
     #expect(worstRate <= 1e-9, "worst velocity jump \(worstRate)")
   }
 
+  @Test("deleted rows keep their slides through many overlapping batches while the slide pool compacts")
+  func slidePoolCompacts() throws {
+    var rng = SeededGenerator(seed: 77)
+    var sim = try simulation(seed: 77, count: 220, timing: .uiKit, offset: 600)
+    var t = 0.0
+    _ = try sim.step(to: t)
+    var checked = 0
+    var worstJump = 0.0
+    var shrinks = 0
+    var largest = 0
+    for _ in 0..<60 {
+      t += rng.uniform(0.03...0.12)
+      var pool = sim.updates.slidePoolCount
+      let before = try sim.step(to: t)
+      if sim.updates.slidePoolCount < pool { shrinks += 1 }
+      let drawnBefore = drawn(sim, before, band: (0, 500))
+      var fresh = sim.rows.ids.nextFresh
+      let batch = RandomBatch(
+        rows: (0..<sim.rows.rowCount).map { (sim.rows.ids[$0], try! sim.layout.rowHeight($0)) }, uniform: nil,
+        nextFresh: &fresh, using: &rng)
+      pool = sim.updates.slidePoolCount
+      try sim.performBatchUpdates(batch.update, at: t, expectedRowCount: batch.expected.count)
+      if sim.updates.slidePoolCount < pool { shrinks += 1 }
+      largest = max(largest, sim.updates.slidePoolCount)
+      let live = sim.updates.cells.reduce(0) { $0 + $1.slideCount }
+      #expect(sim.updates.slidePoolCount <= 2 * live + 256 + 2 * sim.updates.cells.count)
+      // A deleted row (as its cell) and every other row is drawn where it was the moment
+      // before the batch: its slides were read back from the pool, compacted or not.
+      let drawnAfter = drawn(sim, try sim.step(to: t))
+      for (id, y) in drawnBefore {
+        guard let y2 = drawnAfter[id] else {
+          Issue.record("row \(id) drawn at \(y) before the batch is not drawn after it")
+          continue
+        }
+        worstJump = worstOf(worstJump, abs(y2 - y))
+        checked += 1
+      }
+    }
+    #expect(shrinks >= 2, "the pool compacted \(shrinks) times (largest \(largest) slides)")
+    #expect(checked > 1000)
+    #expect(worstJump <= 1e-9, "worst position jump \(worstJump)")
+  }
+
   @Test("shift rates equal differences of the shifts, and every row meeting the viewport is drawn")
   func ratesAndCompleteness() throws {
     for seed: UInt64 in 1...20 {

@@ -26,7 +26,7 @@
 
 /// An element of a blocked sequence that may be stored as a run: element `offset` of a run
 /// that starts at `first` is `_run(first, offset)`.
-protocol _RunElement: Equatable, Sendable {
+protocol _RunElement: Equatable, Sendable, BitwiseCopyable {
   static func _run(_ first: Self, _ offset: Int) -> Self
 }
 
@@ -58,9 +58,10 @@ protocol _BlockLeaf: Sendable {
   static func words(_ n: Int) -> Int
   /// A run of `count` elements from `first`.
   init(run first: Element, count: Int)
-  /// The given elements, 1...`_BlockSize.max` of them, written to `storage` (room for
-  /// `words(values.count)` words) in slab `slab`.
-  init(values: UnsafeBufferPointer<Element>, storage: UnsafeMutablePointer<Element>, slab: Int32)
+  /// An explicit leaf of the `count` elements (1...`_BlockSize.max`) already written at
+  /// `storage[0 ..< count]`, which has room for `words(count)` words, in slab `slab`: the
+  /// leaf completes its words (a height leaf its prefix sums) in place.
+  init(written count: Int, storage: UnsafeMutablePointer<Element>, slab: Int32)
 }
 
 extension _BlockLeaf {
@@ -205,6 +206,15 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
   @inline(__always)
   subscript(i: Int) -> Element {
     let (b, j) = locate(i)
+    return leaves[b].element(j)
+  }
+
+  /// Element `i` for increasing `i` from one caller (`locate(_:from:)`; `cursor` starts at
+  /// 0). Unchecked: `0 <= i < count`.
+  @inline(__always)
+  func element(_ i: Int, cursor: inout Int) -> Element {
+    let (b, j) = locate(i, from: cursor)
+    cursor = b
     return leaves[b].element(j)
   }
 
@@ -355,14 +365,20 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
 /// between `_BlockSize.min` and `_BlockSize.max` elements where it can (runs excepted).
 ///
 /// Leaves taken whole from the sequence being edited keep their slab indexes: the builder's
-/// slabs start as that sequence's. New explicit leaves are written to new slabs.
+/// slabs start as that sequence's. New explicit leaves are written to new slabs, in place:
+/// the open leaf's elements go straight to the words it will keep (room for a full leaf is
+/// taken when it opens, and what it does not use is handed back when it closes), so an
+/// element is copied once, with no staging array.
 struct _BlockBuilder<Leaf: _BlockLeaf> {
   typealias Element = Leaf.Element
   var leaves: [Leaf] = []
   /// Elements in `leaves` (their first indexes are summed once, at the end).
   private var total = 0
-  /// Elements waiting to become an explicit leaf.
-  var open: [Element] = []
+  /// The open leaf: its elements so far, at `open[0 ..< openCount]` in slab `openSlab`
+  /// (nil: no leaf is open). It has room for `Leaf.words(_BlockSize.max)` words.
+  private var open: UnsafeMutablePointer<Element>? = nil
+  private(set) var openCount = 0
+  private var openSlab: Int32 = -1
   /// The edited sequence's slabs, then the new ones.
   private var slabs: [_Slab<Element>]
   /// Index of the first new slab.
@@ -382,7 +398,6 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
     firstNew = 0
     nextCapacity = Swift.max(Leaf.words(_BlockSize.max), Swift.min(_BlockSize.slab, words))
     leaves.reserveCapacity(n)
-    open.reserveCapacity(_BlockSize.max)
   }
 
   /// A builder for an edit of `source`: its leaves may be appended whole.
@@ -408,20 +423,28 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
     return (slab.base, Int32(slabs.count - 1))
   }
 
-  /// An explicit leaf of `values` written to a new slab.
-  private mutating func makeLeaf(_ values: UnsafeBufferPointer<Element>) -> Leaf {
-    let words = Leaf.words(values.count)
-    let (p, slab) = room(words)
-    written += words
-    return Leaf(values: values, storage: p, slab: slab)
+  /// The open leaf's words, opening a leaf (room for a full one) when none is.
+  @inline(__always)
+  private mutating func openWords() -> UnsafeMutablePointer<Element> {
+    if let p = open { return p }
+    let (p, slab) = room(Leaf.words(_BlockSize.max))
+    open = p
+    openSlab = slab
+    return p
   }
 
-  /// Turns the open elements into a leaf.
+  /// Turns the open elements into a leaf; the words it does not use go back to the slab
+  /// (nothing else takes words while a leaf is open).
   private mutating func flush() {
-    guard !open.isEmpty else { return }
-    let leaf = open.withUnsafeBufferPointer { makeLeaf($0) }
-    push(leaf)
-    open.removeAll(keepingCapacity: true)
+    guard let p = open else { return }
+    open = nil
+    let n = openCount
+    openCount = 0
+    let unused = Leaf.words(_BlockSize.max) - Leaf.words(n)
+    free = free! - unused
+    freeCount += unused
+    written += Leaf.words(n)
+    push(Leaf(written: n, storage: p, slab: openSlab))
   }
 
   private mutating func push(_ leaf: Leaf) {
@@ -431,32 +454,60 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
 
   /// One element.
   mutating func append(_ e: Element) {
-    open.append(e)
-    if open.count >= _BlockSize.max { flush() }
+    let p = openWords()
+    p[openCount] = e
+    openCount += 1
+    if openCount >= _BlockSize.max { flush() }
+  }
+
+  /// Copies `count` elements from `source` to the open leaf, closing it each time it is full.
+  private mutating func appendElements(_ source: UnsafePointer<Element>, _ count: Int) {
+    var from = source
+    var left = count
+    while left > 0 {
+      let p = openWords()
+      let take = Swift.min(left, _BlockSize.max - openCount)
+      // One memory copy (elements are trivial values: a height, an identifier); the typed
+      // `update(from:count:)` copied identifiers one by one.
+      UnsafeMutableRawPointer(p + openCount).copyMemory(from: from, byteCount: take * MemoryLayout<Element>.stride)
+      openCount += take
+      from += take
+      left -= take
+      if openCount >= _BlockSize.max { flush() }
+    }
+  }
+
+  /// `count` elements of a run from `first`, element `offset` on, written out to the open
+  /// leaf.
+  private mutating func appendRunElements(_ first: Element, from offset: Int, _ count: Int) {
+    var j = offset
+    let end = offset + count
+    while j < end {
+      let p = openWords() + openCount
+      let take = Swift.min(end - j, _BlockSize.max - openCount)
+      for k in 0..<take { p[k] = Element._run(first, j + k) }
+      openCount += take
+      j += take
+      if openCount >= _BlockSize.max { flush() }
+    }
   }
 
   /// `values` (1...`_BlockSize.max` of them) as one explicit leaf of their own, after the
   /// open elements.
   mutating func appendLeaf(values: UnsafeBufferPointer<Element>) {
     flush()
-    push(makeLeaf(values))
+    guard let base = values.baseAddress, values.count > 0 else { return }
+    appendElements(base, values.count)
+    flush()
   }
 
   /// Elements `range` of `leaf` written out as explicit elements.
   mutating func materialize(_ leaf: Leaf, _ range: Range<Int>) {
     guard !range.isEmpty else { return }
-    if leaf.isRun {
-      for j in range { append(Element._run(leaf.first, j)) }
+    if let storage = leaf.storage {
+      appendElements(storage + range.lowerBound, range.count)
     } else {
-      leaf.withValues { v in
-        var j = range.lowerBound
-        while j < range.upperBound {
-          let take = Swift.min(range.upperBound - j, _BlockSize.max - open.count)
-          open.append(contentsOf: UnsafeBufferPointer(rebasing: v[j..<(j + take)]))
-          j += take
-          if open.count >= _BlockSize.max { flush() }
-        }
-      }
+      appendRunElements(leaf.first, from: range.lowerBound, range.count)
     }
   }
 
@@ -465,19 +516,20 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
   mutating func appendLeaf(_ leaf: Leaf) {
     if leaf.isRun {
       appendRun(leaf.first, leaf.count)
-    } else if open.isEmpty && leaf.count >= _BlockSize.min {
+    } else if openCount == 0 && leaf.count >= _BlockSize.min {
       if let last = leaves.last, !last.isRun, last.count < _BlockSize.min,
         last.count + leaf.count <= _BlockSize.max
       {
         // A small leaf before it (left by the elements before): merge the two.
         leaves.removeLast()
         total -= last.count
-        last.withValues { open.append(contentsOf: $0) }
+        materialize(last, 0..<last.count)
         materialize(leaf, 0..<leaf.count)
       } else {
+        flush()
         push(leaf)
       }
-    } else if open.count >= _BlockSize.min && leaf.count >= _BlockSize.min {
+    } else if openCount >= _BlockSize.min && leaf.count >= _BlockSize.min {
       flush()
       push(leaf)
     } else {
@@ -492,7 +544,7 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
     var b = range.lowerBound
     // One at a time while something is open or the last leaf is a run the next may
     // continue (`appendLeaf` merges those).
-    while b < range.upperBound, !open.isEmpty || b == range.lowerBound || (leaves.last?.isRun ?? false) {
+    while b < range.upperBound, openCount > 0 || b == range.lowerBound || (leaves.last?.isRun ?? false) {
       appendLeaf(source.leaves[b])
       b += 1
     }
@@ -523,10 +575,10 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
     guard count > 0 else { return }
     var first = first
     var count = count
-    if !open.isEmpty && open.count < _BlockSize.min {
+    if openCount > 0 && openCount < _BlockSize.min {
       // Fill the small open leaf from the run rather than leave it small.
-      let take = Swift.min(count, _BlockSize.target - open.count)
-      for j in 0..<take { open.append(Element._run(first, j)) }
+      let take = Swift.min(count, _BlockSize.target - openCount)
+      appendRunElements(first, from: 0, take)
       first = Element._run(first, take)
       count -= take
       if count == 0 { return }
@@ -534,7 +586,7 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
     flush()
     if count < _BlockSize.min {
       // A short run is written out.
-      for j in 0..<count { append(Element._run(first, j)) }
+      appendRunElements(first, from: 0, count)
       return
     }
     if let last = leaves.last, last.isRun, Element._run(last.first, last.count) == first {

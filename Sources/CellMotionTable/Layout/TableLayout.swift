@@ -52,20 +52,19 @@ struct _HeightLeaf: _BlockLeaf, @unchecked Sendable {
     minimum = first
   }
 
-  init(values: UnsafeBufferPointer<Double>, storage p: UnsafeMutablePointer<Double>, slab: Int32) {
-    let n = values.count
+  init(written n: Int, storage p: UnsafeMutablePointer<Double>, slab: Int32) {
+    // The heights are at p[0 ..< n]; their prefix sums go after them.
     var least = Double.infinity
     var s = 0.0
     p[n] = 0
     for j in 0..<n {
-      let h = values[j]
-      p[j] = h
+      let h = p[j]
       s += h
       p[n + 1 + j] = s
       least = Swift.min(least, h)
     }
     count = n
-    first = n > 0 ? values[0] : 0
+    first = n > 0 ? p[0] : 0
     sum = s
     minimum = least
     storage = UnsafePointer(p)

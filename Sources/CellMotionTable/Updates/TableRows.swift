@@ -34,10 +34,9 @@ struct _IDLeaf: _BlockLeaf, @unchecked Sendable {
     slab = -1
   }
 
-  init(values: UnsafeBufferPointer<RowID>, storage p: UnsafeMutablePointer<RowID>, slab: Int32) {
-    count = values.count
-    first = values.first ?? RowID(0)
-    if let from = values.baseAddress, values.count > 0 { p.update(from: from, count: values.count) }
+  init(written n: Int, storage p: UnsafeMutablePointer<RowID>, slab: Int32) {
+    count = n
+    first = n > 0 ? p[0] : RowID(0)
     storage = UnsafePointer(p)
     self.slab = slab
   }
@@ -334,12 +333,15 @@ public struct TableRows: Sendable, Equatable {
       : ids.rebuilt(map, fixedValue: { j in insertedIDs[j] ?? oldIDs[map.fixedFrom[j]] }, nextFresh: fresh)
     var deleted: [(index: Int, id: RowID, animation: RowAnimation)] = []
     var moved: [(from: Int, to: Int, id: RowID)] = []
+    // The removed rows come by increasing index: their identifiers are read with a cursor.
+    var cursor = 0
     for q in map.removed.indices {
       let o = map.removed[q]
+      let id = oldIDs.blocks.element(o, cursor: &cursor)
       if map.removedTo[q] < 0 {
-        deleted.append((o, oldIDs[o], plan.deletionAnimation[o]!))
+        deleted.append((o, id, plan.removedAnimation[q]!))
       } else {
-        moved.append((o, map.removedTo[q], oldIDs[o]))
+        moved.append((o, map.removedTo[q], id))
       }
     }
     let reloaded = plan.reloads.map { r in
@@ -362,8 +364,8 @@ struct UpdatePlan {
   let map: UpdateMap
   /// For each of the map's fixed rows that is inserted: its insertion.
   let insertionOfFixed: [RowUpdate.Insertion?]
-  /// Deleted rows' animations by index before the update.
-  let deletionAnimation: [Int: RowAnimation]
+  /// For each of the map's removed rows: its deletion's animation (nil: moved).
+  let removedAnimation: [RowAnimation?]
   /// Reloads by increasing index before the update.
   let reloads: [RowUpdate.Reload]
   /// New heights by index before the update (height changes and reloads with a height).
@@ -474,9 +476,12 @@ struct UpdatePlan {
           reason: "identifier \(id) belongs to row \(row) of the table")
       }
     }
+    // The rows that leave their place (deleted or moved from), by increasing index before
+    // the update (distinct: checked above), with the deletion's entry (-1: a move).
+    var removed: [(index: Int, to: Int, deletion: Int)] = u.deletions.enumerated().map { ($1.index, -1, $0) }
+    removed += u.moves.map { ($0.from, $0.to, -1) }
+    removed.sort { $0.index < $1.index }
     // Heights: for rows that stay (not deleted), once each.
-    var deletedSet = [Int: RowAnimation]()
-    for d in u.deletions { deletedSet[d.index] = d.animation }
     // (row, height, kind: 0 a height change, 1 a reload; entry); the field is named on error.
     var heights: [(Int, Double, Int, Int)] = []
     for (e, c) in u.heightChanges.enumerated() {
@@ -488,7 +493,8 @@ struct UpdatePlan {
     heights.sort { ($0.0, $0.2, $0.3) < ($1.0, $1.2, $1.3) }
     func heightField(_ k: Int) -> String { "\(heights[k].2 == 0 ? "heightChanges" : "reloads")[\(heights[k].3)]" }
     for k in heights.indices {
-      if deletedSet[heights[k].0] != nil {
+      let q = removed.withUnsafeBufferPointer { r in _partitionPoint(r.count) { r[$0].index >= heights[k].0 } }
+      if q < removed.count, removed[q].index == heights[k].0, removed[q].to < 0 {
         throw .invalidUpdate(
           field: heightField(k), rule: .changedDeletedRow, reason: "row \(heights[k].0) is deleted by this batch")
       }
@@ -499,17 +505,14 @@ struct UpdatePlan {
       }
     }
     // The map: removed rows (deleted or moved from) and fixed rows (inserted or moved to).
-    var removed: [(Int, Int)] = u.deletions.map { ($0.index, -1) }
-    removed += u.moves.map { ($0.from, $0.to) }
-    removed.sort { $0.0 < $1.0 }
     var fixed: [(Int, Int, Int)] = u.insertions.enumerated().map { ($1.index, -1, $0) }
     fixed += u.moves.map { ($0.to, $0.from, -1) }
     fixed.sort { $0.0 < $1.0 }
     map = UpdateMap(
-      oldRowCount: oldCount, newRowCount: newCount, removed: removed.map(\.0), removedTo: removed.map(\.1),
+      oldRowCount: oldCount, newRowCount: newCount, removed: removed.map(\.index), removedTo: removed.map(\.to),
       fixed: fixed.map(\.0), fixedFrom: fixed.map(\.1))
     insertionOfFixed = fixed.map { $0.1 < 0 ? u.insertions[$0.2] : nil }
-    deletionAnimation = deletedSet
+    removedAnimation = removed.map { $0.deletion < 0 ? nil : u.deletions[$0.deletion].animation }
     reloads = u.reloads.sorted { $0.index < $1.index }
     newHeights = heights.map { ($0.0, $0.1) }
   }

@@ -263,18 +263,21 @@ public struct UpdateCell: Sendable, Equatable {
   /// Whether the cell draws behind the rows that stay (inserted and deleted rows).
   public var isBehind: Bool { kind == .inserted || kind == .deleted }
   /// A deleted row: its top and height (content points) in the layout it left, and the
-  /// slides it was making then (they go on).
+  /// slides it was making then (they go on): `slideCount` of them at `slideStart` in its
+  /// `UpdateAnimations`' slide pool. No array per cell: a cell is a plain value, copied
+  /// without reference counting (issue 32: a cell's own array was an allocation per
+  /// deleted row and a retain and release per copy).
   var frozenTop = 0.0
   var frozenHeight = 0.0
-  var frozenSlides: [FrozenSlide] = []
+  var slideStart = 0
+  var slideCount = 0
 
-  /// How far (points) a deleted cell's slides can take its top, plus how far they can grow
-  /// it, when no slide has more than all of its shift left: with `frozenHeight`, a bound on
-  /// where it is drawn around `frozenTop`.
-  var frozenReach: Double {
-    var r = 0.0
-    for s in frozenSlides { r += abs(s.top) + abs(s.height) }
-    return r
+  /// Equal when every field but the slides' place in the pool is.
+  public static func == (a: UpdateCell, b: UpdateCell) -> Bool {
+    a.kind == b.kind && a.id == b.id && a.row == b.row && a.deletedFrom == b.deletedFrom && a.key == b.key
+      && a.beginTime == b.beginTime && a.endTime == b.endTime && a.batchPosition == b.batchPosition
+      && a.batchCount == b.batchCount && a.frozenTop == b.frozenTop && a.frozenHeight == b.frozenHeight
+      && a.slideCount == b.slideCount
   }
 }
 
@@ -296,6 +299,11 @@ public struct UpdateAnimations: Sendable {
   var batches: [ActiveBatch] = []
   /// Row animations in flight, in the order they started.
   public private(set) var cells: [UpdateCell] = []
+  /// The deleted cells' frozen slides (`UpdateCell.slideStart`, `slideCount`); compacted
+  /// by `reindex` once most of it belongs to cells that have ended.
+  private var slidePool: [FrozenSlide] = []
+  /// Slides the pool holds (tests of its compaction).
+  var slidePoolCount: Int { slidePool.count }
   /// Rows a batch moved (explicitly) whose slide runs until `until` seconds: drawn wherever
   /// they are, even far from the visible rows.
   var movers: [(row: Int, until: Double)] = []
@@ -359,9 +367,9 @@ public struct UpdateAnimations: Sendable {
     let moves = batch.maxShift > 0 || !applied.moved.isEmpty
     let delays = timing.delays(removes: removes, moves: moves, changes: changes)
     batch.clock.start = time + delays.move
+    // The new cells go straight to `cells`, after the ones in flight (no staging array).
+    cells.reserveCapacity(cells.count + applied.deleted.count + 2 * applied.reloaded.count + applied.inserted.count)
     // Deleted rows keep the slides they were making (the batches so far, before this one).
-    var newCells: [UpdateCell] = []
-    newCells.reserveCapacity(applied.deleted.count + 2 * applied.reloaded.count + applied.inserted.count)
     // The deleted rows come by increasing index: their places are read with a cursor.
     var cursor = 0
     for (k, d) in applied.deleted.enumerated() {
@@ -369,26 +377,32 @@ public struct UpdateAnimations: Sendable {
       var cell = makeCell(.deleted, d.id, nil, RowAnimationKey(style: style, change: .deletion), time + delays.remove, k, applied.deleted.count)
       cell.deletedFrom = d.index
       (cell.frozenTop, cell.frozenHeight) = applied.before._place(d.index, cursor: &cursor)
-      if !batches.isEmpty { cell.frozenSlides.reserveCapacity(batches.count) }
+      cell.slideStart = slidePool.count
       var index = d.index
       for b in batches.reversed() {
         let change = b.change(at: index)
         guard let o = change.old else { break }
-        cell.frozenSlides.append(FrozenSlide(clock: b.clock, top: change.top, height: change.height))
+        slidePool.append(FrozenSlide(clock: b.clock, top: change.top, height: change.height))
         index = o
       }
-      newCells.append(cell)
+      cell.slideCount = slidePool.count - cell.slideStart
+      cells.append(cell)
     }
-    // Rows tracked by index follow the batch; those it deleted are dropped.
-    // In place (a copy of every cell in flight per batch was a tenth of the call).
+    // Rows tracked by index follow the batch; those it deleted are dropped. In place, in
+    // row order (`rowIndex`, up to date since the last `reindex`: it lists every cell with
+    // a row, none of those just added), so the map is read with a cursor.
     var dropped = false
-    for k in cells.indices {
-      guard let r = cells[k].row else { continue }
-      if let n = applied.map._newIndex(r) {
-        cells[k].row = n
-      } else {
-        cells[k].row = Int.min
-        dropped = true
+    var mapCursor = UpdateMap.Cursor()
+    rowIndex.withUnsafeBufferPointer { index in
+      cells.withUnsafeMutableBufferPointer { cells in
+        for (r, k) in index {
+          if let n = applied.map._newIndex(r, cursor: &mapCursor) {
+            cells[k].row = n
+          } else {
+            cells[k].row = Int.min
+            dropped = true
+          }
+        }
       }
     }
     if dropped { cells.removeAll { $0.row == Int.min } }
@@ -404,17 +418,16 @@ public struct UpdateAnimations: Sendable {
     for (k, r) in applied.reloaded.enumerated() {
       let style = RowAnimationRecipes.resolve(r.animation, row: r.newIndex, rowCount: applied.map.newRowCount, reload: true)
       let begin = time + delays.change
-      newCells.append(makeCell(.reloadedOld, r.id, r.newIndex, RowAnimationKey(style: style, change: .deletion, reload: true), begin, k, applied.reloaded.count))
-      newCells.append(makeCell(.reloadedNew, r.id, r.newIndex, RowAnimationKey(style: style, change: .insertion, reload: true), begin, k, applied.reloaded.count))
+      cells.append(makeCell(.reloadedOld, r.id, r.newIndex, RowAnimationKey(style: style, change: .deletion, reload: true), begin, k, applied.reloaded.count))
+      cells.append(makeCell(.reloadedNew, r.id, r.newIndex, RowAnimationKey(style: style, change: .insertion, reload: true), begin, k, applied.reloaded.count))
     }
     let count = applied.inserted.count
     for (k, ins) in applied.inserted.enumerated() {
       let style = RowAnimationRecipes.resolve(ins.animation, row: ins.index, rowCount: applied.map.newRowCount)
       let stagger = ReferenceEvaluator.staggerDelay(
         timing.insertionStagger, row: ins.index, batchPosition: k, rowCount: applied.map.newRowCount, batchCount: count)
-      newCells.append(makeCell(.inserted, ins.id, ins.index, RowAnimationKey(style: style, change: .insertion), time + delays.add + stagger, k, count))
+      cells.append(makeCell(.inserted, ins.id, ins.index, RowAnimationKey(style: style, change: .insertion), time + delays.add + stagger, k, count))
     }
-    cells += newCells
     reindex()
   }
 
@@ -451,6 +464,8 @@ public struct UpdateAnimations: Sendable {
     var rowsSorted = true
     var placesSorted = true
     rowIndex.reserveCapacity(cells.count)
+    compactSlides()
+    let pool = slidePool
     cells.withUnsafeBufferPointer { cells in
       // Fields read through the pointer: no copy of a cell (it holds an array).
       var lastRow = Int.min
@@ -468,7 +483,7 @@ public struct UpdateAnimations: Sendable {
           if lastTop > top { placesSorted = false }
           lastTop = top
           placeIndex.append((top, k))
-          deletedReach = Swift.max(deletedReach, cells[k].frozenReach)
+          deletedReach = Swift.max(deletedReach, Self.frozenReach(cells[k], pool))
           deletedHeight = Swift.max(deletedHeight, cells[k].frozenHeight)
         }
       }
@@ -476,6 +491,35 @@ public struct UpdateAnimations: Sendable {
     if !rowsSorted { rowIndex.sort { ($0.row, $0.cell) < ($1.row, $1.cell) } }
     if !placesSorted { placeIndex.sort { ($0.top, $0.cell) < ($1.top, $1.cell) } }
     firstMoverEnd = movers.lazy.map(\.until).min() ?? .infinity
+  }
+
+  /// How far (points) a deleted cell's slides can take its top, plus how far they can grow
+  /// it, when no slide has more than all of its shift left: with `frozenHeight`, a bound on
+  /// where it is drawn around `frozenTop`.
+  static func frozenReach(_ c: UpdateCell, _ pool: [FrozenSlide]) -> Double {
+    var r = 0.0
+    for s in pool[c.slideStart..<(c.slideStart + c.slideCount)] { r += abs(s.top) + abs(s.height) }
+    return r
+  }
+
+  /// Rewrites the slide pool with only the slides of the cells in flight, once it holds
+  /// more than twice as many (and a few hundred besides), so it stays within about twice
+  /// what the cells use.
+  ///
+  /// - Complexity: O(c + s) for c cells and s slides when it compacts, O(c) to count.
+  private mutating func compactSlides() {
+    var live = 0
+    for c in cells { live += c.slideCount }
+    guard slidePool.count > 2 * live + 256 else { return }
+    var pool: [FrozenSlide] = []
+    pool.reserveCapacity(2 * live + 256)
+    // Every cell's start moves (an empty range too: it must stay within the new pool).
+    for k in cells.indices {
+      let start = cells[k].slideStart
+      cells[k].slideStart = pool.count
+      if cells[k].slideCount > 0 { pool.append(contentsOf: slidePool[start..<(start + cells[k].slideCount)]) }
+    }
+    slidePool = pool
   }
 
   /// Drops what has ended by `time`: row animations, movers, and the oldest batches whose
@@ -564,7 +608,7 @@ public struct UpdateAnimations: Sendable {
   func frozenGeometry(_ c: UpdateCell) -> (top: Double, height: Double) {
     var top = c.frozenTop
     var height = c.frozenHeight
-    for s in c.frozenSlides {
+    for s in slidePool[c.slideStart..<(c.slideStart + c.slideCount)] {
       let w: Double
       if frameTime >= s.clock.end {
         w = 0

@@ -83,6 +83,29 @@ public struct UpdateMap: Sendable, Equatable {
     return r + Self.countShifted(fixed, atMost: r)
   }
 
+  /// Where `_newIndex` left off, for rows asked for in increasing order.
+  struct Cursor {
+    /// Removed rows before the last row asked for.
+    var q = 0
+    /// Fixed rows counted for it.
+    var j = 0
+  }
+
+  /// `_newIndex(o)` for increasing `o` from one caller (`cursor` starts as `Cursor()`):
+  /// O(1) amortised, the two searches replaced by cursors that only move forward (a row's
+  /// rank among the rows that keep their order never decreases as the row does not).
+  func _newIndex(_ o: Int, cursor: inout Cursor) -> Int? {
+    var q = cursor.q
+    while q < removed.count, removed[q] < o { q += 1 }
+    cursor.q = q
+    if q < removed.count, removed[q] == o { return removedTo[q] < 0 ? nil : removedTo[q] }
+    let r = o - q
+    var j = cursor.j
+    while j < fixed.count, fixed[j] - j <= r { j += 1 }
+    cursor.j = j
+    return r + j
+  }
+
   /// Unchecked `oldIndex(ofNewRow:)`.
   func _oldIndex(_ n: Int) -> Int? {
     let j = _lowerBound(fixed, n)
