@@ -68,6 +68,7 @@ struct RowUpdateTests {
   @Test("1,000 random batches on random tables equal a brute-force rebuild (layout, identifiers, index map)")
   func randomBatchesMatchBruteForce() throws {
     var batches = 0
+    var placesChecked = 0
     for seed: UInt64 in 1...200 {
       var rng = SeededGenerator(seed: seed)
       let count = Int(rng.next() % 80)
@@ -113,10 +114,27 @@ struct RowUpdateTests {
         #expect(applied.moved.count == batch.update.moves.count)
         #expect(applied.reloaded.count == batch.update.reloads.count)
         for r in applied.reloaded { #expect(rows.ids[r.newIndex] == r.id && before[r.oldIndex].id == r.id) }
+        // The places in the layout before that were read during the rebuild: each removed
+        // row's top (the sum of the heights above it) and height, each run's first top.
+        if let places = applied.beforePlaces {
+          let removed = applied.map.removed
+          #expect(places.removed.count == removed.count, "seed \(seed)")
+          for (q, r) in removed.enumerated() where q < places.removed.count {
+            let top = before[..<r].reduce(0.0) { $0 + $1.height }
+            #expect(abs(places.removed[q].top - top) <= 1e-9 * max(1, top), "seed \(seed) removed row \(r)")
+            #expect(places.removed[q].top == applied.before._top(r) && places.removed[q].height == before[r].height)
+            placesChecked += 1
+          }
+          var runs: [Int] = []
+          applied.map.walkRuns(run: { o, _ in runs.append(o) }, fixed: { _ in })
+          #expect(places.runTops == runs.map { applied.before._top($0) }, "seed \(seed)")
+          placesChecked += runs.count
+        }
         model = batch.expected
       }
     }
     #expect(batches == 1000)
+    #expect(placesChecked > 5000)
   }
 
   @Test("a uniform table stays uniform (O(1)) when the batch brings its own height, and a million rows rebuild")

@@ -249,12 +249,16 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
   /// their order, each fixed row (inserted or moved to) given by `fixedValue(j)` for the
   /// map's j-th fixed row, then `overrides` (indexes after the update, increasing, each
   /// once) replacing those rows' elements. Leaves entirely inside a run are shared; the
-  /// others are rebuilt.
+  /// others are rebuilt. `visitRun(oldStart, count)` is called for each run just before
+  /// its elements are read (so a caller can read what it needs of the old sequence there
+  /// while it is in cache). Not optional: an optional closure escapes, and the variables
+  /// it captures would be boxed and checked for exclusive access at run time.
   ///
   /// - Complexity: O((k + c) log L + (k + c) x `_BlockSize.max` + L) for k changed rows,
   ///   c overrides and L leaves.
   func applying(
-    _ map: UpdateMap, fixedValue: (Int) -> Element, overrides: [(index: Int, value: Element)] = []
+    _ map: UpdateMap, fixedValue: (Int) -> Element, overrides: [(index: Int, value: Element)] = [],
+    visitRun: (_ oldStart: Int, _ count: Int) -> Void = { _, _ in }
   ) -> _Blocks {
     var builder = _BlockBuilder<Leaf>(
       editing: self, reservingLeaves: leaves.count + 2 * (map.fixed.count + map.removed.count + overrides.count) + 2)
@@ -264,6 +268,7 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
     var cursor = 0
     map.walkRuns(
       run: { o, count in
+        visitRun(o, count)
         var from = o
         var at = n
         let end = n + count

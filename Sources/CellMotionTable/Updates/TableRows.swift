@@ -204,6 +204,9 @@ public struct AppliedUpdate: Sendable {
   /// Rows given a new height (height changes and reloads with a height): index before and
   /// after; by increasing index before.
   public let changedHeights: [(oldIndex: Int, newIndex: Int)]
+  /// Places in `before` the animations read, taken while `after` was built (nil: read them
+  /// from `before`).
+  let beforePlaces: _BeforePlaces?
 }
 
 /// A table's rows: their heights (`layout`) and stable identifiers (`ids`), changed in
@@ -281,16 +284,20 @@ public struct TableRows: Sendable, Equatable {
     // Heights after: a row keeps its height unless changed (height changes and reloads name
     // it before the update); a fixed row is inserted (its height) or moved (its old one).
     let after: TableLayout
+    // Places the animations read from the layout before, taken during the rebuild (a
+    // uniform layout's are arithmetic: nil, read when needed).
+    var places: _BeforePlaces? = nil
     if let h = before.uniformRowHeight, plan.keepsUniform(h) {
       after = try TableLayout(rowCount: map.newRowCount, rowHeight: h)
     } else {
       // Every height is one the layout held or one the plan checked.
+      places = _BeforePlaces()
       after = try before.applying(
         map,
         fixedHeight: { j in
           let from = map.fixedFrom[j]
           return from < 0 ? plan.insertionOfFixed[j]!.height : before._height(from)
-        }, newHeights: plan.newHeights)
+        }, newHeights: plan.newHeights, places: &places)
     }
     // Fresh identifiers start above every identifier the table or the batch has used.
     var fresh = ids.nextFresh
@@ -351,7 +358,7 @@ public struct TableRows: Sendable, Equatable {
     ids = newIDs
     return AppliedUpdate(
       before: before, after: after, map: map, inserted: inserted, deleted: deleted, reloaded: reloaded, moved: moved,
-      changedHeights: plan.newHeights.map { (oldIndex: $0.0, newIndex: map._newIndex($0.0)!) })
+      changedHeights: plan.newHeights.map { (oldIndex: $0.0, newIndex: map._newIndex($0.0)!) }, beforePlaces: places)
   }
 
   /// Rows equal when their identifiers and heights are (and the layouts' representations,

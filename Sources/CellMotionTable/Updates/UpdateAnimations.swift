@@ -97,9 +97,12 @@ struct ActiveBatch: Sendable {
     var shift = 0.0
     var n = 0
     var c = 0
-    // The runs come in row order, before and after: the tops are read with cursors.
+    // The runs come in row order, before and after: the tops are read with cursors (a
+    // run's first top before the batch was read while the batch rebuilt the layout).
     var beforeLeaf = 0
     var afterLeaf = 0
+    let runTops = applied.beforePlaces?.runTops
+    var runIndex = 0
     map.walkRuns(
       run: { o, count in
         var a = n
@@ -109,7 +112,8 @@ struct ActiveBatch: Sendable {
           while c < changed.count, changed[c].row < a { c += 1 }
           let last = c < changed.count && changed[c].row < end ? changed[c].row : end - 1
           let old = o + (a - n)
-          let top = before._top(old, cursor: &beforeLeaf) - after._top(a, cursor: &afterLeaf)
+          let topBefore = a == n && runTops != nil ? runTops![runIndex] : before._top(old, cursor: &beforeLeaf)
+          let top = topBefore - after._top(a, cursor: &afterLeaf)
           segStart.append(a)
           segEnd.append(last + 1)
           segOld.append(old)
@@ -118,6 +122,7 @@ struct ActiveBatch: Sendable {
           shift = Swift.max(shift, abs(top))
           a = last + 1
         }
+        runIndex += 1
         n = end
       },
       fixed: { j in
@@ -370,13 +375,23 @@ public struct UpdateAnimations: Sendable {
     // The new cells go straight to `cells`, after the ones in flight (no staging array).
     cells.reserveCapacity(cells.count + applied.deleted.count + 2 * applied.reloaded.count + applied.inserted.count)
     // Deleted rows keep the slides they were making (the batches so far, before this one).
-    // The deleted rows come by increasing index: their places are read with a cursor.
+    // The deleted rows come by increasing index: their places were read while the batch
+    // rebuilt the layout (the map's removed rows, in the same order), or are read here with
+    // a cursor.
     var cursor = 0
+    var removedSlot = 0
+    let removed = applied.map.removed
+    let removedPlaces = applied.beforePlaces?.removed
     for (k, d) in applied.deleted.enumerated() {
       let style = RowAnimationRecipes.resolve(d.animation, row: d.index, rowCount: applied.map.oldRowCount)
       var cell = makeCell(.deleted, d.id, nil, RowAnimationKey(style: style, change: .deletion), time + delays.remove, k, applied.deleted.count)
       cell.deletedFrom = d.index
-      (cell.frozenTop, cell.frozenHeight) = applied.before._place(d.index, cursor: &cursor)
+      if let removedPlaces {
+        while removed[removedSlot] < d.index { removedSlot += 1 }
+        (cell.frozenTop, cell.frozenHeight) = removedPlaces[removedSlot]
+      } else {
+        (cell.frozenTop, cell.frozenHeight) = applied.before._place(d.index, cursor: &cursor)
+      }
       cell.slideStart = slidePool.count
       var index = d.index
       for b in batches.reversed() {
