@@ -7,6 +7,17 @@
 //   swift build -c release -Xswiftc -target-cpu -Xswiftc haswell
 import PackageDescription
 
+var dependencies: [Package.Dependency] = [
+  .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+]
+// The DocC plugin only when documentation is built (`CELLMOTION_DOCS=1 swift package
+// generate-documentation ...`): otherwise every clean build compiles its two plugins
+// first (about 5 s before the first target starts), and every package that depends on
+// CellMotion fetches it.
+if Context.environment["CELLMOTION_DOCS"] != nil {
+  dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))
+}
+
 let package = Package(
   name: "CellMotion",
   products: [
@@ -27,10 +38,7 @@ let package = Package(
         + "(Debian: libblas-dev). Without it the library needs no BLAS and .blas is a typed error."),
     .default(enabledTraits: ["BLAS"]),
   ],
-  dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
-  ],
+  dependencies: dependencies,
   targets: [
     // MARK: - Public API
     /// Semantics, scalar and exact (Double): transforms, curves, springs, media timing,
