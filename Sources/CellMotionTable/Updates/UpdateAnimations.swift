@@ -479,7 +479,7 @@ public struct UpdateAnimations: Sendable {
     var rowsSorted = true
     var placesSorted = true
     rowIndex.reserveCapacity(cells.count)
-    compactSlides()
+    var live = 0
     let pool = slidePool
     cells.withUnsafeBufferPointer { cells in
       // Fields read through the pointer: no copy of a cell (it holds an array).
@@ -499,10 +499,13 @@ public struct UpdateAnimations: Sendable {
           lastTop = top
           placeIndex.append((top, k))
           deletedReach = Swift.max(deletedReach, Self.frozenReach(cells[k], pool))
+          live += cells[k].slideCount
           deletedHeight = Swift.max(deletedHeight, cells[k].frozenHeight)
         }
       }
     }
+    // The slides' contents do not move, only their place: the reaches above stand.
+    compactSlides(live: live)
     if !rowsSorted { rowIndex.sort { ($0.row, $0.cell) < ($1.row, $1.cell) } }
     if !placesSorted { placeIndex.sort { ($0.top, $0.cell) < ($1.top, $1.cell) } }
     firstMoverEnd = movers.lazy.map(\.until).min() ?? .infinity
@@ -521,10 +524,9 @@ public struct UpdateAnimations: Sendable {
   /// more than twice as many (and a few hundred besides), so it stays within about twice
   /// what the cells use.
   ///
-  /// - Complexity: O(c + s) for c cells and s slides when it compacts, O(c) to count.
-  private mutating func compactSlides() {
-    var live = 0
-    for c in cells { live += c.slideCount }
+  /// - Complexity: O(c + s) for c cells and s slides when it compacts; O(1) otherwise
+  ///   (`live`: the slides the cells use, counted by `reindex`).
+  private mutating func compactSlides(live: Int) {
     guard slidePool.count > 2 * live + 256 else { return }
     var pool: [FrozenSlide] = []
     pool.reserveCapacity(2 * live + 256)
