@@ -223,13 +223,38 @@ public struct CellBatch: Sendable {
     swap(&scratch, &startScratch)
     defer { swap(&scratch, &startScratch) }
     CellColumns.extend(&scratch, to: n)
-    // A plain loop: a closure here captured the whole batch, copied per cell.
+    // The checks and the start of `append`, cell by cell, with what they read of the
+    // recipe (its angle reaches, its stagger) taken once per run of cells of one recipe:
+    // read per cell, they retained the reaches and copied the stagger each time, about a
+    // third of a 10,000-row first frame (issue 32).
+    var cached = -1
+    var reaches: [AngleReach] = []
+    var stagger = Stagger.none
+    // 0: no delay; 1: step x index (from the first, in a line, no ease, not reversed);
+    // 2: the general rule (`staggeredStart`).
+    var staggerKind = 0
+    // A plain loop: a closure here captures the whole batch, copied per cell.
     for k in 0..<n {
       let c = starts[k]
-      try checkAppend(recipe: c.recipe, row: c.row, batchPosition: c.batchPosition, geometry: c.geometry, pending: k)
-      scratch[k] = try staggeredStart(
-        recipe: c.recipe, row: c.row, batchPosition: c.batchPosition, rowCount: c.rowCount, batchCount: c.batchCount,
-        startTime: c.startTime)
+      if c.recipe != cached, c.recipe >= 0, c.recipe < baseRecipeCount {
+        cached = c.recipe
+        (reaches, stagger) = recipes.withUnsafeBufferPointer { ($0[c.recipe].angleReaches, $0[c.recipe].recipe.stagger) }
+        staggerKind =
+          stagger.step == 0 ? 0 : !stagger.needsCount && stagger.grid == nil && stagger.from == .first ? 1 : 2
+      }
+      try checkAppend(
+        recipe: c.recipe, row: c.row, batchPosition: c.batchPosition, geometry: c.geometry, pending: k, reaches: reaches)
+      switch staggerKind {
+      case 0, 1:
+        if !InputLimits.time.contains(c.startTime) { try Check.time(c.startTime, "startTime") }
+        // `Stagger.delay`'s own first cases: exactly the same values.
+        let index = stagger.base == .row ? c.row : c.batchPosition
+        scratch[k] = staggerKind == 0 ? c.startTime + 0 : c.startTime + stagger.step * Double(Swift.max(index, 0))
+      default:
+        scratch[k] = try staggeredStart(
+          recipe: c.recipe, row: c.row, batchPosition: c.batchPosition, rowCount: c.rowCount,
+          batchCount: c.batchCount, startTime: c.startTime)
+      }
     }
     if let last = columns.recipeIndex.last, last != Int32(starts[0].recipe) { recipeChanges += 1 }
     for k in starts.indices.dropFirst() where starts[k].recipe != starts[k - 1].recipe { recipeChanges += 1 }
@@ -239,7 +264,7 @@ public struct CellBatch: Sendable {
         // The values `append(recipe:row:batchPosition:startExact:progress:geometry:)` stores.
         CellColumns.append(&columns.start, n) { Float(exact[$0] + r[starts[$0].recipe].startShift - origin) }
         CellColumns.append(&columns.startExact, n) { exact[$0] }
-        CellColumns.append(&columns.progress, n) { _ in 0 }
+        CellColumns.append(&columns.progress, repeating: 0, n)
         CellColumns.append(&columns.width, n) { Float(starts[$0].geometry.width) }
         CellColumns.append(&columns.height, n) { Float(starts[$0].geometry.height) }
         CellColumns.append(&columns.tableWidth, n) { Float(starts[$0].geometry.tableWidth) }
@@ -353,17 +378,17 @@ public struct CellBatch: Sendable {
     if first < n {
       // Column by column (a scroll effect's first frame adds thousands).
       let m = n - first
-      CellColumns.append(&columns.start, m) { _ in 0 }
-      CellColumns.append(&columns.startExact, m) { _ in 0 }
-      CellColumns.append(&columns.progress, m) { _ in 0 }
-      CellColumns.append(&columns.width, m) { _ in side }
-      CellColumns.append(&columns.height, m) { _ in side }
-      CellColumns.append(&columns.tableWidth, m) { _ in side }
-      CellColumns.append(&columns.detailHeight, m) { _ in side }
-      CellColumns.append(&columns.recipeIndex, m) { _ in 0 }
+      CellColumns.append(&columns.start, repeating: 0, m)
+      CellColumns.append(&columns.startExact, repeating: 0, m)
+      CellColumns.append(&columns.progress, repeating: 0, m)
+      CellColumns.append(&columns.width, repeating: side, m)
+      CellColumns.append(&columns.height, repeating: side, m)
+      CellColumns.append(&columns.tableWidth, repeating: side, m)
+      CellColumns.append(&columns.detailHeight, repeating: side, m)
+      CellColumns.append(&columns.recipeIndex, repeating: 0, m)
       CellColumns.append(&columns.row, m) { first + $0 }
-      CellColumns.append(&columns.batchPosition, m) { _ in 0 }
-      CellColumns.append(&columns.endExact, m) { _ in .infinity }
+      CellColumns.append(&columns.batchPosition, repeating: 0, m)
+      CellColumns.append(&columns.endExact, repeating: .infinity, m)
       columns.motions.append(contentsOf: repeatElement(nil, count: m))
     }
     retargetRows.reserve(cells: count)
@@ -394,7 +419,7 @@ public struct CellBatch: Sendable {
   /// The checks every `append` makes before anything changes.
   /// `pending`: cells checked before this one that are not appended yet.
   private func checkAppend(
-    recipe: Int, row: Int, batchPosition: Int, geometry: CellGeometry, pending: Int = 0
+    recipe: Int, row: Int, batchPosition: Int, geometry: CellGeometry, pending: Int = 0, reaches: [AngleReach]? = nil
   ) throws(CellMotionError) {
     guard recipe >= 0, recipe < baseRecipeCount else {
       throw .indexOutOfRange(field: "recipe index", index: recipe, count: baseRecipeCount)
@@ -411,7 +436,12 @@ public struct CellBatch: Sendable {
     }
     // Through a pointer, so only the reaches are retained: `recipes[recipe].checkAngles`
     // copied the whole compiled recipe per cell (most of a 10,000-row first frame).
-    try CompiledRecipe.checkAngles(recipes.withUnsafeBufferPointer { $0[recipe].angleReaches }, geometry)
+    // (`reaches`: the recipe's, when the caller holds them already.)
+    if let reaches {
+      if !reaches.isEmpty { try CompiledRecipe.checkAngles(reaches, geometry) }
+    } else {
+      try CompiledRecipe.checkAngles(recipes.withUnsafeBufferPointer { $0[recipe].angleReaches }, geometry)
+    }
     guard row >= 0 else { throw .outOfRange(field: "row", value: Double(row), expected: ">= 0") }
     guard batchPosition >= 0 else {
       throw .outOfRange(field: "batchPosition", value: Double(batchPosition), expected: ">= 0")
@@ -476,6 +506,16 @@ public struct CellBatch: Sendable {
     columns.endExact.withUnsafeBufferPointer { ends in
       var least = Double.infinity
       for e in ends where e < least { least = e }
+      return least
+    }
+  }
+
+  /// The earliest `endTime` of cells `first ..< count` (absolute seconds), +infinity when
+  /// there are none: one pass over their end times (the cells a table just appended).
+  package func earliestEndTime(from first: Int) -> Double {
+    columns.endExact.withUnsafeBufferPointer { ends in
+      var least = Double.infinity
+      for e in ends[Swift.max(first, 0)...] where e < least { least = e }
       return least
     }
   }

@@ -70,8 +70,16 @@ struct CellColumns: Sendable {
     let first = column.count
     extend(&column, to: first + n)
     column.withUnsafeMutableBufferPointer { c in
-      for k in 0..<n { c[first + k] = value(k) }
+      // From a base pointer: no overflow check per index, so copies and fills vectorise.
+      guard let p = c.baseAddress.map({ $0 + first }) else { return }
+      for k in 0..<n { p[k] = value(k) }
     }
+  }
+
+  /// Appends `n` copies of `value` to `column` (one pass; `append(_:_:_:)` zero-fills first).
+  @inline(__always)
+  static func append<T>(_ column: inout [T], repeating value: T, _ n: Int) {
+    column.append(contentsOf: repeatElement(value, count: n))
   }
 
   /// Sets `column`'s count to `end`, new values zero until the caller writes them.

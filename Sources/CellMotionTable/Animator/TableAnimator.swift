@@ -452,7 +452,7 @@ public struct TableAnimator: Sendable {
     while batch.count + pendingStarts.count > output.capacity { try Self.grow(&batch, &output) }
     let first = batch.count
     try pendingStarts.withUnsafeBufferPointer { starts throws(CellMotionError) in try batch.append(contentsOf: starts) }
-    for i in first..<batch.count { nextCellEnd = min(nextCellEnd, batch.endTime(ofCell: i)) }
+    nextCellEnd = min(nextCellEnd, batch.earliestEndTime(from: first))
     pendingStarts.removeAll(keepingCapacity: true)
   }
 

@@ -180,9 +180,11 @@ public struct DisplayTracker: Sendable {
     let entering = enterAbove.count + enterBelow.count
     events.willDisplay.reserveCapacity(events.willDisplay.count + entering)
     events.animationStarts.reserveCapacity(events.animationStarts.count + entering)
+    // Every entering row is displayed: both pieces at once, then the animations row by row.
+    events.willDisplay.append(contentsOf: enterAbove)
+    events.willDisplay.append(contentsOf: enterBelow)
     for piece in 0..<2 {
       for row in piece == 0 ? enterAbove : enterBelow {
-        events.willDisplay.append(row)
         let first = seen.insert(row)
         let animates: Bool
         switch rule {
