@@ -377,13 +377,70 @@ public struct TableAnimator: Sendable {
   /// `step`'s passes after the visible rows' translations: appearance animations started
   /// and evaluated, batch updates, folds, open details, the scroll effect.
   mutating func animateRows(_ events: FrameEvents, time: Double) throws(CellMotionError) {
-    let visible = frame.rows, n = frame.rows.count
-    let floats = frame.layout.floatsPerCell
     // Start the animations of rows that appeared (or let a running one go on), appended to
     // the batch at once (a first frame starts thousands).
     pendingStarts.removeAll(keepingCapacity: true)
     pendingStarts.reserveCapacity(events.animationStarts.count)
     let rowCount = simulation.layout.rowCount
+    if startOnScreen(events, rowCount: rowCount) {
+      try appendPendingStarts()
+    } else {
+      try startAnyRows(events, rowCount: rowCount)
+    }
+    if (time - batch.timeOrigin).magnitude > Self.rebaseInterval { try batch.rebase(to: time) }
+    try Kernel.evaluate(batch, at: time, into: &output, options: options)
+    try composeRows(events, time: time)
+  }
+
+  /// The starts of `animateRows` when every row that starts is on screen (a first frame's
+  /// thousands, and nearly every frame of a scroll): written to `pendingStarts` through
+  /// pointers, with the geometry worked out from local values (appended one by one, each
+  /// start checked the array's uniqueness and capacity, as did each `animating` flag).
+  /// Returns false, having done nothing, when some row that starts is off screen.
+  mutating func startOnScreen(_ events: FrameEvents, rowCount: Int) -> Bool {
+    let visible = frame.rows
+    let m = events.animationStarts.count
+    guard m > 0 else { return true }
+    let allOnScreen = events.animationStarts.withUnsafeBufferPointer { a in
+      a.allSatisfy { $0.row >= visible.lowerBound && $0.row < visible.upperBound }
+    }
+    guard allOnScreen else { return false }
+    let resumes = resumesInterruptedAppearances
+    // `cellGeometry(height:)`'s values, from locals.
+    let horizontal = axis == .horizontal
+    let (across, table) = horizontal ? (cellWidth, simulation.viewportHeight) : (cellWidth, tableWidth)
+    let sizes = InputLimits.length
+    let blank = CellBatch.Start(recipe: 0, row: 0, startTime: 0, geometry: CellGeometry(width: 1, height: 1))
+    pendingStarts.append(contentsOf: repeatElement(blank, count: m))
+    var written = 0
+    events.animationStarts.withUnsafeBufferPointer { a in
+      events.rowHeights.withUnsafeBufferPointer { heights in
+        frame.animating.withUnsafeMutableBufferPointer { animating in
+          pendingStarts.withUnsafeMutableBufferPointer { out in
+            for s in a {
+              let slot = s.row &- visible.lowerBound
+              if resumes && animating[slot] { continue }
+              let h = Swift.min(Swift.max(heights[slot], sizes.lowerBound), sizes.upperBound)
+              out[written] = CellBatch.Start(
+                recipe: s.appearance == .first ? 0 : 1, row: s.row, batchPosition: s.batchPosition, rowCount: rowCount,
+                batchCount: s.batchCount, startTime: s.startTime,
+                geometry: horizontal
+                  ? CellGeometry(width: h, height: across, tableWidth: table)
+                  : CellGeometry(width: across, height: h, tableWidth: table))
+              written &+= 1
+              animating[slot] = true
+            }
+          }
+        }
+      }
+    }
+    pendingStarts.removeLast(m - written)
+    return true
+  }
+
+  /// The starts of `animateRows`, row by row, off-screen rows included.
+  mutating func startAnyRows(_ events: FrameEvents, rowCount: Int) throws(CellMotionError) {
+    let visible = frame.rows, n = frame.rows.count
     for s in events.animationStarts {
       let slot = s.row - visible.lowerBound
       let onScreen = slot >= 0 && slot < n
@@ -404,10 +461,13 @@ public struct TableAnimator: Sendable {
       if onScreen { frame.animating[slot] = true }
     }
     try appendPendingStarts()
-    if (time - batch.timeOrigin).magnitude > Self.rebaseInterval { try batch.rebase(to: time) }
-    try Kernel.evaluate(batch, at: time, into: &output, options: options)
+  }
 
-    // The animated rows: the kernel's matrix composed with the row's translation.
+  /// The animated rows of `animateRows`: the kernel's matrix composed with the row's
+  /// translation; then the update cells, folds, open details and the scroll effect.
+  mutating func composeRows(_ events: FrameEvents, time: Double) throws(CellMotionError) {
+    let visible = frame.rows, n = frame.rows.count
+    let floats = frame.layout.floatsPerCell
     let horizontal = axis == .horizontal
     frame.matrices.withUnsafeMutableBufferPointer { m in
       frame.opacity.withUnsafeMutableBufferPointer { o in
