@@ -128,6 +128,18 @@ public struct CellBatch: Sendable {
     baseRecipeCount = compiled.count
     self.timeOrigin = timeOrigin
     try reserveCapacity(capacity)
+    // The pages of the columns and scratches a first frame of thousands of cells fills,
+    // written once here (up to `touchedAtInit` cells): reserved only, they were faulted in
+    // inside that frame.
+    let touched = Swift.min(capacity, Self.touchedAtInit)
+    if touched > 0 {
+      columns.touch(touched)
+      startScratch.append(contentsOf: repeatElement(0, count: touched))
+      startScratch.removeAll(keepingCapacity: true)
+      // What `reserveKeepScratch` grows them to at the first append.
+      keepScratch.append(contentsOf: repeatElement(false, count: Swift.max(capacity, columns.row.capacity)))
+      runScratch.append(contentsOf: repeatElement(0, count: keepScratch.count + 2))
+    }
   }
 
   /// Reserves room for `n` cells in every array.

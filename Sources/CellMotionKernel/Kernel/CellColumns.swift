@@ -1,6 +1,6 @@
 // CellColumns: a batch's per-cell columns, declared once. Adding a column means adding
-// it to `Cell`, to the stored properties, to `visit`, to `compact(runs:from:)` and to the
-// bulk appends in `CellBatch` (`append(contentsOf:)`, `resizeForProgress`), each written
+// it to `Cell`, to the stored properties, to `visit`, to `compact(runs:from:)`, to `touch`
+// and to the bulk appends in `CellBatch` (`append(contentsOf:)`, `resizeForProgress`), each written
 // out per column so each is specialised; reserving, removing and moving then cover it
 // (tests check every column keeps the batch's count after each).
 
@@ -113,6 +113,28 @@ struct CellColumns: Sendable {
     var v = Count()
     visit(&v)
     return v.counts
+  }
+
+  /// Writes the first `n` elements of every column's storage once and empties it again
+  /// (capacity kept): their pages become resident now rather than in the first frame that
+  /// fills them. For an empty batch.
+  mutating func touch(_ n: Int) {
+    func touch<T>(_ column: inout [T], _ zero: T) {
+      column.append(contentsOf: repeatElement(zero, count: n))
+      column.removeAll(keepingCapacity: true)
+    }
+    touch(&start, 0)
+    touch(&startExact, 0)
+    touch(&progress, 0)
+    touch(&width, 0)
+    touch(&height, 0)
+    touch(&tableWidth, 0)
+    touch(&detailHeight, 0)
+    touch(&recipeIndex, 0)
+    touch(&row, 0)
+    touch(&batchPosition, 0)
+    touch(&endExact, 0)
+    touch(&motions, nil)
   }
 
   mutating func reserveCapacity(_ n: Int) {

@@ -282,9 +282,17 @@ public struct TableAnimator: Sendable {
     frame.openDetails.reserveCapacity(64)
     Self.reserveTouched(&frame.events.rowPositions, capacity, touching: touched)
     Self.reserveTouched(&frame.events.rowHeights, capacity, touching: touched)
-    frame.events.display.willDisplay.reserveCapacity(capacity)
+    // The first frame's own arrays too: its thousands of entering rows, their animation
+    // starts and the batch starts made from them (1 MB at 10,000 rows) were fresh memory,
+    // faulted in page by page inside the first frame.
+    Self.reserveTouched(&frame.events.display.willDisplay, capacity, touching: touched, with: 0)
     frame.events.display.didEndDisplaying.reserveCapacity(capacity)
-    frame.events.display.animationStarts.reserveCapacity(capacity)
+    Self.reserveTouched(
+      &frame.events.display.animationStarts, capacity, touching: touched,
+      with: AnimationStart(row: 0, startTime: 0, delay: 0, appearance: .first, batchPosition: 0))
+    Self.reserveTouched(
+      &pendingStarts, capacity, touching: touched,
+      with: CellBatch.Start(recipe: 0, row: 0, startTime: 0, geometry: CellGeometry(width: 1, height: 1)))
     try setScrollEffect(scrollEffect)
   }
 
@@ -604,6 +612,13 @@ public struct TableAnimator: Sendable {
   static func reserveTouched<T: _DefaultZero>(_ a: inout [T], _ n: Int, touching touched: Int) {
     a.reserveCapacity(n)
     setCount(&a, touched)
+    a.removeAll(keepingCapacity: true)
+  }
+
+  /// `reserveTouched(_:_:touching:)` for any element type, written as `value`.
+  static func reserveTouched<T>(_ a: inout [T], _ n: Int, touching touched: Int, with value: T) {
+    a.reserveCapacity(n)
+    a.append(contentsOf: repeatElement(value, count: Swift.max(0, Swift.min(n, touched) - a.count)))
     a.removeAll(keepingCapacity: true)
   }
 
