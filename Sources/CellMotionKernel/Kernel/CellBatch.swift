@@ -545,10 +545,22 @@ public struct CellBatch: Sendable {
   }
 
   /// Relabels every cell's row with `newRow(row)` (a table's rows renumbered by a batch
-  /// update) and removes the cells it maps to nil, keeping order; O(count), no allocation.
+  /// update), called once per cell in order, and removes the cells it maps to nil, keeping
+  /// order; O(count), no allocation.
   package mutating func relabelRows(_ newRow: (Int) -> Int?) {
-    compact { _, row, _ in newRow(row) != nil }
-    for i in columns.row.indices { columns.row[i] = newRow(columns.row[i])! }
+    // Rows are >= 0: -1 marks a cell to remove.
+    var removes = false
+    columns.row.withUnsafeMutableBufferPointer { rows in
+      for i in rows.indices {
+        if let n = newRow(rows[i]) {
+          rows[i] = n
+        } else {
+          rows[i] = -1
+          removes = true
+        }
+      }
+    }
+    if removes { compact { _, row, _ in row >= 0 } }
   }
 
   /// Keeps the cells for which `keep(index, row, endTime)` holds, in order: the decisions

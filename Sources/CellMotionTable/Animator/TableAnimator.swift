@@ -726,7 +726,16 @@ public struct TableAnimator: Sendable {
     _ update: RowUpdate, at time: Double, expectedRowCount: Int? = nil
   ) throws(CellMotionError) -> AppliedUpdate {
     let applied = try simulation.performBatchUpdates(update, at: time, expectedRowCount: expectedRowCount)
-    batch.relabelRows { applied.map._newIndex($0) }
+    // The cells' rows mostly increase: the map is read with a cursor, started again where a
+    // row is below the one before (two binary searches a cell were a fifth of the call
+    // with 10,000 cells in flight).
+    var cursor = UpdateMap.Cursor()
+    var last = Int.min
+    batch.relabelRows { row in
+      if row < last { cursor = UpdateMap.Cursor() }
+      last = row
+      return applied.map._newIndex(row, cursor: &cursor)
+    }
     return applied
   }
 
