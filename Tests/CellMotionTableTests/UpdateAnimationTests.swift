@@ -20,6 +20,21 @@ private func drawn(_ sim: TableSimulation, _ e: FrameEvents, band: (Double, Doub
   return out
 }
 
+/// Records every row of `before` that is not drawn `after`, and the largest move of those
+/// that are; counts them.
+private func compareDrawn(
+  _ before: [RowID: Double], _ after: [RowID: Double], _ label: String, _ worstJump: inout Double, _ checked: inout Int
+) {
+  for (id, y) in before {
+    guard let y2 = after[id] else {
+      Issue.record("\(label): row \(id) drawn at \(y) before the batch is not drawn after it")
+      continue
+    }
+    worstJump = worstOf(worstJump, abs(y2 - y))
+    checked += 1
+  }
+}
+
 private func simulation(seed: UInt64, count: Int, timing: UpdateTiming, offset: Double) throws -> TableSimulation {
   var rng = SeededGenerator(seed: seed)
   let heights = (0..<count).map { _ in rng.uniform(20...90) }
@@ -53,18 +68,9 @@ struct UpdateAnimationTests {
           nextFresh: &fresh, using: &rng)
         // Heights a simulated table accepts (RandomBatch draws from 0.5 points up).
         try sim.performBatchUpdates(batch.update, at: t, expectedRowCount: batch.expected.count)
-        let after = try sim.step(to: t)
-        let drawnAfter = drawn(sim, after)
-        for (id, y) in drawnBefore {
-          // A row drawn before is drawn at the same place after (deleted rows as their cell),
-          // unless it is drawn neither before nor after within the band.
-          guard let y2 = drawnAfter[id] else {
-            Issue.record("seed \(seed): row \(id) drawn at \(y) before the batch is not drawn after it")
-            continue
-          }
-          worstJump = worstOf(worstJump, abs(y2 - y))
-          checked += 1
-        }
+        // A row drawn before is drawn at the same place after (deleted rows as their cell),
+        // unless it is drawn neither before nor after within the band.
+        compareDrawn(drawnBefore, drawn(sim, try sim.step(to: t)), "seed \(seed)", &worstJump, &checked)
         // Velocity: the new slide starts at rest (ease-in-ease-out, accelerate-decelerate).
         for n in 0..<sim.rows.rowCount {
           guard let rate = ratesBefore[sim.rows.ids[n]] else { continue }
@@ -106,15 +112,7 @@ struct UpdateAnimationTests {
       #expect(sim.updates.slidePoolCount <= 2 * live + 256 + 2 * sim.updates.cells.count)
       // A deleted row (as its cell) and every other row is drawn where it was the moment
       // before the batch: its slides were read back from the pool, compacted or not.
-      let drawnAfter = drawn(sim, try sim.step(to: t))
-      for (id, y) in drawnBefore {
-        guard let y2 = drawnAfter[id] else {
-          Issue.record("row \(id) drawn at \(y) before the batch is not drawn after it")
-          continue
-        }
-        worstJump = worstOf(worstJump, abs(y2 - y))
-        checked += 1
-      }
+      compareDrawn(drawnBefore, drawn(sim, try sim.step(to: t)), "pool", &worstJump, &checked)
     }
     #expect(shrinks >= 2, "the pool compacted \(shrinks) times (largest \(largest) slides)")
     #expect(checked > 1000)
