@@ -134,8 +134,7 @@ public struct CellBatch: Sendable {
     let touched = Swift.min(capacity, Self.touchedAtInit)
     if touched > 0 {
       columns.touch(touched)
-      startScratch.append(contentsOf: repeatElement(0, count: touched))
-      startScratch.removeAll(keepingCapacity: true)
+      startScratch.reserveResident(touched, touching: touched, with: 0)
       // What `reserveKeepScratch` grows them to at the first append.
       keepScratch.append(contentsOf: repeatElement(false, count: Swift.max(capacity, columns.row.capacity)))
       runScratch.append(contentsOf: repeatElement(0, count: keepScratch.count + 2))
@@ -514,13 +513,7 @@ public struct CellBatch: Sendable {
   /// The earliest `endTime` of the cells (absolute seconds), +infinity for an empty batch.
   ///
   /// - Complexity: O(count), one pass over the end times; no allocation.
-  public var earliestEndTime: Double {
-    columns.endExact.withUnsafeBufferPointer { ends in
-      var least = Double.infinity
-      for e in ends where e < least { least = e }
-      return least
-    }
-  }
+  public var earliestEndTime: Double { earliestEndTime(from: 0) }
 
   /// The earliest `endTime` of cells `first ..< count` (absolute seconds), +infinity when
   /// there are none: one pass over their end times (the cells a table just appended).

@@ -119,10 +119,7 @@ struct CellColumns: Sendable {
   /// (capacity kept): their pages become resident now rather than in the first frame that
   /// fills them. For an empty batch.
   mutating func touch(_ n: Int) {
-    func touch<T>(_ column: inout [T], _ zero: T) {
-      column.append(contentsOf: repeatElement(zero, count: n))
-      column.removeAll(keepingCapacity: true)
-    }
+    func touch<T>(_ column: inout [T], _ zero: T) { column.reserveResident(n, touching: n, with: zero) }
     touch(&start, 0)
     touch(&startExact, 0)
     touch(&progress, 0)
@@ -245,3 +242,15 @@ extension Float: _ColumnZero { static var _columnZero: Float { 0 } }
 extension Double: _ColumnZero { static var _columnZero: Double { 0 } }
 extension Int32: _ColumnZero { static var _columnZero: Int32 { 0 } }
 extension Int: _ColumnZero { static var _columnZero: Int { 0 } }
+
+extension Array {
+  /// Room for `capacity` elements, the first `touched` of them (at most `capacity`) written
+  /// once as `value` so their pages are resident, then emptied with the capacity kept: an
+  /// owner's arrays made ready at init rather than faulted in by the first frame that
+  /// fills thousands of them (`CellBatch.touchedAtInit`). For an empty array.
+  package mutating func reserveResident(_ capacity: Int, touching touched: Int, with value: Element) {
+    reserveCapacity(capacity)
+    append(contentsOf: repeatElement(value, count: Swift.max(0, Swift.min(capacity, touched) - count)))
+    removeAll(keepingCapacity: true)
+  }
+}

@@ -48,12 +48,8 @@ public struct ScrollEffectBatch: Sendable {
     let touched = Swift.min(capacity, CellBatch.touchedAtInit)
     try batch.resizeForProgress(count: touched)
     try batch.resizeForProgress(count: 0)
-    kinds.reserveCapacity(capacity)
-    kinds.append(contentsOf: repeatElement(0, count: touched))
-    kinds.removeAll(keepingCapacity: true)
-    timelineColumns.reserveCapacity(5 * capacity)
-    timelineColumns.append(contentsOf: repeatElement(0, count: 5 * touched))
-    timelineColumns.removeAll(keepingCapacity: true)
+    kinds.reserveResident(capacity, touching: touched, with: 0)
+    timelineColumns.reserveResident(5 * capacity, touching: 5 * touched, with: 0)
   }
 
   /// Evaluates the effect for `leading.count` cells.

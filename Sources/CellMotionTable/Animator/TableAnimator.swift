@@ -267,32 +267,29 @@ public struct TableAnimator: Sendable {
     // pages are touched here rather than by the first frame, which fills thousands of rows
     // (up to `CellBatch.touchedAtInit` of them).
     let touched = min(capacity, CellBatch.touchedAtInit)
-    Self.reserveTouched(&frame.behind, capacity, touching: touched)
+    frame.behind.reserveResident(capacity, touching: touched, with: false)
     frame.extraCells.reserveCapacity(64)
     frame.extraMatrices.reserveCapacity(16 * 64)
     frame.extraOpacity.reserveCapacity(64)
-    Self.reserveTouched(&frame.matrices, layout.floatsPerCell * capacity, touching: layout.floatsPerCell * touched)
+    frame.matrices.reserveResident(layout.floatsPerCell * capacity, touching: layout.floatsPerCell * touched, with: 0)
     // Every per-frame array at its working size up front, so a frame that shows more rows
     // than any before does not grow one (the scroll session counted one such allocation
     // in 450 frames).
-    Self.reserveTouched(&frame.opacity, capacity, touching: touched)
-    Self.reserveTouched(&frame.heights, capacity, touching: touched)
-    Self.reserveTouched(&frame.animating, capacity, touching: touched)
+    frame.opacity.reserveResident(capacity, touching: touched, with: 0)
+    frame.heights.reserveResident(capacity, touching: touched, with: 0)
+    frame.animating.reserveResident(capacity, touching: touched, with: false)
     frame.folds.reserveCapacity(64)
     frame.openDetails.reserveCapacity(64)
-    Self.reserveTouched(&frame.events.rowPositions, capacity, touching: touched)
-    Self.reserveTouched(&frame.events.rowHeights, capacity, touching: touched)
+    frame.events.rowPositions.reserveResident(capacity, touching: touched, with: 0)
+    frame.events.rowHeights.reserveResident(capacity, touching: touched, with: 0)
     // The first frame's own arrays too: its thousands of entering rows, their animation
     // starts and the batch starts made from them (1 MB at 10,000 rows) were fresh memory,
     // faulted in page by page inside the first frame.
-    Self.reserveTouched(&frame.events.display.willDisplay, capacity, touching: touched, with: 0)
+    frame.events.display.willDisplay.reserveResident(capacity, touching: touched, with: 0)
     frame.events.display.didEndDisplaying.reserveCapacity(capacity)
-    Self.reserveTouched(
-      &frame.events.display.animationStarts, capacity, touching: touched,
-      with: AnimationStart(row: 0, startTime: 0, delay: 0, appearance: .first, batchPosition: 0))
-    Self.reserveTouched(
-      &pendingStarts, capacity, touching: touched,
-      with: CellBatch.Start(recipe: 0, row: 0, startTime: 0, geometry: CellGeometry(width: 1, height: 1)))
+    frame.events.display.animationStarts.reserveResident(
+      capacity, touching: touched, with: AnimationStart(row: 0, startTime: 0, delay: 0, appearance: .first, batchPosition: 0))
+    pendingStarts.reserveResident(capacity, touching: touched, with: Self.placeholderStart)
     try setScrollEffect(scrollEffect)
   }
 
@@ -414,12 +411,10 @@ public struct TableAnimator: Sendable {
     }
     guard allOnScreen else { return false }
     let resumes = resumesInterruptedAppearances
-    // `cellGeometry(height:)`'s values, from locals.
-    let horizontal = axis == .horizontal
-    let (across, table) = horizontal ? (cellWidth, simulation.viewportHeight) : (cellWidth, tableWidth)
-    let sizes = InputLimits.length
-    let blank = CellBatch.Start(recipe: 0, row: 0, startTime: 0, geometry: CellGeometry(width: 1, height: 1))
-    pendingStarts.append(contentsOf: repeatElement(blank, count: m))
+    // `cellGeometry(height:)`'s inputs, as locals.
+    let horizontal = axis == .horizontal, across = cellWidth
+    let table = horizontal ? simulation.viewportHeight : tableWidth
+    pendingStarts.append(contentsOf: repeatElement(Self.placeholderStart, count: m))
     var written = 0
     events.animationStarts.withUnsafeBufferPointer { a in
       events.rowHeights.withUnsafeBufferPointer { heights in
@@ -428,13 +423,11 @@ public struct TableAnimator: Sendable {
             for s in a {
               let slot = s.row &- visible.lowerBound
               if resumes && animating[slot] { continue }
-              let h = Swift.min(Swift.max(heights[slot], sizes.lowerBound), sizes.upperBound)
               out[written] = CellBatch.Start(
                 recipe: s.appearance == .first ? 0 : 1, row: s.row, batchPosition: s.batchPosition, rowCount: rowCount,
                 batchCount: s.batchCount, startTime: s.startTime,
-                geometry: horizontal
-                  ? CellGeometry(width: h, height: across, tableWidth: table)
-                  : CellGeometry(width: across, height: h, tableWidth: table))
+                geometry: Self.cellGeometry(
+                  height: heights[slot], horizontal: horizontal, cellWidth: across, tableWidth: table))
               written &+= 1
               animating[slot] = true
             }
@@ -593,8 +586,18 @@ public struct TableAnimator: Sendable {
   /// the frame's `heights` and positions keep the drawn ones.
   @inline(__always)
   func cellGeometry(height: Double) -> CellGeometry {
+    Self.cellGeometry(
+      height: height, horizontal: axis == .horizontal, cellWidth: cellWidth,
+      tableWidth: axis == .horizontal ? simulation.viewportHeight : tableWidth)
+  }
+
+  /// `cellGeometry(height:)` from its inputs (for loops that must not read `self`): the
+  /// row's length clamped to `InputLimits.length`, across it the cell width; `tableWidth`
+  /// the table's width (vertical) or the viewport's height (horizontal).
+  @inline(__always)
+  static func cellGeometry(height: Double, horizontal: Bool, cellWidth: Double, tableWidth: Double) -> CellGeometry {
     let h = min(max(height, InputLimits.length.lowerBound), InputLimits.length.upperBound)
-    if axis == .horizontal { return CellGeometry(width: h, height: cellWidth, tableWidth: simulation.viewportHeight) }
+    if horizontal { return CellGeometry(width: h, height: cellWidth, tableWidth: tableWidth) }
     return CellGeometry(width: cellWidth, height: h, tableWidth: tableWidth)
   }
 
@@ -607,20 +610,8 @@ public struct TableAnimator: Sendable {
     nextCellEnd = batch.earliestEndTime
   }
 
-  /// Gives `a` room for `n` elements with the pages of the first `touched` written once
-  /// (then empties it).
-  static func reserveTouched<T: _DefaultZero>(_ a: inout [T], _ n: Int, touching touched: Int) {
-    a.reserveCapacity(n)
-    setCount(&a, touched)
-    a.removeAll(keepingCapacity: true)
-  }
-
-  /// `reserveTouched(_:_:touching:)` for any element type, written as `value`.
-  static func reserveTouched<T>(_ a: inout [T], _ n: Int, touching touched: Int, with value: T) {
-    a.reserveCapacity(n)
-    a.append(contentsOf: repeatElement(value, count: Swift.max(0, Swift.min(n, touched) - a.count)))
-    a.removeAll(keepingCapacity: true)
-  }
+  /// A start that `pendingStarts` holds only as a placeholder until it is written.
+  static let placeholderStart = CellBatch.Start(recipe: 0, row: 0, startTime: 0, geometry: CellGeometry(width: 1, height: 1))
 
   /// Sets `a`'s count to `n`, keeping its capacity (no allocation within it); the
   /// elements are left for the caller to write.

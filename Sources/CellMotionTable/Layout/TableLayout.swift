@@ -219,31 +219,20 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
 
   /// The layout after `map` (an applied batch update), `fixedHeight(j)` the height of the
   /// map's j-th fixed row and `newHeights` (index before the update, checked height)
-  /// applied on top; per-row even when the result could be uniform.
+  /// applied on top; per-row even when the result could be uniform. With it, the places in
+  /// this layout (the one before the batch) that the batch's animations read: each run's
+  /// first row's top and each removed row's top and height. They are read during the walk
+  /// that rebuilds the leaves, when the leaf they are in is being copied anyway: read
+  /// afterwards, each was a cache miss (issue 32: a fifth of the batch call at a million
+  /// rows).
   ///
   /// - Complexity: O((k + c) log k + (k + c) x leaf + leaves) for k moved rows and c
   ///   height changes.
   func applying(
     _ map: UpdateMap, fixedHeight: (Int) -> Double, newHeights: [(Int, Double)]
-  ) throws(CellMotionError) -> TableLayout {
-    var unused: _BeforePlaces? = nil
-    return try applying(map, fixedHeight: fixedHeight, newHeights: newHeights, places: &unused)
-  }
-
-  /// `applying(_:fixedHeight:newHeights:)`, and with `places` non-nil on entry, the places
-  /// in this layout (the one before the batch) that the batch's animations read: each
-  /// run's first row's top and each removed row's top and height. They are read during the
-  /// walk that rebuilds the leaves, when the leaf they are in is being copied anyway: read
-  /// afterwards, each was a cache miss (issue 32: a fifth of the batch call at a million
-  /// rows).
-  func applying(
-    _ map: UpdateMap, fixedHeight: (Int) -> Double, newHeights: [(Int, Double)], places: inout _BeforePlaces?
-  ) throws(CellMotionError) -> TableLayout {
+  ) throws(CellMotionError) -> (layout: TableLayout, places: _BeforePlaces) {
     // A changed row's place after the update (a moved row's is its destination).
     let overrides = newHeights.map { (index: map._newIndex($0.0)!, value: $0.1) }.sorted { $0.index < $1.index }
-    guard places != nil else {
-      return try TableLayout(checkedBlocks: heightBlocks.applying(map, fixedValue: fixedHeight, overrides: overrides))
-    }
     var read = _BeforePlaces()
     read.runTops.reserveCapacity(map.fixed.count + map.removed.count + 1)
     read.removed.reserveCapacity(map.removed.count)
@@ -265,8 +254,7 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
       read.removed.append(_place(next, cursor: &cursor))
       next += 1
     }
-    places = read
-    return try TableLayout(checkedBlocks: blocks)
+    return (try TableLayout(checkedBlocks: blocks), read)
   }
 
   /// Whether the layout uses the O(1) uniform representation.
@@ -538,7 +526,7 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
 }
 
 /// Places in a layout before a batch update, read while the batch rebuilt the layout
-/// (`TableLayout.applying(_:fixedHeight:newHeights:places:)`), in points.
+/// (`TableLayout.applying(_:fixedHeight:newHeights:)`), in points.
 struct _BeforePlaces: Sendable {
   /// The top of each run's first row (`UpdateMap.walkRuns` order): the rows that keep
   /// their order, in maximal runs.

@@ -291,13 +291,14 @@ public struct TableRows: Sendable, Equatable {
       after = try TableLayout(rowCount: map.newRowCount, rowHeight: h)
     } else {
       // Every height is one the layout held or one the plan checked.
-      places = _BeforePlaces()
-      after = try before.applying(
+      let rebuilt = try before.applying(
         map,
         fixedHeight: { j in
           let from = map.fixedFrom[j]
           return from < 0 ? plan.insertionOfFixed[j]!.height : before._height(from)
-        }, newHeights: plan.newHeights, places: &places)
+        }, newHeights: plan.newHeights)
+      after = rebuilt.layout
+      places = rebuilt.places
     }
     // Fresh identifiers start above every identifier the table or the batch has used.
     var fresh = ids.nextFresh
