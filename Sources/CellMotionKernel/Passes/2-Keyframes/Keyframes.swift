@@ -19,13 +19,20 @@ extension Kernel {
       let segments = table.baseAddress.unsafelyUnwrapped, n = table.count / CompiledKeyframes.tableStride
       // The common tracks (constant values, no easing per segment: the presets) take a
       // loop with no flag tested inside it: lines, or cubics.
-      let plain = !k.usesGeometry && !k.easings.any && n >= 2
-      if plain {
+      let plain = !k.easings.any && n >= 2
+      if plain && !k.usesGeometry {
         if k.cubic {
           plainKeyframeStage(L.self, CubicSegments.self, k, progress: progress, segments, n, count: count, into: out)
         } else {
           plainKeyframeStage(L.self, LineSegments.self, k, progress: progress, segments, n, count: count, into: out)
         }
+        return
+      }
+      if plain && !k.cubic {
+        // Lines whose values follow the cell's height or the table's width (a slide from
+        // the table's edge, a page's width): the same loop with those parts selected too.
+        plainGeometryKeyframeStage(
+          L.self, k, progress: progress, segments, n, height: height, tableWidth: tableWidth, count: count, into: out)
         return
       }
       var i = 0
@@ -74,6 +81,42 @@ extension Kernel {
       }
       let u = L.segmentFraction(f, start: start, invSpan: inv)
       let v = S.cubic ? L.muladd(L.muladd(L.muladd(a, u, b), u, c), u, d) : L.muladd(c, u, d)
+      v.store(to: out + i)
+      i += L.width
+    }
+  }
+
+  /// `plainKeyframeStage` for line segments whose values have parts per cell height and
+  /// per table width: each lane selects its segment's start, 1/span and the three lines,
+  /// then value = (c u + d) + height (hc u + hd) + width (wc u + wd), as `keyframeValue`
+  /// computes it (its cubic terms are 0 for lines, so the results are the same bits).
+  static func plainGeometryKeyframeStage<L: FloatLanes>(
+    _: L.Type, _ k: CompiledKeyframes, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
+    height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>
+  ) {
+    let stride = CompiledKeyframes.tableStride
+    @inline(__always) func at(_ s: UnsafePointer<Float>, _ j: Int) -> L { L(repeating: s[j]) }
+    var i = 0
+    while i < count {
+      let f = L.clamp(progress(k.part, i) as L, 0, 1)
+      var start = at(table, 0), inv = at(table, 1), c = at(table, 4), d = at(table, 5)
+      var hc = at(table, 8), hd = at(table, 9), wc = at(table, 12), wd = at(table, 13)
+      var s = table
+      for _ in 1..<n {
+        s += stride
+        let m = L.ge(f, at(s, 0))
+        start = start.replacing(with: at(s, 0), where: m)
+        inv = inv.replacing(with: at(s, 1), where: m)
+        c = c.replacing(with: at(s, 4), where: m)
+        d = d.replacing(with: at(s, 5), where: m)
+        hc = hc.replacing(with: at(s, 8), where: m)
+        hd = hd.replacing(with: at(s, 9), where: m)
+        wc = wc.replacing(with: at(s, 12), where: m)
+        wd = wd.replacing(with: at(s, 13), where: m)
+      }
+      let u = L.segmentFraction(f, start: start, invSpan: inv)
+      let he: L = loadGroup(height + i, count - i), tw: L = loadGroup(tableWidth + i, count - i)
+      let v = L.muladd(he, L.muladd(hc, u, hd), L.muladd(tw, L.muladd(wc, u, wd), L.muladd(c, u, d)))
       v.store(to: out + i)
       i += L.width
     }
