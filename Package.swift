@@ -23,6 +23,7 @@ let package = Package(
   products: [
     .library(name: "CellMotion", targets: ["CellMotion"]),
     .library(name: "CellMotionKernel", targets: ["CellMotionKernel"]),
+    .library(name: "CellMotionTableModel", targets: ["CellMotionTableModel"]),
     .library(name: "CellMotionTable", targets: ["CellMotionTable"]),
     .executable(name: "cellmotion-bench", targets: ["CellMotionBench"]),
     .executable(name: "cellmotion", targets: ["CellMotionCLI"]),
@@ -49,8 +50,11 @@ let package = Package(
     .target(
       name: "CellMotionKernel",
       dependencies: ["CellMotion", .target(name: "CBLAS", condition: .when(traits: ["BLAS"])), "_CellMotionShims"]),
-    /// Headless table-view simulation driving the kernel frame by frame.
-    .target(name: "CellMotionTable", dependencies: ["CellMotion", "CellMotionKernel"]),
+    /// The table's model (layout, scrolling, display, expansion, updates, simulation): no
+    /// kernel, so it compiles while the kernel does; re-exported by CellMotionTable.
+    .target(name: "CellMotionTableModel", dependencies: ["CellMotion"]),
+    /// Headless table-view simulation driving the kernel frame by frame (`TableAnimator`).
+    .target(name: "CellMotionTable", dependencies: ["CellMotion", "CellMotionKernel", "CellMotionTableModel"]),
 
     // MARK: - Implementation details
     /// A C multiply-add that LLVM may fuse (one FMA with -target-cpu haswell, a multiply
@@ -122,10 +126,10 @@ let package = Package(
       dependencies: ["CellMotion", "CellMotionKernel", "_TestSupport"]),
     .testTarget(
       name: "CellMotionTableTests",
-      dependencies: ["CellMotion", "CellMotionKernel", "CellMotionTable", "_TestSupport"]),
+      dependencies: ["CellMotion", "CellMotionKernel", "CellMotionTable", "CellMotionTableModel", "_TestSupport"]),
     .testTarget(
       name: "CellMotionSoakTests",
-      dependencies: ["_SoakSupport", "CellMotion", "CellMotionKernel", "CellMotionTable", "_TestSupport"]),
+      dependencies: ["_SoakSupport", "CellMotion", "CellMotionKernel", "CellMotionTable", "CellMotionTableModel", "_TestSupport"]),
     .testTarget(
       name: "CellMotionCLITests", dependencies: ["CellMotionCLI", "CellMotionKernel", "_TestSupport"]),
   ],

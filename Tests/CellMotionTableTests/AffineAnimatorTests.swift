@@ -7,6 +7,7 @@ import _TestSupport
 
 @testable import CellMotionKernel
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 @Suite("TableAnimator: affine layout")
 struct AffineAnimatorTests {

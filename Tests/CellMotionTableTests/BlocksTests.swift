@@ -7,6 +7,7 @@ import Testing
 import _TestSupport
 
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 /// Leaf invariants: counts add up, no empty leaf, explicit leaves at most `max`.
 private func checkLeaves<L: _BlockLeaf>(_ b: _Blocks<L>, _ context: String) {

@@ -3,6 +3,7 @@ import Testing
 import _TestSupport
 
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 /// 100 rows of 100 points in a 500-point viewport, scrolled 0 -> 1000 -> 0 over 2 s,
 /// stepped at 60 Hz. Returns every frame's events.

@@ -8,6 +8,7 @@ import Testing
 import _TestSupport
 
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 @Suite("Expansion: retargeted heights")
 struct ExpansionRetargetTests {

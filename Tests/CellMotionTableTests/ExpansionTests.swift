@@ -3,6 +3,7 @@ import Testing
 import _TestSupport
 
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 /// Checks, at every millisecond of [from, to], that the snapshot's offsets match a fresh
 /// prefix-sum recompute from the per-row heights, that heights stay within [collapsed,

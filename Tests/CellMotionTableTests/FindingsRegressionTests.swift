@@ -9,6 +9,7 @@ import _TestSupport
 
 @testable import CellMotionKernel
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 @Suite("Soak findings: table")
 struct TableFindingsRegressionTests {

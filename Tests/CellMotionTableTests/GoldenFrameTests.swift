@@ -25,6 +25,7 @@ import Testing
 import _TestSupport
 
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 /// One session: a table, its animator, and a script of events by frame.
 struct GoldenSession {

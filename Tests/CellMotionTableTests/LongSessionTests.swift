@@ -8,6 +8,7 @@ import _TestSupport
 
 @testable import CellMotionKernel
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 @Suite("Table: long sessions and boundary checks")
 struct LongSessionTests {

@@ -3,6 +3,7 @@ import Testing
 import _TestSupport
 
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 /// A random valid batch for a table of `rowCount` rows, and the rows after it by brute
 /// force: UIKit's description of a batch (height changes and reloads by the rows they name,

@@ -8,6 +8,7 @@ import _TestSupport
 
 @testable import CellMotionKernel
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 /// Entry-wise error of a viewport matrix, in points for a point of size `scale`
 /// (translation row as is, other entries times `scale`, the w column times scale^2).

@@ -7,6 +7,7 @@ import CellMotionKernel
 import Testing
 
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 @Suite("Table limits")
 struct TableLimitsTests {

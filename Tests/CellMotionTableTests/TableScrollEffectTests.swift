@@ -9,6 +9,7 @@ import _TestSupport
 
 @testable import CellMotionKernel
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 /// The largest entry error of `k` against `r`, the translation row divided by `s` and the
 /// perspective column multiplied by it (the kernel tests' normalisation); NaN is infinite.

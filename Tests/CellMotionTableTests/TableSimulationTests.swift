@@ -3,6 +3,7 @@ import Testing
 import _TestSupport
 
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 @Suite("TableSimulation")
 struct TableSimulationTests {

@@ -4,6 +4,7 @@ import Testing
 import _TestSupport
 
 @testable import CellMotionTable
+@testable import CellMotionTableModel
 
 /// Where each row is drawn in a frame, by identifier: the rows in the visible range, moved
 /// rows drawn outside it, and deleted rows (their row animation's cell); with `band`, only

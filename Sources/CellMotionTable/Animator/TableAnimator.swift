@@ -5,6 +5,7 @@
 
 import CellMotion
 import CellMotionKernel
+@_exported import CellMotionTableModel
 
 /// Which recipes a table runs.
 public struct TableRecipes: Sendable {

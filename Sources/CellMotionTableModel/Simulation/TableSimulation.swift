@@ -258,7 +258,7 @@ public struct TableSimulation: Sendable {
   }
 
   /// Throws unless `time` is a valid time no earlier than the last step or batch.
-  func checkTimeOrder(_ time: Double) throws(CellMotionError) {
+  package func checkTimeOrder(_ time: Double) throws(CellMotionError) {
     try Check.time(time, "time")
     guard time >= lastTime else {
       throw .invalidCombination(

@@ -4,32 +4,32 @@
 /// `TableSimulation.step(to:into:)`: arrays are cleared keeping their capacity.
 public struct FrameEvents: Sendable, Equatable {
   /// Frame time in seconds.
-  public internal(set) var time: Double = 0
+  public package(set) var time: Double = 0
   /// Scroll offset in points (y of the viewport's top edge in content coordinates).
-  public internal(set) var scrollOffset: Double = 0
+  public package(set) var scrollOffset: Double = 0
   /// Content height in points, including animated row heights.
-  public internal(set) var contentHeight: Double = 0
+  public package(set) var contentHeight: Double = 0
   /// Rows intersecting the viewport (plus overscan), with animated heights.
-  public internal(set) var visibleRange: Range<Int> = 0..<0
+  public package(set) var visibleRange: Range<Int> = 0..<0
   /// willDisplay, didEndDisplaying and the animations to start this frame.
-  public internal(set) var display = DisplayEvents()
+  public package(set) var display = DisplayEvents()
   /// For each row in `visibleRange` (index `row - visibleRange.lowerBound`): y of its top
   /// edge in viewport coordinates, points (`rowOffset - scrollOffset`, animated heights
   /// included; negative when partly above the viewport).
-  public internal(set) var rowPositions: [Double] = []
+  public package(set) var rowPositions: [Double] = []
   /// For each row in `visibleRange`: its height in points, animated heights included.
-  public internal(set) var rowHeights: [Double] = []
+  public package(set) var rowHeights: [Double] = []
   /// Visible rows whose detail is folding (opening or closing) this frame, in increasing
   /// row order. Run the fold recipe at local time `time - fold.startTime`.
-  public internal(set) var folds: [(row: Int, fold: FoldAnimation)] = []
+  public package(set) var folds: [(row: Int, fold: FoldAnimation)] = []
 
   /// Row animations of batch updates drawn this frame (inserted, deleted and reloaded rows),
   /// in the order they started, with where they are drawn.
-  public internal(set) var updateCells: [UpdateCellFrame] = []
+  public package(set) var updateCells: [UpdateCellFrame] = []
   /// Rows a batch moved that are drawn this frame outside `visibleRange` (sliding from
   /// or to a place far from the visible rows): row, viewport y of the top edge and height,
   /// points.
-  public internal(set) var movingRows: [(row: Int, y: Double, height: Double)] = []
+  public package(set) var movingRows: [(row: Int, y: Double, height: Double)] = []
 
   /// Empty events, to pass to `TableSimulation.step(to:into:)`.
   public init() {}

@@ -75,7 +75,7 @@ public struct UpdateMap: Sendable, Equatable {
   func _isInserted(_ newIndex: Int) -> Bool { _fixedSlot(newIndex).map { fixedFrom[$0] < 0 } ?? false }
 
   /// Unchecked `newIndex(ofOldRow:)`.
-  func _newIndex(_ o: Int) -> Int? {
+  package func _newIndex(_ o: Int) -> Int? {
     let q = _lowerBound(removed, o)
     if q < removed.count, removed[q] == o { return removedTo[q] < 0 ? nil : removedTo[q] }
     // o is the r-th row that stays in order; it becomes the r-th row that is not fixed.
@@ -84,17 +84,18 @@ public struct UpdateMap: Sendable, Equatable {
   }
 
   /// Where `_newIndex` left off, for rows asked for in increasing order.
-  struct Cursor {
+  package struct Cursor {
     /// Removed rows before the last row asked for.
     var q = 0
     /// Fixed rows counted for it.
     var j = 0
+    package init() {}
   }
 
   /// `_newIndex(o)` for increasing `o` from one caller (`cursor` starts as `Cursor()`):
   /// O(1) amortised, the two searches replaced by cursors that only move forward (a row's
   /// rank among the rows that keep their order never decreases as the row does not).
-  func _newIndex(_ o: Int, cursor: inout Cursor) -> Int? {
+  package func _newIndex(_ o: Int, cursor: inout Cursor) -> Int? {
     var q = cursor.q
     while q < removed.count, removed[q] < o { q += 1 }
     cursor.q = q

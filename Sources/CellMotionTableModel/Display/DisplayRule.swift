@@ -83,11 +83,11 @@ public struct AnimationStart: Sendable, Equatable {
 /// the arrays keeping their capacity, so steady-state frames do not allocate.
 public struct DisplayEvents: Sendable, Equatable {
   /// Rows entering the visible range this frame, increasing.
-  public internal(set) var willDisplay: [Int] = []
+  public package(set) var willDisplay: [Int] = []
   /// Rows leaving the visible range this frame, increasing.
-  public internal(set) var didEndDisplaying: [Int] = []
+  public package(set) var didEndDisplaying: [Int] = []
   /// Animations to start, a subsequence of `willDisplay` in the same order.
-  public internal(set) var animationStarts: [AnimationStart] = []
+  public package(set) var animationStarts: [AnimationStart] = []
 
   /// Empty events.
   public init() {}
