@@ -82,6 +82,7 @@ enum Report {
     ]
   }
 
+  @_optimize(none)  // text handled once a run: not worth the optimiser's seconds at every build
   static func table(_ document: BenchDocument) -> String {
     var lines = machineLines(document.machine)
     lines.append("")

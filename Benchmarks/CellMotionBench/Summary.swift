@@ -64,6 +64,7 @@ enum Summary {
     return names.compactMap { n in catalog.first { $0.name == n && $0.cells == cells } }
   }
 
+  @_optimize(none)  // text handled once a run: not worth the optimiser's seconds at every build
   static func text(
     machine: MachinePeaks, results: [Measurement], scroll: ScrollSessionResult?, dense: ScrollSessionResult?,
     denseEffect: ScrollSessionResult?, updates: UpdateSessionResult?

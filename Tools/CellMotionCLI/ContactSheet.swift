@@ -11,6 +11,7 @@ enum ContactSheet {
   /// The SVG text for `run`, with up to `count` thumbnails (evenly spaced frames from the
   /// first at or after `from` seconds, the last included) in `columns` columns, each the
   /// viewport scaled by `scale`.
+  @_optimize(none)  // text built once a command: not worth the optimiser's seconds at every build
   static func svg(_ run: TableRun, count: Int, columns: Int, scale: Double, from: Double = 0) -> String {
     let o = run.options
     let first = min(run.frames.firstIndex { $0.time >= from } ?? run.frames.count - 1, max(0, run.frames.count - 1))

@@ -215,6 +215,7 @@ struct CurveSample {
   }
 
   /// `t,value,velocity` rows, `samples + 1` of them, after a header.
+  @_optimize(none)  // text built once a command: not worth the optimiser's seconds at every build
   func csv(samples: Int) -> String {
     var s = "t,value,velocity\n"
     for i in 0...samples {

@@ -8,6 +8,7 @@ enum CurvePlot {
   static let width = 760.0, height = 560.0
   static let left = 64.0, right = 24.0
 
+  @_optimize(none)  // text built once a command: not worth the optimiser's seconds at every build
   static func svg(_ c: CurveSample, samples: Int) -> String {
     let ts = (0...samples).map { c.span * Double($0) / Double(samples) }
     let values = ts.map(c.value), velocities = ts.map(c.velocity)
@@ -79,6 +80,7 @@ enum CurvePlot {
     func x(_ t: Double) -> Double { CurvePlot.left + (CurvePlot.width - CurvePlot.left - CurvePlot.right) * t / span }
     func y(_ v: Double) -> Double { top + height * (hi - v) / (hi - lo) }
 
+    @_optimize(none)  // text built once a command: not worth the optimiser's seconds at every build
     func draw(color: String, reference: Double) -> String {
       let x0 = x(0), x1 = x(span)
       var s = "<g class=\"panel\">\n<rect x=\"\(num(x0))\" y=\"\(num(top))\" width=\"\(num(x1 - x0))\" height=\"\(num(height))\" fill=\"#fafafa\" stroke=\"#bbb\"/>\n"

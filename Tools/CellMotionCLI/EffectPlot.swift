@@ -25,6 +25,7 @@ struct EffectPlot {
 
   /// `progress,value,<channel>...`: the timeline value each progress stands for
   /// (domain lower + p x its width; |value| for an effect that folds it) and the channels.
+  @_optimize(none)  // text built once a command: not worth the optimiser's seconds at every build
   func csv(samples: Int) throws -> String {
     let d = effect.domain
     var s = "progress,value," + channels.map(\.rawValue).joined(separator: ",") + "\n"
@@ -37,6 +38,7 @@ struct EffectPlot {
     return s
   }
 
+  @_optimize(none)  // text built once a command: not worth the optimiser's seconds at every build
   func svg(samples: Int) throws -> String {
     let ps = (0...samples).map { Double($0) / Double(samples) }
     let all = try ps.map(values(at:))

@@ -14,6 +14,7 @@ import Foundation
 
 enum HTMLPlayer {
   /// The page for `run`: no external resources.
+  @_optimize(none)  // text built once a command: not worth the optimiser's seconds at every build
   static func html(_ run: TableRun) -> String {
     let o = run.options
     let view = o.viewportSize

@@ -67,6 +67,7 @@ struct Inspection {
   let compiled: CompiledRecipe
   let command: InspectCommand
 
+  @_optimize(none)  // text built once a command: not worth the optimiser's seconds at every build
   func tree() -> [String: Any] {
     let geometry = CellGeometry(width: command.width, height: command.height, tableWidth: command.width, detailHeight: command.detailHeight)
     let start = ReferenceEvaluator.evaluate(recipe, geometry: geometry, time: 0)
@@ -178,6 +179,7 @@ struct Inspection {
     return t
   }
 
+  @_optimize(none)  // text built once a command: not worth the optimiser's seconds at every build
   func partTrees() -> [[String: Any]] {
     let sources = CurveSource.parts(of: recipe)
     return compiled.parts.enumerated().map { i, part in
@@ -253,6 +255,7 @@ struct Inspection {
   // MARK: - Text
 
   /// The tree as indented `key: value` lines (keys in a fixed reading order).
+  @_optimize(none)  // text built once a command: not worth the optimiser's seconds at every build
   static func text(_ tree: [String: Any]) -> String {
     let order = [
       "name", "order", "anchor", "perspectiveDistance", "m34", "timing", "stagger", "activeDuration", "planar",
@@ -266,6 +269,7 @@ struct Inspection {
     return s
   }
 
+  @_optimize(none)  // text built once a command: not worth the optimiser's seconds at every build
   static func lines(_ key: String, _ v: Any, indent: String) -> String {
     if let d = v as? [String: Any], d.count <= 4, d.values.allSatisfy({ !($0 is [String: Any]) && !($0 is [Any]) }) {
       return "\(indent)\(key): " + d.keys.sorted().map { "\($0) \(scalar(d[$0] as Any))" }.joined(separator: ", ") + "\n"

@@ -145,6 +145,7 @@ public struct SoakScript: Equatable, Sendable {
   /// Reads a script.
   ///
   /// - Throws: `ParseError` naming the first line it cannot read.
+  @_optimize(none)  // text handled once a run: not worth the optimiser's seconds at every build
   public static func parse(_ text: String) throws(ParseError) -> SoakScript {
     var script: SoakScript? = nil
     for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -156,146 +156,152 @@ enum RecipeSchema {
   static let delay = Shape.number(description: "Seconds before the part starts, >= 0 (default 0).")
 
   /// The shape of a recipe file.
-  static let shape: Shape = object(
-    "A CellMotion recipe: what moves when a table-view cell appears. Times are seconds, lengths points, "
-      + "angles radians.",
-    required: ["name"],
-    [
-      ("$schema", .text(description: "The schema's location, for editors; ignored.")),
-      ("name", .text(description: "The recipe's name.")),
-      (
-        "channels",
-        .array(
+  static let shape: Shape = makeShape()
+  // Built once a process, from one large literal: unoptimised, it costs nothing at run time
+  // and saves the optimiser about a second at every build (`-sil-print-pass-time`).
+  @_optimize(none)
+  private static func makeShape() -> Shape {
+    object(
+      "A CellMotion recipe: what moves when a table-view cell appears. Times are seconds, lengths points, "
+        + "angles radians.",
+      required: ["name"],
+      [
+        ("$schema", .text(description: "The schema's location, for editors; ignored.")),
+        ("name", .text(description: "The recipe's name.")),
+        (
+          "channels",
+          .array(
+            object(
+              "One animated channel: from, to and curve, or keyframes.", required: ["channel", "duration"],
+              alternatives: [
+                Shape.Form(requires: ["from", "to", "curve"], forbids: ["keyframes"]),
+                Shape.Form(requires: ["keyframes"], forbids: ["from", "to"]),
+              ],
+              [
+                ("channel", .names(Channel.allCases.map(\.rawValue), description: "The animated property.")),
+                ("from", channelValue), ("to", channelValue), ("keyframes", keyframes), ("curve", curve),
+                ("duration", duration), ("delay", delay),
+              ]),
+            description: "Animated channels (default none).")
+        ),
+        (
+          "matrix",
           object(
-            "One animated channel: from, to and curve, or keyframes.", required: ["channel", "duration"],
+            "A whole-matrix animation (layer.transform in an animation block): from, to and curve, or keyframes.",
+            required: ["duration"],
             alternatives: [
               Shape.Form(requires: ["from", "to", "curve"], forbids: ["keyframes"]),
               Shape.Form(requires: ["keyframes"], forbids: ["from", "to"]),
             ],
             [
-              ("channel", .names(Channel.allCases.map(\.rawValue), description: "The animated property.")),
-              ("from", channelValue), ("to", channelValue), ("keyframes", keyframes), ("curve", curve),
-              ("duration", duration), ("delay", delay),
-            ]),
-          description: "Animated channels (default none).")
-      ),
-      (
-        "matrix",
-        object(
-          "A whole-matrix animation (layer.transform in an animation block): from, to and curve, or keyframes.",
-          required: ["duration"],
-          alternatives: [
-            Shape.Form(requires: ["from", "to", "curve"], forbids: ["keyframes"]),
-            Shape.Form(requires: ["keyframes"], forbids: ["from", "to"]),
-          ],
-          [
-            ("from", transform), ("to", transform),
-            (
-              "keyframes",
-              object(
-                "Keyframes of the whole matrix (CAKeyframeAnimation on transform): each segment interpolates its two "
-                  + "matrices as mode says.", required: ["values"],
-                [
-                  ("values", .array(transform, description: "The matrices, 1 to 64.")),
-                  ("keyTimes", keyTimes), ("timingFunctions", timingFunctions),
-                  (
-                    "calculationMode",
-                    .names(["linear", "discrete"], description: "linear (default) or discrete.")
-                  ),
-                ])
-            ),
-            (
-              "mode",
-              .names(
-                TransformInterpolationMode.allCases.map(\.rawValue),
-                description: "How the matrices interpolate (default decomposed, as Core Animation).")
-            ),
-            ("curve", curve), ("duration", duration), ("delay", delay),
-          ])
-      ),
-      (
-        "stagger",
-        object(
-          "Extra delay per cell (default none).", required: ["step"],
-          [
-            ("step", .number(description: "Seconds per unit of distance from the origin, >= 0.")),
-            (
-              "base",
-              .names(
-                StaggerBase.allCases.map(\.rawValue),
-                description: "Which index counts: the row, or the position among the rows that appeared together (default row).")
-            ),
-            (
-              "from",
-              .oneOf(
-                [
-                  .names(["first", "last", "center"], description: "A named origin."),
-                  .number(description: "An origin index, >= 0."),
-                  object(
-                    "A seeded pseudo-random order.", required: ["random"],
-                    [("random", .number(description: "The seed, an integer in 0...2^53 - 1."))]),
-                ],
-                description: "Where the stagger starts (default first).")
-            ),
-            (
-              "grid",
-              object(
-                "Cells laid out in columns, filled row by row.", required: ["columns"],
-                [
-                  ("columns", .number(description: "Cells per row, >= 1.")),
-                  (
-                    "axis",
-                    .names(
-                      StaggerAxis.allCases.map(\.rawValue),
-                      description: "Distance: both (euclidean, the default), x (columns) or y (rows).")
-                  ),
-                ])
-            ),
-            ("reversed", .boolean(description: "Farthest cells first (default false).")),
-            ("ease", .curveText),
-          ])
-      ),
-      (
-        "order",
-        .names(ChannelOrder.allCases.map(\.rawValue), description: "How channel transforms compose (default keyPath).")
-      ),
-      ("anchorX", .number(description: "Anchor point x as a fraction of the cell's width (default 0.5).")),
-      ("anchorY", .number(description: "Anchor point y as a fraction of the cell's height (default 0.5).")),
-      ("perspectiveDistance", .number(description: "Perspective distance d in points (m34 = -1/d); none by default.")),
-      (
-        "timing",
-        object(
-          "CAMediaTiming on top of each part's delay and duration (default UIKit's).",
-          [
-            ("speed", .number(description: "Time scale, > 0 (default 1).")),
-            ("repeatCount", .number(description: "Iterations, >= 0 (default 0, meaning 1).")),
-            ("autoreverses", .boolean(description: "Whether each iteration plays back reversed (default false).")),
-            (
-              "fillMode",
-              .names(FillMode.allCases.map(\.rawValue), description: "What shows outside the active time (default backwards).")
-            ),
-          ])
-      ),
-      (
-        "motion",
-        .names(
-          MotionPolicy.allCases.map(\.rawValue),
-          description:
-            "Reduce motion: full (default), reduced (nothing moves; opacity animates, or a cross-fade replaces the motion) "
-            + "or none (end state at once).")
-      ),
-      (
-        "fold",
-        object(
-          "Fold the detail open or closed in two halves about their hinges.", required: ["direction"],
-          [
-            ("direction", .names([FoldSpec.Direction.open, .close].map(\.rawValue), description: "open or close.")),
-            ("curve", curve), ("duration", Shape.number(description: "Seconds, > 0 (default 0.3).")),
-            ("perspectiveDistance", .number(description: "Perspective distance in points (default 500).")),
-          ])
-      ),
-      ("scroll", ScrollEffectFile.shape),
+              ("from", transform), ("to", transform),
+              (
+                "keyframes",
+                object(
+                  "Keyframes of the whole matrix (CAKeyframeAnimation on transform): each segment interpolates its two "
+                    + "matrices as mode says.", required: ["values"],
+                  [
+                    ("values", .array(transform, description: "The matrices, 1 to 64.")),
+                    ("keyTimes", keyTimes), ("timingFunctions", timingFunctions),
+                    (
+                      "calculationMode",
+                      .names(["linear", "discrete"], description: "linear (default) or discrete.")
+                    ),
+                  ])
+              ),
+              (
+                "mode",
+                .names(
+                  TransformInterpolationMode.allCases.map(\.rawValue),
+                  description: "How the matrices interpolate (default decomposed, as Core Animation).")
+              ),
+              ("curve", curve), ("duration", duration), ("delay", delay),
+            ])
+        ),
+        (
+          "stagger",
+          object(
+            "Extra delay per cell (default none).", required: ["step"],
+            [
+              ("step", .number(description: "Seconds per unit of distance from the origin, >= 0.")),
+              (
+                "base",
+                .names(
+                  StaggerBase.allCases.map(\.rawValue),
+                  description: "Which index counts: the row, or the position among the rows that appeared together (default row).")
+              ),
+              (
+                "from",
+                .oneOf(
+                  [
+                    .names(["first", "last", "center"], description: "A named origin."),
+                    .number(description: "An origin index, >= 0."),
+                    object(
+                      "A seeded pseudo-random order.", required: ["random"],
+                      [("random", .number(description: "The seed, an integer in 0...2^53 - 1."))]),
+                  ],
+                  description: "Where the stagger starts (default first).")
+              ),
+              (
+                "grid",
+                object(
+                  "Cells laid out in columns, filled row by row.", required: ["columns"],
+                  [
+                    ("columns", .number(description: "Cells per row, >= 1.")),
+                    (
+                      "axis",
+                      .names(
+                        StaggerAxis.allCases.map(\.rawValue),
+                        description: "Distance: both (euclidean, the default), x (columns) or y (rows).")
+                    ),
+                  ])
+              ),
+              ("reversed", .boolean(description: "Farthest cells first (default false).")),
+              ("ease", .curveText),
+            ])
+        ),
+        (
+          "order",
+          .names(ChannelOrder.allCases.map(\.rawValue), description: "How channel transforms compose (default keyPath).")
+        ),
+        ("anchorX", .number(description: "Anchor point x as a fraction of the cell's width (default 0.5).")),
+        ("anchorY", .number(description: "Anchor point y as a fraction of the cell's height (default 0.5).")),
+        ("perspectiveDistance", .number(description: "Perspective distance d in points (m34 = -1/d); none by default.")),
+        (
+          "timing",
+          object(
+            "CAMediaTiming on top of each part's delay and duration (default UIKit's).",
+            [
+              ("speed", .number(description: "Time scale, > 0 (default 1).")),
+              ("repeatCount", .number(description: "Iterations, >= 0 (default 0, meaning 1).")),
+              ("autoreverses", .boolean(description: "Whether each iteration plays back reversed (default false).")),
+              (
+                "fillMode",
+                .names(FillMode.allCases.map(\.rawValue), description: "What shows outside the active time (default backwards).")
+              ),
+            ])
+        ),
+        (
+          "motion",
+          .names(
+            MotionPolicy.allCases.map(\.rawValue),
+            description:
+              "Reduce motion: full (default), reduced (nothing moves; opacity animates, or a cross-fade replaces the motion) "
+              + "or none (end state at once).")
+        ),
+        (
+          "fold",
+          object(
+            "Fold the detail open or closed in two halves about their hinges.", required: ["direction"],
+            [
+              ("direction", .names([FoldSpec.Direction.open, .close].map(\.rawValue), description: "open or close.")),
+              ("curve", curve), ("duration", Shape.number(description: "Seconds, > 0 (default 0.3).")),
+              ("perspectiveDistance", .number(description: "Perspective distance in points (default 500).")),
+            ])
+        ),
+        ("scroll", ScrollEffectFile.shape),
     ])
+  }
 
   // MARK: Checking a file
 
@@ -382,6 +388,8 @@ extension Recipe {
 
 extension Shape {
   /// This shape's JSON Schema keywords, one string per member at `indent` levels.
+  /// Unoptimised: the schema's text, written once by a tool, not worth the optimiser's time.
+  @_optimize(none)
   func schemaMembers(indent: Int) -> [String] {
     let pad = String(repeating: "  ", count: indent)
     func str(_ s: String) -> String { StrictJSON.serialize(.string(s)) }

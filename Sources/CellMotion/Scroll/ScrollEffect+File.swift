@@ -65,101 +65,106 @@ extension ScrollEffect {
 enum ScrollEffectFile {
   static let fillNames = ["both", "none", "forwards", "backwards"]
 
-  static let shape: Shape = RecipeSchema.object(
-    "A scroll effect: the recipe's progress comes from where each cell sits in a scrolling list "
-      + "(ScrollEffect.decodeFile) instead of the clock.",
-    required: ["timeline"],
-    [
-      (
-        "timeline",
-        RecipeSchema.object(
-          "Exactly one timeline kind.", exactlyOne: true,
-          [
-            (
-              "view",
+  static let shape: Shape = makeShape()
+  // One large literal, built once a process: unoptimised (as `RecipeSchema.shape`).
+  @_optimize(none)
+  private static func makeShape() -> Shape {
+    RecipeSchema.object(
+      "A scroll effect: the recipe's progress comes from where each cell sits in a scrolling list "
+        + "(ScrollEffect.decodeFile) instead of the clock.",
+      required: ["timeline"],
+      [
+        (
+          "timeline",
+          RecipeSchema.object(
+            "Exactly one timeline kind.", exactlyOne: true,
+            [
+              (
+                "view",
+                RecipeSchema.object(
+                  "A CSS view() timeline.",
+                  [
+                    ("range", .text(description: "CSS animation-range, e.g. \"entry 0% entry 100%\" (default \"normal\").")),
+                    ("insets", .text(description: "CSS view-timeline-inset, e.g. \"auto\" or \"10% 40px\" (default \"auto\").")),
+                  ])
+              ),
+              (
+                "scroll",
+                RecipeSchema.object(
+                  "A CSS scroll() timeline.",
+                  [("range", .text(description: "CSS animation-range over the scroll range (default \"normal\")."))])
+              ),
+              (
+                "transitionPhase",
+                RecipeSchema.object(
+                  "SwiftUI's scrollTransition phase, -1 ... 0 ... +1.",
+                  [
+                    (
+                      "threshold",
+                      .oneOf(
+                        [
+                          .names(["visible", "hidden", "centered"], description: "A named threshold (default visible)."),
+                          .number(description: "The visible fraction of the cell, visible(a)."),
+                        ], description: "Where the phase reaches identity.")
+                    ),
+                    ("inset", .number(description: "Points the threshold moves toward the centre (default 0).")),
+                  ])
+              ),
+              (
+                "centred",
+                RecipeSchema.object(
+                  "A centred position: 0 centred, +-1 one unit away (wheels, pagers, cover flow).", required: ["unit"],
+                  [
+                    (
+                      "unit",
+                      .oneOf(
+                        [
+                          .number(description: "Points, > 0."),
+                          .names(["cellExtent", "halfVisibleExtent"], description: "The cell's extent or half the visible extent."),
+                        ], description: "How far from the centre is one unit.")
+                    ),
+                    ("range", .array(.number(description: "A bound."), description: "[lower, upper] (default [-1, 1]).")),
+                  ])
+              ),
+              (
+                "distance",
+                RecipeSchema.object(
+                  "A distance in points between a point of the cell and a line of the viewport (sticky, parallax).",
+                  required: ["limit"],
+                  [
+                    ("cellPoint", .number(description: "The cell's point, a fraction of its extent (default 0).")),
+                    ("line", .number(description: "The viewport's line, a fraction of its visible extent (default 0).")),
+                    (
+                      "limit",
+                      .oneOf(
+                        [
+                          .names(["unbounded", "toSectionEnd"], description: "No limit, or up to the section's end."),
+                          .array(.number(description: "A bound, points."), description: "[lower, upper], points."),
+                        ], description: "The distances the effect runs over.")
+                    ),
+                  ])
+              ),
+            ])
+        ),
+        ("axis", .names(ScrollAxis.allCases.map(\.rawValue), description: "The list's axis (default vertical).")),
+        (
+          "fill",
+          .oneOf(
+            [
+              .names(fillNames, description: "CSS animation-fill-mode (default both)."),
               RecipeSchema.object(
-                "A CSS view() timeline.",
+                "Each side's fill.",
                 [
-                  ("range", .text(description: "CSS animation-range, e.g. \"entry 0% entry 100%\" (default \"normal\").")),
-                  ("insets", .text(description: "CSS view-timeline-inset, e.g. \"auto\" or \"10% 40px\" (default \"auto\").")),
-                ])
-            ),
-            (
-              "scroll",
-              RecipeSchema.object(
-                "A CSS scroll() timeline.",
-                [("range", .text(description: "CSS animation-range over the scroll range (default \"normal\")."))])
-            ),
-            (
-              "transitionPhase",
-              RecipeSchema.object(
-                "SwiftUI's scrollTransition phase, -1 ... 0 ... +1.",
-                [
-                  (
-                    "threshold",
-                    .oneOf(
-                      [
-                        .names(["visible", "hidden", "centered"], description: "A named threshold (default visible)."),
-                        .number(description: "The visible fraction of the cell, visible(a)."),
-                      ], description: "Where the phase reaches identity.")
-                  ),
-                  ("inset", .number(description: "Points the threshold moves toward the centre (default 0).")),
-                ])
-            ),
-            (
-              "centred",
-              RecipeSchema.object(
-                "A centred position: 0 centred, +-1 one unit away (wheels, pagers, cover flow).", required: ["unit"],
-                [
-                  (
-                    "unit",
-                    .oneOf(
-                      [
-                        .number(description: "Points, > 0."),
-                        .names(["cellExtent", "halfVisibleExtent"], description: "The cell's extent or half the visible extent."),
-                      ], description: "How far from the centre is one unit.")
-                  ),
-                  ("range", .array(.number(description: "A bound."), description: "[lower, upper] (default [-1, 1]).")),
-                ])
-            ),
-            (
-              "distance",
-              RecipeSchema.object(
-                "A distance in points between a point of the cell and a line of the viewport (sticky, parallax).",
-                required: ["limit"],
-                [
-                  ("cellPoint", .number(description: "The cell's point, a fraction of its extent (default 0).")),
-                  ("line", .number(description: "The viewport's line, a fraction of its visible extent (default 0).")),
-                  (
-                    "limit",
-                    .oneOf(
-                      [
-                        .names(["unbounded", "toSectionEnd"], description: "No limit, or up to the section's end."),
-                        .array(.number(description: "A bound, points."), description: "[lower, upper], points."),
-                      ], description: "The distances the effect runs over.")
-                  ),
-                ])
-            ),
-          ])
-      ),
-      ("axis", .names(ScrollAxis.allCases.map(\.rawValue), description: "The list's axis (default vertical).")),
-      (
-        "fill",
-        .oneOf(
-          [
-            .names(fillNames, description: "CSS animation-fill-mode (default both)."),
-            RecipeSchema.object(
-              "Each side's fill.",
-              [
-                ("before", .names(ScrollFill.Outside.allCases.map(\.rawValue), description: "Before the range.")),
-                ("after", .names(ScrollFill.Outside.allCases.map(\.rawValue), description: "After the range.")),
-              ]),
-          ], description: "What shows outside the timeline's range.")
-      ),
-      ("domain", .array(.number(description: "A bound."), description: "The values mapped to progress 0 and 1.")),
-      ("foldsValue", .boolean(description: "The recipe reads the value's magnitude (default false).")),
-      ("name", .text(description: "The effect's name (default the recipe's).")),
+                  ("before", .names(ScrollFill.Outside.allCases.map(\.rawValue), description: "Before the range.")),
+                  ("after", .names(ScrollFill.Outside.allCases.map(\.rawValue), description: "After the range.")),
+                ]),
+            ], description: "What shows outside the timeline's range.")
+        ),
+        ("domain", .array(.number(description: "A bound."), description: "The values mapped to progress 0 and 1.")),
+        ("foldsValue", .boolean(description: "The recipe reads the value's magnitude (default false).")),
+        ("name", .text(description: "The effect's name (default the recipe's).")),
     ])
+  }
 
   // MARK: Reading
 
