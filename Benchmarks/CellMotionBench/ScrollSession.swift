@@ -28,6 +28,8 @@ struct ScrollSessionResult: Codable {
   var animatingCellsMax: Int
   /// Appearance animations in flight (the animator's batch), median over frames.
   var animatingCellsMedian: Double
+  /// `TableAnimator.init` for the session's capacity (its buffers made resident).
+  var initMicroseconds: Double
   /// The first frame: every visible row appears and starts its animation.
   var firstFrameMicroseconds: Double
   var frameMedianMicroseconds: Double
@@ -43,7 +45,7 @@ struct ScrollSessionResult: Codable {
     return """
       \(title): \(rows) rows, viewport \(f(viewportPoints, 0)) points, \(Int(rate)) Hz, tip-in, \(frames) frames, \
       \(f(scrolledPoints, 0)) points scrolled
-        first frame \(f(firstFrameMicroseconds)) us; per frame: median \(f(frameMedianMicroseconds)) us \
+        init \(f(initMicroseconds)) us, first frame \(f(firstFrameMicroseconds)) us; per frame: median \(f(frameMedianMicroseconds)) us \
       (\(f(frameBudgetShareMedian * 100, 2))% of 8.33 ms), p99 \(f(frameP99Microseconds)) us, worst \
       \(f(worstFrameMicroseconds)) us (frame \(worstFrameIndex))
         visible rows (median) \(f(visibleRowsMedian, 0)), animations in flight (median) \(f(animatingCellsMedian, 0)), \
@@ -98,8 +100,10 @@ enum ScrollSession {
     case .constant(let v): scroll = try .constantVelocity(from: 0, velocity: v, startTime: 0, limits: limits)
     }
     let sim = try TableSimulation(layout: layout, viewportHeight: viewport, scroll: scroll, rule: .firstAppearanceOnly)
+    let i0 = monotonicNanoseconds()
     var animator = try TableAnimator(
       simulation: sim, recipes: TableRecipes(first: .tipIn), cellWidth: 390, capacity: capacity, scrollEffect: effect)
+    let initMicroseconds = Double(monotonicNanoseconds() - i0) / 1000
     let frames = Int(seconds * rate)
     var times: [Double] = []
     times.reserveCapacity(frames)
@@ -144,7 +148,8 @@ enum ScrollSession {
     return ScrollSessionResult(
       rows: rows, rate: rate, frames: frames, viewportPoints: viewport,
       visibleRowsMedian: Statistics.median(visible.sorted()), animatingCellsMax: maxAnimating,
-      animatingCellsMedian: Statistics.median(animating.sorted()), firstFrameMicroseconds: times[0],
+      animatingCellsMedian: Statistics.median(animating.sorted()), initMicroseconds: initMicroseconds,
+      firstFrameMicroseconds: times[0],
       frameMedianMicroseconds: median, frameP99Microseconds: Statistics.quantile(sorted, 0.99),
       worstFrameMicroseconds: times[worst], worstFrameIndex: worst, frameBudgetShareMedian: median / 8333.3,
       allocationsPerFrameSteadyState: counted > 0 ? Double(allocations) / Double(counted) : 0,

@@ -95,7 +95,7 @@ enum Summary {
       lines.append("table sessions (TableAnimator, 1,000,000 rows, 120 Hz: 8,333 us a frame)")
       /// One scroll session's line: its frame times and allocations after `label`.
       func session(_ label: String, _ s: ScrollSessionResult, firstFrame: Bool = true) -> String {
-        let first = firstFrame ? "first frame \(f(s.firstFrameMicroseconds, 0)) us, " : ""
+        let first = firstFrame ? "init \(f(s.initMicroseconds, 0)) us, first frame \(f(s.firstFrameMicroseconds, 0)) us, " : ""
         return "  \(label): \(first)median \(f(s.frameMedianMicroseconds, 1)) us, p99 \(f(s.frameP99Microseconds, 1)) us, "
           + "\(f(s.allocationsPerFrameSteadyState)) allocations a frame"
       }
