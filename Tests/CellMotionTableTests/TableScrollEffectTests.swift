@@ -51,7 +51,8 @@ struct TableScrollEffectTests {
   /// Returns (rows compared, rows animating, rows the effect changed).
   func compare(
     _ recipe: Recipe, _ effect: ScrollEffect, reference: ScrollEffect, motion: MotionPolicy? = nil,
-    rowHeights: [Double]? = nil, axis: ScrollAxis = .vertical, layout: MatrixLayout = .transform3D
+    rowHeights: [Double]? = nil, axis: ScrollAxis = .vertical, layout: MatrixLayout = .transform3D,
+    updates: Bool = false
   ) throws -> (Int, Int, Int) {
     var with = try animator(recipe, effect: effect, layout: layout, motion: motion, rowHeights: rowHeights, axis: axis)
     var without = try animator(recipe, effect: nil, layout: layout, motion: motion, rowHeights: rowHeights, axis: axis)
@@ -59,8 +60,21 @@ struct TableScrollEffectTests {
     func place(_ p: Double) -> Transform3D { horizontal ? .translation(p, 0, 0) : .translation(0, p, 0) }
     var compared = 0, animating = 0, changed = 0
     var worstMatrix = 0.0, worstOpacity = 0.0
+    var updateRows = 0
     for n in 0..<150 {
       let t = Double(n) / 60
+      if updates && n % 30 == 5 {
+        // The same batch in view on both tables: its rows animate through the update
+        // pass, the effect between their animation and their place as for the others.
+        let top = with.frame.rows.lowerBound
+        let styles: [RowAnimation] = [.fade, .right, .top, .middle, .automatic]
+        var u = RowUpdate()
+        u.deleteRows(at: [top + 2], with: styles[(n / 30) % styles.count])
+        u.reloadRows(at: [top + 4], height: 60, with: styles[(n / 30 + 1) % styles.count])
+        u.insertRows(at: [top + 6, top + 7], height: 50, with: styles[(n / 30 + 2) % styles.count])
+        try with.performBatchUpdates(u, at: t)
+        try without.performBatchUpdates(u, at: t)
+      }
       try with.step(to: t)
       try without.step(to: t)
       let a = with.frame, b = without.frame
@@ -88,6 +102,7 @@ struct TableScrollEffectTests {
         worstMatrix = worstOf(worstMatrix, e)
         worstOpacity = worstOf(worstOpacity, abs(Double(a.opacity[i]) - Double(b.opacity[i]) * s.opacity))
         compared += 1
+        if a.events.updateCells.contains(where: { $0.cell.row == row && $0.cell.kind != .reloadedOld }) { updateRows += 1 }
         if a.animating[i] { animating += 1 }
         if s.transform != .identity || s.opacity != 1 { changed += 1 }
       }
@@ -95,6 +110,7 @@ struct TableScrollEffectTests {
     print("\(effect.name) on \(recipe.name): \(compared) rows, worst matrix \(worstMatrix), opacity \(worstOpacity)")
     #expect(worstMatrix <= 2e-5, "\(effect.name): normalised matrix error \(worstMatrix)")
     #expect(worstOpacity <= 1e-5, "\(effect.name): opacity error \(worstOpacity)")
+    if updates { #expect(updateRows > 50, "\(effect.name): \(updateRows) rows drawn by batch updates") }
     return (compared, animating, changed)
   }
 
@@ -108,6 +124,16 @@ struct TableScrollEffectTests {
     case "reveal": return try .reveal()
     case "carouselKeylines": return try .carouselKeylines(pitch: 72, axis: .vertical)
     default: return try .parallaxContent(overflow: 40)
+    }
+  }
+
+  @Test("Rows animated by batch updates take the effect between their animation and their place")
+  func effectsOnUpdatedRows() throws {
+    for effect in [try ScrollEffect.edgeFadeScale(), try .coverFlow(pitch: 72, axis: .vertical)] {
+      for layout in [MatrixLayout.transform3D, .affine2D] where layout == .transform3D || effect.name == "edgeFadeScale" {
+        let (compared, animating, _) = try compare(.tipIn, effect, reference: effect, layout: layout, updates: true)
+        #expect(compared > 1000 && animating > 100, "\(effect.name): \(compared) rows, \(animating) animating")
+      }
     }
   }
 

@@ -77,8 +77,10 @@ extension TableAnimator {
       capacity: max(frame.rows.count, initialCapacity), axis: axis)
   }
 
-  /// Applies the scroll effect to the frame's visible rows (`step`'s last pass).
-  mutating func applyScrollEffect(_ events: FrameEvents) throws(CellMotionError) {
+  /// Evaluates the scroll effect for the frame's visible rows (`composeRows`' first pass):
+  /// each row's effect S from its layout place, kept in the stage's output for the writes
+  /// that follow (`storeWithEffect`, `placeEffectRows`).
+  mutating func evaluateScrollEffect(_ events: FrameEvents) throws(CellMotionError) {
     guard var stage = scrollStage else { return }
     // Out of `self` while it is mutated, so its arrays stay uniquely referenced.
     scrollStage = nil
@@ -118,51 +120,34 @@ extension TableAnimator {
           crossExtent: cellWidth, scroll: scroll, into: &stage.output, options: KernelOptions(lanes: options.lanes))
       }
     }
-    Self.compose(
-      effect: stage.output, rows: n, positions: events.rowPositions, horizontal: axis == .horizontal, into: &frame)
   }
 
-  /// Each visible row's matrix M = A x T(0, y) (its animation A, then its place y; T(y, 0)
-  /// when `horizontal`) becomes A x S x T(0, y) for the effect's S; its opacity is
-  /// multiplied by the effect's. Rows that are not animating (A the identity) take S
-  /// directly.
-  static func compose(
+  /// The rows that run no animation of their own take their effect S and their place,
+  /// S x T(0, y) (T(y, 0) when `horizontal`); every row's opacity is multiplied by the
+  /// effect's (`composeRows`' last pass: the animated rows were written as A x S x T by
+  /// `storeWithEffect`).
+  static func placeEffectRows(
     effect: FrameOutput, rows n: Int, positions: [Double], horizontal: Bool, into frame: inout AnimatorFrame
   ) {
     let affine = frame.layout == .affine2D
     // The effect's own layout: six Floats for a planar effect (`TableScrollStage`).
-    let planarEffect = effect.layout == .affine2D
-    // Every input through a pointer: reading `frame.animating[i]` while `frame.matrices`
-    // was open for writing made two uniqueness checks per row.
+    let planar = effect.layout == .affine2D
     let animating = frame.animating
     guard n > 0 else { return }
     positions.withUnsafeBufferPointer { p in
       animating.withUnsafeBufferPointer { an in
         effect.matrices.withUnsafeBufferPointer { s in
           frame.matrices.withUnsafeMutableBufferPointer { m in
-            // Base addresses unwrapped once.
             let p = p.baseAddress!, an = an.baseAddress!
             let m = m.baseAddress!, s = s.baseAddress!
-            // One loop per layout, each inlined with the axis as a literal (`run(true)`,
-            // `run(false)`): the loop body is the composition alone.
+            let sf = planar ? 6 : 16
+            // One loop per axis, the axis a literal in each (`run(true)`, `run(false)`).
             @inline(__always) func run(_ horizontal: Bool) {
-              switch (affine, planarEffect) {
-              case (true, _):
-                for i in 0..<n {
-                  Self.composeAffine(m + 6 &* i, s + 6 &* i, y: Float(p[i]), animating: an[i], horizontal: horizontal)
-                }
-              case (false, true):
-                for i in 0..<n {
-                  let y = Float(p[i])
-                  if an[i] {
-                    Self.compose4x4(m + 16 &* i, Self.rows(affine: s + 6 &* i), y: y, animating: true, horizontal: horizontal)
-                  } else {
-                    Self.place(affine: s + 6 &* i, y: y, horizontal: horizontal, into: m + 16 &* i)
-                  }
-                }
-              case (false, false):
-                for i in 0..<n {
-                  Self.compose4x4(m + 16 &* i, Self.rows(s + 16 &* i), y: Float(p[i]), animating: an[i], horizontal: horizontal)
+              for i in 0..<n where !an[i] {
+                if affine {
+                  Self.placeAffine(s + 6 &* i, y: Float(p[i]), horizontal: horizontal, into: m + 6 &* i)
+                } else {
+                  Self.storeRows(Self.placed(s + sf &* i, planar: planar, y: Float(p[i]), horizontal: horizontal), m + 16 &* i)
                 }
               }
             }
@@ -178,103 +163,91 @@ extension TableAnimator {
     }
   }
 
-  /// The rows of the 4x4 at `s` (16 Floats, CATransform3D field order), as vector loads.
+  /// Writes an animated row's matrix once: its animation A (`floats` Floats at `a`, the
+  /// kernel's output), then its effect S (at `s`: six Floats when `planar`, else 16), then
+  /// its place, A x S x T(0, y) (T(y, 0) when `horizontal`), to `out`. Four row products
+  /// of A with the rows of S x T (16 Floats), or the affine products (6 Floats; a planar
+  /// effect, as an affine frame requires).
   @inline(__always)
-  static func rows(_ s: UnsafePointer<Float>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-    let src = UnsafeRawPointer(s)
-    return (
-      src.loadUnaligned(fromByteOffset: 0, as: SIMD4<Float>.self), src.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self),
-      src.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self), src.loadUnaligned(fromByteOffset: 48, as: SIMD4<Float>.self)
-    )
-  }
-
-  /// The rows of the 4x4 of the affine matrix at `s` (a b c d tx ty): (a b 0 0), (c d 0 0),
-  /// (0 0 1 0), (tx ty 0 1), the entries a 4x4 planar matrix holds.
-  @inline(__always)
-  static func rows(affine s: UnsafePointer<Float>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-    (SIMD4(s[0], s[1], 0, 0), SIMD4(s[2], s[3], 0, 0), SIMD4(0, 0, 1, 0), SIMD4(s[4], s[5], 0, 1))
-  }
-
-  /// A row that runs no animation, under a planar effect S (six Floats at `s`, a b c d tx
-  /// ty): S x T(0, y) (T(y, 0) when `horizontal`) as 16 Floats, four vector stores: the
-  /// values `compose4x4` gives S's rows without an animation, bit for bit.
-  @inline(__always)
-  static func place(affine s: UnsafePointer<Float>, y: Float, horizontal: Bool, into a: UnsafeMutablePointer<Float>) {
-    let src = UnsafeRawPointer(s), dst = UnsafeMutableRawPointer(a)
-    var ab = src.loadUnaligned(fromByteOffset: 0, as: SIMD2<Float>.self)
-    var cd = src.loadUnaligned(fromByteOffset: 8, as: SIMD2<Float>.self)
-    var t = src.loadUnaligned(fromByteOffset: 16, as: SIMD2<Float>.self)
-    // The moved column gains w x y, w = 0 in rows 1 and 2 and 1 in the translation row, as
-    // `compose4x4` adds it (0 x y too: a -0 entry comes out as compose4x4's, bit for bit).
-    let zero = 0 * y
-    if horizontal {
-      (ab.x, cd.x, t.x) = (ab.x + zero, cd.x + zero, t.x + y)
-    } else {
-      (ab.y, cd.y, t.y) = (ab.y + zero, cd.y + zero, t.y + y)
-    }
-    dst.storeBytes(of: SIMD4(lowHalf: ab, highHalf: .zero), toByteOffset: 0, as: SIMD4<Float>.self)
-    dst.storeBytes(of: SIMD4(lowHalf: cd, highHalf: .zero), toByteOffset: 16, as: SIMD4<Float>.self)
-    dst.storeBytes(of: SIMD4<Float>(0, 0, 1, 0), toByteOffset: 32, as: SIMD4<Float>.self)
-    dst.storeBytes(of: SIMD4(lowHalf: t, highHalf: SIMD2(0, 1)), toByteOffset: 48, as: SIMD4<Float>.self)
-  }
-
-  /// `a` (16 Floats, CATransform3D field order: row r, column c at 4r + c) = A x T(0, y)
-  /// becomes A x S x T(0, y), S's rows `s` (`rows(_:)`, `rows(affine:)`; T(y, 0) when
-  /// `horizontal`).
-  @inline(__always)
-  static func compose4x4(
-    _ a: UnsafeMutablePointer<Float>, _ s: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>), y: Float,
-    animating: Bool, horizontal: Bool
+  static func storeWithEffect(
+    _ a: UnsafePointer<Float>, _ floats: Int, effect s: UnsafePointer<Float>, planar: Bool, y: Float, horizontal: Bool,
+    into out: UnsafeMutablePointer<Float>
   ) {
-    // S's rows as vectors, the result's rows as vector stores (element by element, a cell
-    // took about 77 instructions); the arithmetic is the same, value for value.
-    let dst = UnsafeMutableRawPointer(a)
-    let (s0, s1, s2, s3) = s
-    for r in 0..<4 {
-      var row: SIMD4<Float>
-      if animating {
-        // A's row: the translation by y taken back out (column 2 -= column 4 x y; column 1
-        // when horizontal).
-        let w = a[4 * r + 3]
-        let x0 = horizontal ? a[4 * r] - w * y : a[4 * r]
-        let x1 = horizontal ? a[4 * r + 1] : a[4 * r + 1] - w * y, x2 = a[4 * r + 2]
-        // One product per statement: the whole sum in one expression took the type
-        // checker about a second.
-        let p0: SIMD4<Float> = x0 * s0, p1: SIMD4<Float> = x1 * s1
-        let p2: SIMD4<Float> = x2 * s2, p3: SIMD4<Float> = w * s3
-        row = ((p0 + p1) + p2) + p3  // the order the single expression summed in
-      } else {
-        row = r == 0 ? s0 : (r == 1 ? s1 : (r == 2 ? s2 : s3))
-      }
-      // The row's place again: column 2 += column 4 x y (the sum formed in all lanes, kept
-      // in the second: a blend, where an element insert cost several instructions).
-      let moved = row + SIMD4<Float>(repeating: row[3] * y)
-      row = horizontal ? SIMD4<Float>(moved[0], row[1], row[2], row[3]) : SIMD4<Float>(row[0], moved[1], row[2], row[3])
-      dst.storeBytes(of: row, toByteOffset: 16 * r, as: SIMD4<Float>.self)
-    }
-  }
-
-  /// `a` (6 Floats, a b c d tx ty: x' = a x + c y + tx, y' = b x + d y + ty) = A then a
-  /// move by y (down; right when `horizontal`) becomes A, then S (at `s`), then the move.
-  @inline(__always)
-  static func composeAffine(
-    _ a: UnsafeMutablePointer<Float>, _ s: UnsafePointer<Float>, y: Float, animating: Bool, horizontal: Bool
-  ) {
-    if !animating {
-      for k in 0..<6 { a[k] = s[k] }
-      a[horizontal ? 4 : 5] += y
+    if floats == 6 {
+      composeAffine(a, s, y: y, horizontal: horizontal, into: out)
       return
     }
-    // The place taken out of A's translation (tx or ty), S applied, the place put back.
-    let place = horizontal ? 4 : 5
-    a[place] -= y
+    let (s0, s1, s2, s3) = placed(s, planar: planar, y: y, horizontal: horizontal)
+    let src = UnsafeRawPointer(a), dst = UnsafeMutableRawPointer(out)
+    for r in 0..<4 {
+      let x = src.loadUnaligned(fromByteOffset: 16 &* r, as: SIMD4<Float>.self)
+      // Row r of A times S x T: a product, then three multiply-adds (the kernel's, one FMA
+      // each; SIMD's addProduct is an fmaf call per lane).
+      typealias V = SIMD4<Float>
+      var row = V(repeating: x[0]) * s0
+      row = V.muladd(V(repeating: x[1]), s1, row)
+      row = V.muladd(V(repeating: x[2]), s2, row)
+      row = V.muladd(V(repeating: x[3]), s3, row)
+      dst.storeBytes(of: row, toByteOffset: 16 &* r, as: SIMD4<Float>.self)
+    }
+  }
+
+  /// The rows of S x T(0, y) (T(y, 0) when `horizontal`) for the effect S at `s` (six
+  /// Floats a b c d tx ty when `planar`: rows (a b 0 0), (c d 0 0), (0 0 1 0), (tx ty 0 1);
+  /// else 16 in CATransform3D field order): each row's column 2 (1) gains its column 4 x y.
+  @inline(__always)
+  static func placed(_ s: UnsafePointer<Float>, planar: Bool, y: Float, horizontal: Bool) -> (
+    SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>
+  ) {
+    let rows: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+    if planar {
+      rows = (SIMD4(s[0], s[1], 0, 0), SIMD4(s[2], s[3], 0, 0), SIMD4(0, 0, 1, 0), SIMD4(s[4], s[5], 0, 1))
+    } else {
+      let src = UnsafeRawPointer(s)
+      rows = (
+        src.loadUnaligned(fromByteOffset: 0, as: SIMD4<Float>.self), src.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self),
+        src.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self), src.loadUnaligned(fromByteOffset: 48, as: SIMD4<Float>.self)
+      )
+    }
+    @inline(__always) func move(_ row: SIMD4<Float>) -> SIMD4<Float> {
+      // The sum formed in all lanes, kept in one (a blend; an element insert cost more).
+      let moved = row + SIMD4<Float>(repeating: row[3] * y)
+      return horizontal ? SIMD4(moved[0], row[1], row[2], row[3]) : SIMD4(row[0], moved[1], row[2], row[3])
+    }
+    return (move(rows.0), move(rows.1), move(rows.2), move(rows.3))
+  }
+
+  /// Four rows to 16 Floats at `m`, four vector stores.
+  @inline(__always)
+  static func storeRows(_ r: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>), _ m: UnsafeMutablePointer<Float>) {
+    let dst = UnsafeMutableRawPointer(m)
+    dst.storeBytes(of: r.0, toByteOffset: 0, as: SIMD4<Float>.self)
+    dst.storeBytes(of: r.1, toByteOffset: 16, as: SIMD4<Float>.self)
+    dst.storeBytes(of: r.2, toByteOffset: 32, as: SIMD4<Float>.self)
+    dst.storeBytes(of: r.3, toByteOffset: 48, as: SIMD4<Float>.self)
+  }
+
+  /// An affine row that runs no animation: its effect S (a b c d tx ty at `s`) moved by y
+  /// (down; right when `horizontal`), to `out`.
+  @inline(__always)
+  static func placeAffine(_ s: UnsafePointer<Float>, y: Float, horizontal: Bool, into out: UnsafeMutablePointer<Float>) {
+    for k in 0..<6 { out[k] = s[k] }
+    out[horizontal ? 4 : 5] += y
+  }
+
+  /// The affine A (6 Floats at `a`, a b c d tx ty: x' = a x + c y + tx, y' = b x + d y +
+  /// ty), then S (at `s`), then a move by y (down; right when `horizontal`), to `out`.
+  @inline(__always)
+  static func composeAffine(
+    _ a: UnsafePointer<Float>, _ s: UnsafePointer<Float>, y: Float, horizontal: Bool, into out: UnsafeMutablePointer<Float>
+  ) {
     let (aa, ab, ac, ad, atx, aty) = (a[0], a[1], a[2], a[3], a[4], a[5])
-    a[0] = aa * s[0] + ab * s[2]
-    a[1] = aa * s[1] + ab * s[3]
-    a[2] = ac * s[0] + ad * s[2]
-    a[3] = ac * s[1] + ad * s[3]
-    a[4] = atx * s[0] + aty * s[2] + s[4]
-    a[5] = atx * s[1] + aty * s[3] + s[5]
-    a[place] += y
+    out[0] = aa * s[0] + ab * s[2]
+    out[1] = aa * s[1] + ab * s[3]
+    out[2] = ac * s[0] + ad * s[2]
+    out[3] = ac * s[1] + ad * s[3]
+    out[4] = atx * s[0] + aty * s[2] + s[4]
+    out[5] = atx * s[1] + aty * s[3] + s[5]
+    out[horizontal ? 4 : 5] += y
   }
 }

@@ -335,7 +335,7 @@ public struct TableAnimator: Sendable {
     let floats = affine ? 6 : 16
     frame.time = time
     frame.rows = visible
-    // With a scroll effect, `applyScrollEffect` writes every row that runs no animation of
+    // With a scroll effect, `placeEffectRows` writes every row that runs no animation of
     // its own (its effect, then its place): their translations here would be overwritten
     // unread (640 KB a frame at 10,000 rows).
     let effectPlacesRows = scrollStage != nil
@@ -466,23 +466,31 @@ public struct TableAnimator: Sendable {
   }
 
   /// The animated rows of `animateRows`: the kernel's matrix composed with the row's
-  /// translation; then the update cells, folds, open details and the scroll effect.
+  /// translation (and, with a scroll effect, evaluated first, the row's effect between
+  /// them: each matrix written once); then the update cells, folds, open details, and the
+  /// effect on the rows that run no animation.
   mutating func composeRows(_ events: FrameEvents, time: Double) throws(CellMotionError) {
+    try evaluateScrollEffect(events)
     let visible = frame.rows, n = frame.rows.count
     let floats = frame.layout.floatsPerCell
     let horizontal = axis == .horizontal
-    frame.matrices.withUnsafeMutableBufferPointer { m in
-      frame.opacity.withUnsafeMutableBufferPointer { o in
-        events.rowPositions.withUnsafeBufferPointer { y in
-          output.matrices.withUnsafeBufferPointer { src in
-            output.opacity.withUnsafeBufferPointer { so in
-              batch.row.withUnsafeBufferPointer { rows in
-                for c in rows.indices {
-                  let slot = rows[c] &- visible.lowerBound
-                  guard slot >= 0 && slot < n else { continue }
-                  Self.storeTranslated(
-                    src.baseAddress!, c, Float(y[slot]), floats, horizontal: horizontal, into: m.baseAddress! + floats * slot)
-                  o[slot] = so[c]
+    let effect = scrollStage?.output
+    if let effect {
+      composeWithEffect(effect, events)
+    } else {
+      frame.matrices.withUnsafeMutableBufferPointer { m in
+        frame.opacity.withUnsafeMutableBufferPointer { o in
+          events.rowPositions.withUnsafeBufferPointer { y in
+            output.matrices.withUnsafeBufferPointer { src in
+              output.opacity.withUnsafeBufferPointer { so in
+                batch.row.withUnsafeBufferPointer { rows in
+                  for c in rows.indices {
+                    let slot = rows[c] &- visible.lowerBound
+                    guard slot >= 0 && slot < n else { continue }
+                    Self.storeTranslated(
+                      src.baseAddress!, c, Float(y[slot]), floats, horizontal: horizontal, into: m.baseAddress! + floats * slot)
+                    o[slot] = so[c]
+                  }
                 }
               }
             }
@@ -493,7 +501,50 @@ public struct TableAnimator: Sendable {
     try evaluateUpdates(events, time: time)
     try evaluateFolds(events, time: time)
     try collectOpenDetails(events, time: time)
-    try applyScrollEffect(events)
+    if let effect {
+      Self.placeEffectRows(effect: effect, rows: n, positions: events.rowPositions, horizontal: horizontal, into: &frame)
+    }
+  }
+
+  /// `composeRows`' loop with a scroll effect: each animated row's matrix A x S x T(place)
+  /// (`storeWithEffect`), written once.
+  mutating func composeWithEffect(_ effect: FrameOutput, _ events: FrameEvents) {
+    let visible = frame.rows, n = frame.rows.count
+    let floats = frame.layout.floatsPerCell
+    let horizontal = axis == .horizontal
+    let planar = effect.layout == .affine2D, sf = effect.layout.floatsPerCell
+    frame.matrices.withUnsafeMutableBufferPointer { m in
+      frame.opacity.withUnsafeMutableBufferPointer { o in
+        events.rowPositions.withUnsafeBufferPointer { y in
+          output.matrices.withUnsafeBufferPointer { src in
+            output.opacity.withUnsafeBufferPointer { so in
+              effect.matrices.withUnsafeBufferPointer { e in
+                batch.row.withUnsafeBufferPointer { rows in
+                  // One loop per effect layout and axis, each a literal in its loop (the
+                  // selects between them were a third of the loop's instructions).
+                  @inline(__always) func run(_ planar: Bool, _ horizontal: Bool) {
+                    for c in rows.indices {
+                      let slot = rows[c] &- visible.lowerBound
+                      guard slot >= 0 && slot < n else { continue }
+                      Self.storeWithEffect(
+                        src.baseAddress! + floats * c, floats, effect: e.baseAddress! + sf * slot, planar: planar,
+                        y: Float(y[slot]), horizontal: horizontal, into: m.baseAddress! + floats * slot)
+                      o[slot] = so[c]
+                    }
+                  }
+                  switch (planar, horizontal) {
+                  case (true, false): run(true, false)
+                  case (true, true): run(true, true)
+                  case (false, false): run(false, false)
+                  case (false, true): run(false, true)
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
   }
 
   /// Writes every visible row's translation to its place (`frame.rows` and `frame.matrices`
@@ -544,13 +595,24 @@ public struct TableAnimator: Sendable {
     let floats = output.layout.floatsPerCell
     let horizontal = axis == .horizontal
     let source = updateOutput.matrices
+    let effect = scrollStage?.output
     for (i, c) in events.updateCells.enumerated() {
       let y = Float(c.y)
       if let row = c.cell.row, c.cell.kind != .reloadedOld, frame.rows.contains(row) {
         let slot = row - frame.rows.lowerBound
         frame.matrices.withUnsafeMutableBufferPointer { m in
           updateOutput.matrices.withUnsafeBufferPointer { src in
-            Self.storeTranslated(src.baseAddress!, i, y, floats, horizontal: horizontal, into: m.baseAddress! + floats * slot)
+            if let effect {
+              // The row's scroll effect between its animation and its place (`composeRows`).
+              effect.matrices.withUnsafeBufferPointer { e in
+                let sf = effect.layout.floatsPerCell
+                Self.storeWithEffect(
+                  src.baseAddress! + floats * i, floats, effect: e.baseAddress! + sf * slot,
+                  planar: effect.layout == .affine2D, y: y, horizontal: horizontal, into: m.baseAddress! + floats * slot)
+              }
+            } else {
+              Self.storeTranslated(src.baseAddress!, i, y, floats, horizontal: horizontal, into: m.baseAddress! + floats * slot)
+            }
           }
         }
         frame.opacity[slot] = updateOutput.opacity[i]
