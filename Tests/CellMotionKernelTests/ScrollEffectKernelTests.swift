@@ -48,6 +48,42 @@ struct ScrollEffectKernelTests {
     return (starts, sizes)
   }
 
+  @Test("The scan for the next run of equal extents finds what a walk over the runs finds")
+  func nextLongRunMatchesRuns() {
+    var rng = SeededGenerator(seed: 33)
+    var checked = 0
+    for trial in 0..<400 {
+      let n = [0, 1, 7, 8, 9, 15, 16, 17, 63, 1023][trial % 10] + Int(rng.uniform(0...3))
+      // Runs of random lengths, mostly single values (rows of different heights), some of 7,
+      // 8 and longer; values mostly distinct, sometimes one of a few (neighbouring runs merge).
+      var p: [Float] = []
+      while p.count < n {
+        let length = [1, 1, 1, 1, 1, 1, 2, 3, 7, 8, 9, 20][Int(rng.uniform(0...11.99))]
+        let v = rng.uniform(0...1) < 0.3 ? Float(Int(rng.uniform(0...3.99))) : Float(rng.uniform(10...1000))
+        p.append(contentsOf: repeatElement(v, count: Swift.min(length, n - p.count)))
+      }
+      for from in Set([0, n / 3, Swift.max(n - 1, 0)]) where from <= n {
+        // The maximal runs of [from, n), walked one value at a time.
+        var expected = n, s = from
+        while s < n {
+          var e = s + 1
+          while e < n && p[e] == p[s] { e += 1 }
+          if e - s >= ScrollEffectBatch.longRun {
+            expected = s
+            break
+          }
+          s = e
+        }
+        let found = p.withUnsafeBufferPointer { b in
+          ScrollEffectBatch.nextLongRun(b.baseAddress ?? UnsafePointer(bitPattern: 8)!, from: from, to: n)
+        }
+        #expect(found == expected, "trial \(trial), n \(n), from \(from): \(found), expected \(expected)")
+        checked += 1
+      }
+    }
+    #expect(checked > 900)
+  }
+
   @Test("Every preset, both axes, equal and mixed extents, every lane width and awkward size")
   func presetsAgainstReference() throws {
     var transform = ErrorTracker("scroll effects transform (normalised)", tolerance: 2e-5)

@@ -212,12 +212,22 @@ public struct ScrollEffectBatch: Sendable {
   }
 
   /// The first index in `i ..< end` where a run of at least `longRun` equal values starts
-  /// (`end` when none does): one compare per value.
+  /// (`end` when none does): eight values per compare where none equals the one before it
+  /// (rows of different heights), else one compare per value.
   static func nextLongRun(_ p: UnsafePointer<Float>, from i: Int, to end: Int) -> Int {
     guard i < end else { return end }
+    // `start`: where the run of equal values that ends at k - 1 starts.
     var start = i
     var k = i + 1
     while k < end {
+      if k + 8 <= end && !any(SIMD8<Float>.load(p + k) .== SIMD8<Float>.load(p + k - 1)) {
+        // Each of the eight differs from the one before: the run ending at k - 1 ends
+        // there, and the run ending at k + 7 is that value alone.
+        if k - start >= longRun { return start }
+        start = k + 7
+        k += 8
+        continue
+      }
       if p[k] != p[start] {
         if k - start >= longRun { return start }
         start = k

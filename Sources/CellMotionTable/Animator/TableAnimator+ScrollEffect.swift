@@ -141,8 +141,8 @@ extension TableAnimator {
             let p = p.baseAddress!, an = an.baseAddress!
             let m = m.baseAddress!, s = s.baseAddress!
             let sf = planar ? 6 : 16
-            // One loop per axis, the axis a literal in each (`run(true)`, `run(false)`).
-            @inline(__always) func run(_ horizontal: Bool) {
+            // One loop per frame layout, effect layout and axis, each a literal in its loop.
+            @inline(__always) func run(_ affine: Bool, _ planar: Bool, _ horizontal: Bool) {
               for i in 0..<n where !an[i] {
                 if affine {
                   Self.placeAffine(s + 6 &* i, y: Float(p[i]), horizontal: horizontal, into: m + 6 &* i)
@@ -151,7 +151,14 @@ extension TableAnimator {
                 }
               }
             }
-            if horizontal { run(true) } else { run(false) }
+            switch (affine, planar, horizontal) {
+            case (true, _, false): run(true, true, false)
+            case (true, _, true): run(true, true, true)
+            case (false, true, false): run(false, true, false)
+            case (false, true, true): run(false, true, true)
+            case (false, false, false): run(false, false, false)
+            case (false, false, true): run(false, false, true)
+            }
           }
         }
       }
