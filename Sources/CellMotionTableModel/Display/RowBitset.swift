@@ -22,6 +22,10 @@ struct _RowBitset: Sendable, Equatable {
     return count / 64 + (count % 64 == 0 ? 0 : 1)
   }
 
+  /// Makes the words this value's own (a copy when another value shares them), so a later
+  /// write does not copy them.
+  mutating func ownStorage() { words.reserveCapacity(words.count) }
+
   /// Whether `row` is in the set. Unchecked: `0 <= row < count`.
   @inline(__always)
   func contains(_ row: Int) -> Bool {

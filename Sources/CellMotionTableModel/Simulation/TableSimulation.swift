@@ -347,6 +347,11 @@ public struct TableSimulation: Sendable {
     return try expansion!.toggle(row: row, at: time)
   }
 
+  /// Makes the storage that every step writes this simulation's own: a simulation copied
+  /// from another (`TableAnimator(simulation:)` keeps a copy of the caller's) shares it
+  /// until the first write, which then copies it inside a frame.
+  package mutating func ownStorage() { display.ownStorage() }
+
   /// Refresh: starts the display rules over (`DisplayTracker.reload()`); at the next step
   /// the visible rows are displayed again as first appearances.
   ///
