@@ -474,72 +474,59 @@ public struct TableAnimator: Sendable {
   /// effect on the rows that run no animation.
   mutating func composeRows(_ events: FrameEvents, time: Double) throws(CellMotionError) {
     try evaluateScrollEffect(events)
-    let visible = frame.rows, n = frame.rows.count
-    let floats = frame.layout.floatsPerCell
-    let horizontal = axis == .horizontal
     let effect = scrollStage?.output
-    if let effect {
-      composeWithEffect(effect, events)
-    } else {
-      frame.matrices.withUnsafeMutableBufferPointer { m in
-        frame.opacity.withUnsafeMutableBufferPointer { o in
-          events.rowPositions.withUnsafeBufferPointer { y in
-            output.matrices.withUnsafeBufferPointer { src in
-              output.opacity.withUnsafeBufferPointer { so in
-                batch.row.withUnsafeBufferPointer { rows in
-                  for c in rows.indices {
-                    let slot = rows[c] &- visible.lowerBound
-                    guard slot >= 0 && slot < n else { continue }
-                    Self.storeTranslated(
-                      src.baseAddress!, c, Float(y[slot]), floats, horizontal: horizontal, into: m.baseAddress! + floats * slot)
-                    o[slot] = so[c]
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
+    storeAnimatedRows(events, effect: effect)
     try evaluateUpdates(events, time: time)
     try evaluateFolds(events, time: time)
     try collectOpenDetails(events, time: time)
     if let effect {
-      Self.placeEffectRows(effect: effect, rows: n, positions: events.rowPositions, horizontal: horizontal, into: &frame)
+      Self.placeEffectRows(
+        effect: effect, rows: frame.rows.count, positions: events.rowPositions, horizontal: axis == .horizontal,
+        into: &frame)
     }
   }
 
-  /// `composeRows`' loop with a scroll effect: each animated row's matrix A x S x T(place)
-  /// (`storeWithEffect`), written once.
-  mutating func composeWithEffect(_ effect: FrameOutput, _ events: FrameEvents) {
+  /// `composeRows`' loop: each animated row's matrix written once, the kernel's A with the
+  /// row's place, A x T(place) (`storeTranslated`), or with a scroll effect S between them,
+  /// A x S x T(place) (`storeWithEffect`); its opacity the kernel's.
+  mutating func storeAnimatedRows(_ events: FrameEvents, effect: FrameOutput?) {
     let visible = frame.rows, n = frame.rows.count
     let floats = frame.layout.floatsPerCell
     let horizontal = axis == .horizontal
-    let planar = effect.layout == .affine2D, sf = effect.layout.floatsPerCell
+    let planar = effect?.layout == .affine2D, sf = effect?.layout.floatsPerCell ?? 0
+    let effectMatrices = effect?.matrices ?? []
     frame.matrices.withUnsafeMutableBufferPointer { m in
       frame.opacity.withUnsafeMutableBufferPointer { o in
         events.rowPositions.withUnsafeBufferPointer { y in
           output.matrices.withUnsafeBufferPointer { src in
             output.opacity.withUnsafeBufferPointer { so in
-              effect.matrices.withUnsafeBufferPointer { e in
+              effectMatrices.withUnsafeBufferPointer { e in
                 batch.row.withUnsafeBufferPointer { rows in
-                  // One loop per effect layout and axis, each a literal in its loop (the
-                  // selects between them were a third of the loop's instructions).
-                  @inline(__always) func run(_ planar: Bool, _ horizontal: Bool) {
+                  // One loop per case, each a literal in its loop (the selects between them
+                  // were a third of the effect loop's instructions).
+                  @inline(__always) func run(_ effect: Bool, _ planar: Bool, _ horizontal: Bool) {
                     for c in rows.indices {
                       let slot = rows[c] &- visible.lowerBound
                       guard slot >= 0 && slot < n else { continue }
-                      Self.storeWithEffect(
-                        src.baseAddress! + floats * c, floats, effect: e.baseAddress! + sf * slot, planar: planar,
-                        y: Float(y[slot]), horizontal: horizontal, into: m.baseAddress! + floats * slot)
+                      if effect {
+                        Self.storeWithEffect(
+                          src.baseAddress! + floats * c, floats, effect: e.baseAddress! + sf * slot, planar: planar,
+                          y: Float(y[slot]), horizontal: horizontal, into: m.baseAddress! + floats * slot)
+                      } else {
+                        Self.storeTranslated(
+                          src.baseAddress!, c, Float(y[slot]), floats, horizontal: horizontal,
+                          into: m.baseAddress! + floats * slot)
+                      }
                       o[slot] = so[c]
                     }
                   }
-                  switch (planar, horizontal) {
-                  case (true, false): run(true, false)
-                  case (true, true): run(true, true)
-                  case (false, false): run(false, false)
-                  case (false, true): run(false, true)
+                  switch (effect != nil, planar, horizontal) {
+                  case (false, _, false): run(false, false, false)
+                  case (false, _, true): run(false, false, true)
+                  case (true, true, false): run(true, true, false)
+                  case (true, true, true): run(true, true, true)
+                  case (true, false, false): run(true, false, false)
+                  case (true, false, true): run(true, false, true)
                   }
                 }
               }
