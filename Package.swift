@@ -82,10 +82,16 @@ let package = Package(
     .executableTarget(
       name: "CellMotionCLI",
       dependencies: [
-        "CellMotion", "CellMotionKernel", "CellMotionTable",
+        "CellMotion", "CellMotionKernel", "CellMotionTable", "_CLISupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tools/CellMotionCLI"),
+    /// The CLI's parts that need neither the kernel nor the table (curve and timeline
+    /// commands, plots, output files, errors): they compile while the kernel does.
+    .target(
+      name: "_CLISupport",
+      dependencies: ["CellMotion", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Tools/CLISupport"),
     /// Fuzzes the strict recipe reader. A plain build replays its corpus and runs seeded
     /// mutations; Tools/fuzz.sh builds it with libFuzzer (-DCELLMOTION_LIBFUZZER).
     .executableTarget(
@@ -131,7 +137,7 @@ let package = Package(
       name: "CellMotionSoakTests",
       dependencies: ["_SoakSupport", "CellMotion", "CellMotionKernel", "CellMotionTable", "CellMotionTableModel", "_TestSupport"]),
     .testTarget(
-      name: "CellMotionCLITests", dependencies: ["CellMotionCLI", "CellMotionKernel", "_TestSupport"]),
+      name: "CellMotionCLITests", dependencies: ["CellMotionCLI", "_CLISupport", "CellMotionKernel", "_TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,7 @@ import Foundation
 import Testing
 
 @testable import CellMotionCLI
+@testable import _CLISupport
 
 #if canImport(Glibc)
   import Glibc

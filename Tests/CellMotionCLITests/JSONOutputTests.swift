@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import CellMotionCLI
+@testable import _CLISupport
 
 #if canImport(Glibc)
   import Glibc

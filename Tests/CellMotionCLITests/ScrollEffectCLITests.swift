@@ -8,6 +8,7 @@ import Testing
 import _TestSupport
 
 @testable import CellMotionCLI
+@testable import _CLISupport
 
 @Suite("cellmotion --scroll-effect")
 struct ScrollEffectCLITests {

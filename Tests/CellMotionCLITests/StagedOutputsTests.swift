@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import CellMotionCLI
+@testable import _CLISupport
 
 @Suite("all-or-nothing outputs")
 struct StagedOutputsTests {

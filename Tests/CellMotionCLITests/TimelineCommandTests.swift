@@ -9,6 +9,7 @@ import Testing
 import _TestSupport
 
 @testable import CellMotionCLI
+@testable import _CLISupport
 
 @Suite("cellmotion timeline")
 struct TimelineCommandTests {

@@ -10,6 +10,7 @@
 import ArgumentParser
 import CellMotion
 import Foundation
+import _CLISupport
 
 /// The root command. `main()` is overridden so that every failure, including argument
 /// errors, prints exactly one line on stderr.

@@ -6,6 +6,7 @@
 import CellMotion
 import CellMotionTable
 import Foundation
+import _CLISupport
 
 enum ContactSheet {
   /// The SVG text for `run`, with up to `count` thumbnails (evenly spaced frames from the

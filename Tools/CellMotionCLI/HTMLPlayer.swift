@@ -11,6 +11,7 @@
 
 import CellMotion
 import Foundation
+import _CLISupport
 
 enum HTMLPlayer {
   /// The page for `run`: no external resources.

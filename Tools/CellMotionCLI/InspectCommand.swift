@@ -7,6 +7,7 @@ import ArgumentParser
 import CellMotion
 import CellMotionKernel
 import Foundation
+import _CLISupport
 
 struct InspectCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@
 import ArgumentParser
 import CellMotion
 import Foundation
+import _CLISupport
 
 struct RenderCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -5,6 +5,7 @@ import ArgumentParser
 import CellMotion
 import CellMotionKernel
 import Foundation
+import _CLISupport
 
 struct SimulateCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

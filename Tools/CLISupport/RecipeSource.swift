@@ -11,13 +11,13 @@ import Foundation
   import Darwin
 #endif
 
-enum RecipeSource {
+package enum RecipeSource {
   /// Resolves `spec`: a preset name (`tipIn`, ...) or the path of a recipe JSON file
   /// (anything ending in `.json`, containing a `/`, or naming an existing file).
   ///
   /// - Throws: `CLIError` for a file that cannot be read or is larger than
   ///   `Recipe.maximumFileSize`; `Recipe.decodeFile`'s `CellMotionError`s.
-  static func load(_ spec: String) throws -> Recipe {
+  package static func load(_ spec: String) throws -> Recipe {
     let looksLikePath = spec.hasSuffix(".json") || spec.contains("/")
     if !looksLikePath, Recipe.presetNames.contains(spec) { return try Recipe.preset(named: spec) }
     var isDirectory: ObjCBool = false
@@ -59,7 +59,7 @@ enum RecipeSource {
 
   /// The canonical JSON of a recipe (sorted keys, pretty-printed), as `recipe-template`
   /// prints it and `Recipe.decodeFile` reads it back.
-  static func json(_ recipe: Recipe) throws(CLIError) -> String {
+  package static func json(_ recipe: Recipe) throws(CLIError) -> String {
     // Only a non-finite number fails to encode, and validated recipes have none.
     guard let text = RecipeFile.encode(recipe) else {
       throw CLIError("cannot write recipe \(recipe.name) as JSON: it has a number that is not finite")

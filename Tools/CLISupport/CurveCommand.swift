@@ -5,8 +5,9 @@ import ArgumentParser
 import CellMotion
 import Foundation
 
-struct CurveCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
+package struct CurveCommand: ParsableCommand {
+  package init() {}
+  package static let configuration = CommandConfiguration(
     commandName: "curve",
     abstract: "Plot a timing curve or a spring (SVG), or print its samples (CSV).",
     discussion: """
@@ -71,7 +72,7 @@ struct CurveCommand: ParsableCommand {
   @Option(name: [.short, .long], help: "Output file (default: stdout).")
   var output: String?
 
-  mutating func validate() throws {
+  package mutating func validate() throws {
     guard samples >= 2, samples <= 1_000_000 else { throw ValidationError("--samples must be in 2...1000000, got \(samples)") }
     let uiKit = dampingRatio != nil
     let physical = mass != nil || stiffness != nil || damping != nil
@@ -83,7 +84,7 @@ struct CurveCommand: ParsableCommand {
     }
   }
 
-  mutating func run() throws {
+  package mutating func run() throws {
     let destination = try Destination(output)
     if let kind = scrollEffect {
       guard curve == nil, retarget.isEmpty, dampingRatio == nil, mass == nil, stiffness == nil, damping == nil else {
@@ -111,12 +112,12 @@ struct CurveCommand: ParsableCommand {
 }
 
 /// The curve plot's output format.
-enum CurveFormat: String, CaseIterable, ExpressibleByArgument {
+package enum CurveFormat: String, CaseIterable, ExpressibleByArgument {
   case svg, csv
 }
 
 /// A resolved curve: what to sample and over how long.
-struct CurveSample {
+package struct CurveSample {
   /// Shown in the plot's title.
   var title: String
   var curve: AnimationCurve
@@ -227,7 +228,7 @@ struct CurveSample {
 }
 
 /// One `--retarget TIME:TARGET[:POLICY]`.
-struct RetargetEvent {
+package struct RetargetEvent {
   var time: Double
   var target: Double
   var policyName: String
@@ -261,7 +262,7 @@ struct RetargetEvent {
   }
 }
 
-enum CurveSource {
+package enum CurveSource {
   /// The cell a keyframe channel's values are resolved for (points): 375 x 80.
   static let geometry = CellGeometry(width: 375, height: 80)
 
@@ -305,7 +306,7 @@ enum CurveSource {
   }
 
   /// The timed parts of a recipe (channels, matrix, fold) with their curves and durations.
-  static func parts(of r: Recipe) -> [(what: String, curve: AnimationCurve, duration: Double, delay: Double)] {
+  package static func parts(of r: Recipe) -> [(what: String, curve: AnimationCurve, duration: Double, delay: Double)] {
     var out = r.channels.map { ($0.channel.rawValue, $0.curve, $0.duration, $0.delay) }
     if let m = r.matrix { out.append(("matrix", m.curve, m.duration, m.delay)) }
     if let f = r.fold { out.append(("fold", f.curve, f.duration, 0)) }

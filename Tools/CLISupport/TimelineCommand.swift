@@ -6,8 +6,9 @@ import ArgumentParser
 import CellMotion
 import Foundation
 
-struct TimelineCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
+package struct TimelineCommand: ParsableCommand {
+  package init() {}
+  package static let configuration = CommandConfiguration(
     commandName: "timeline",
     abstract: "Print a cell's progress through a CSS view() timeline range (one geometry, or JSON Lines).",
     discussion: """
@@ -54,7 +55,7 @@ struct TimelineCommand: ParsableCommand {
   @Option(help: "animation-fill-mode: none, forwards, backwards, both.")
   var fill: String = "none"
 
-  mutating func run() throws {
+  package mutating func run() throws {
     guard jsonl else {
       let query = try ViewTimelineQuery(
         viewport: viewport, startInset: startInset, endInset: endInset, cellStart: cellStart, cellExtent: cellExtent,

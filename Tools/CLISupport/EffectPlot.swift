@@ -5,7 +5,7 @@
 import CellMotion
 import Foundation
 
-struct EffectPlot {
+package struct EffectPlot {
   var effect: ScrollEffect
   var geometry: CellGeometry
   var title: String

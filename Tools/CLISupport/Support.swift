@@ -10,16 +10,16 @@ import Foundation
 #endif
 
 /// A user-facing failure of the CLI (bad input, I/O); printed as one line.
-struct CLIError: Error, CustomStringConvertible {
+package struct CLIError: Error, CustomStringConvertible {
   /// The message, without the `cellmotion: error:` prefix.
-  var message: String
-  init(_ message: String) { self.message = message }
-  var description: String { message }
+  package var message: String
+  package init(_ message: String) { self.message = message }
+  package var description: String { message }
 }
 
 /// Writes to the standard streams with write(2): no buffering surprises, and every failure
 /// on stdout is reported (FileHandle.write(_: Data) traps on a failed write instead).
-enum Console {
+package enum Console {
   /// The descriptors a command writes its standard output and error to.
   struct Streams: Sendable {
     var output: Int32
@@ -34,7 +34,7 @@ enum Console {
   /// Writes all of `text` to stdout.
   ///
   /// - Throws: `CLIError` ("cannot write to standard output: No space left on device").
-  static func write(_ text: String) throws(CLIError) {
+  package static func write(_ text: String) throws(CLIError) {
     if let code = writeAll(streams.output, text) {
       throw CLIError("cannot write to standard output: \(describeErrno(code))")
     }
@@ -42,7 +42,7 @@ enum Console {
 
   /// Writes `text` to stderr. Best effort: if stderr itself fails there is nowhere left
   /// to report it, and the exit code still says what happened.
-  static func writeError(_ text: String) {
+  package static func writeError(_ text: String) {
     _ = writeAll(streams.error, text)
   }
 
@@ -78,11 +78,11 @@ enum Console {
 }
 
 /// strerror(3) text for an errno value ("No space left on device").
-func describeErrno(_ code: Int32) -> String { String(cString: strerror(code)) }
+package func describeErrno(_ code: Int32) -> String { String(cString: strerror(code)) }
 
 /// A one-line progress bar on stderr (`\r`-redrawn), shown only when enabled (stderr is
 /// a terminal, or `--progress`); it never touches stdout.
-struct ProgressBar {
+package struct ProgressBar {
   let label: String
   let total: Int
   let enabled: Bool
@@ -90,14 +90,14 @@ struct ProgressBar {
 
   /// - Parameters:
   ///   - force: draw even when stderr is not a terminal (`--progress`).
-  init(_ label: String, total: Int, force: Bool) {
+  package init(_ label: String, total: Int, force: Bool) {
     self.label = label
     self.total = max(total, 1)
     self.enabled = force || Console.stderrIsTTY
   }
 
   /// Redraws when the shown percentage changes.
-  mutating func update(_ done: Int) {
+  package mutating func update(_ done: Int) {
     guard enabled else { return }
     let percent = min(100, done * 100 / total)
     guard percent != lastDrawn else { return }
@@ -109,7 +109,7 @@ struct ProgressBar {
   }
 
   /// Ends the bar's line.
-  mutating func finish() {
+  package mutating func finish() {
     guard enabled else { return }
     update(total)
     Console.writeError("\n")
@@ -118,8 +118,8 @@ struct ProgressBar {
 
 /// Compact decimal text for numbers: up to `digits` significant digits, no exponent
 /// surprises for the magnitudes used here, "-0" written as "0".
-@inline(__always)
-func num(_ x: Double, _ digits: Int = 6) -> String {
+@inlinable @inline(__always)
+package func num(_ x: Double, _ digits: Int = 6) -> String {
   guard x.isFinite else { return x.isNaN ? "NaN" : (x > 0 ? "Infinity" : "-Infinity") }
   if x == 0 { return "0" }
   if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
@@ -127,23 +127,23 @@ func num(_ x: Double, _ digits: Int = 6) -> String {
 }
 
 /// `num` for Float values (kernel output).
-@inline(__always)
-func num(_ x: Float, _ digits: Int = 6) -> String { num(Double(x), digits) }
+@inlinable @inline(__always)
+package func num(_ x: Float, _ digits: Int = 6) -> String { num(Double(x), digits) }
 
 /// `num` for JSON (JSON Lines, the HTML player's data): `null` for NaN and infinities,
 /// which JSON has no tokens for.
-@inline(__always)
-func jsonNum(_ x: Double, _ digits: Int = 6) -> String { x.isFinite ? num(x, digits) : "null" }
+@inlinable @inline(__always)
+package func jsonNum(_ x: Double, _ digits: Int = 6) -> String { x.isFinite ? num(x, digits) : "null" }
 
 /// `jsonNum` for Float values (kernel output).
-@inline(__always)
-func jsonNum(_ x: Float, _ digits: Int = 6) -> String { jsonNum(Double(x), digits) }
+@inlinable @inline(__always)
+package func jsonNum(_ x: Float, _ digits: Int = 6) -> String { jsonNum(Double(x), digits) }
 
 /// Escapes text for XML/HTML content and attribute values. Characters XML 1.0 does not
 /// allow at all, even as references (C0 controls other than tab, line feed and carriage
 /// return; U+FFFE and U+FFFF), and the ones HTML reports as errors (DEL, C1 controls) are
 /// replaced with U+FFFD, so any recipe name gives a well-formed document.
-func xmlEscape(_ s: String) -> String {
+package func xmlEscape(_ s: String) -> String {
   var out = String.UnicodeScalarView()
   for scalar in s.unicodeScalars {
     switch scalar {

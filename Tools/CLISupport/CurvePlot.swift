@@ -3,7 +3,7 @@
 
 import Foundation
 
-enum CurvePlot {
+package enum CurvePlot {
   /// Plot size, pixels.
   static let width = 760.0, height = 560.0
   static let left = 64.0, right = 24.0

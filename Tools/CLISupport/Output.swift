@@ -20,7 +20,7 @@ import Foundation
 #endif
 
 /// A buffered writer on a file descriptor; every failed write(2) throws.
-final class FDWriter {
+package final class FDWriter {
   /// The file descriptor written to (not owned: the creator closes it).
   let fd: Int32
   /// How messages name the destination: "to standard output", or a path.
@@ -37,7 +37,7 @@ final class FDWriter {
 
   /// Appends `text`, writing out whenever the buffer is full.
   /// - Throws: `CLIError` ("cannot write out.csv: No space left on device").
-  func write(_ text: String) throws(CLIError) {
+  package func write(_ text: String) throws(CLIError) {
     let count = text.utf8.count
     if buffer.count + count > Self.capacity {
       try flush()
@@ -61,7 +61,7 @@ final class FDWriter {
 }
 
 /// What exists at a path, without following a final symbolic link (lstat(2)).
-enum PathKind: Equatable {
+package enum PathKind: Equatable {
   case missing
   case regular
   /// Anything else, named for messages ("a directory", "a symbolic link", ...).
@@ -96,7 +96,7 @@ enum PathKind: Equatable {
 /// Use: `init` (checks every destination, writes nothing), then `perform { ... }` with
 /// `writer(i)` inside; `perform` creates missing directories, and on success renames every
 /// temporary file into place, on failure removes everything it created.
-final class StagedOutputs {
+package final class StagedOutputs {
   private struct Entry {
     var path: String
     var directory: String
@@ -118,7 +118,7 @@ final class StagedOutputs {
   /// - Parameter option: the flag the paths came from, for messages.
   /// - Throws: `CLIError` for an empty path, a path naming a directory (`x/`, `.`, `..`), or
   ///   anything but a regular file or nothing at a path.
-  init(_ paths: [String], option: String = "--output") throws(CLIError) {
+  package init(_ paths: [String], option: String = "--output") throws(CLIError) {
     var entries: [Entry] = []
     for path in paths {
       guard !path.isEmpty else { throw CLIError("\(option) must not be empty") }
@@ -147,7 +147,7 @@ final class StagedOutputs {
   }
 
   /// The writer for the `index`th path (valid inside `perform`).
-  func writer(_ index: Int) throws(CLIError) -> FDWriter {
+  package func writer(_ index: Int) throws(CLIError) -> FDWriter {
     if let w = entries[index].writer { return w }
     let e = entries[index]
     var temp = ""
@@ -169,7 +169,7 @@ final class StagedOutputs {
 
   /// Creates missing directories, runs `body` (which writes through `writer(_:)`), then
   /// renames every file into place. On any failure, undoes everything and rethrows.
-  func perform(_ body: () throws -> Void) throws {
+  package func perform(_ body: () throws -> Void) throws {
     do {
       for e in entries { try makeDirectories(e.directory) }
       try body()
@@ -266,17 +266,17 @@ final class StagedOutputs {
 }
 
 /// Where a single-output command writes: stdout (`-o` absent or `-`) or a file.
-enum Destination {
+package enum Destination {
   case stdout
   case file(StagedOutputs)
 
   /// Checks `path` up front (see `StagedOutputs.init`).
-  init(_ path: String?) throws(CLIError) {
+  package init(_ path: String?) throws(CLIError) {
     if let path, path != "-" { self = .file(try StagedOutputs([path])) } else { self = .stdout }
   }
 
   /// Writes through `body`'s writer: straight to stdout, or all or nothing to the file.
-  func write(_ body: (FDWriter) throws -> Void) throws {
+  package func write(_ body: (FDWriter) throws -> Void) throws {
     switch self {
     case .stdout:
       let w = FDWriter(fd: Console.streams.output, target: "to standard output")
@@ -288,7 +288,7 @@ enum Destination {
   }
 
   /// Writes `text`.
-  func write(_ text: String) throws { try write { try $0.write(text) } }
+  package func write(_ text: String) throws { try write { try $0.write(text) } }
 }
 
 /// Temporary and backup files that exist right now, removed by a SIGINT, SIGTERM or SIGHUP
@@ -297,7 +297,7 @@ enum Destination {
 /// The handler may only call async-signal-safe functions, so the paths live in a fixed
 /// table of C strings that the handler reads without locks; registering and forgetting
 /// take a lock (tests run commands on several threads of one process).
-enum TemporaryFiles {
+package enum TemporaryFiles {
   private static let lock = NSLock()
   private static let slots = 16
   nonisolated(unsafe) private static let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
