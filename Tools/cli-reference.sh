@@ -2,7 +2,7 @@
 # The CLI reference, generated from the argument parser's own help: `cellmotion --help`
 # and `cellmotion <subcommand> --help` for every subcommand, at a fixed width of 100
 # columns, into Tools/docs/cli-reference.md. The options are written once, in
-# Tools/CellMotionCLI; this file is never edited by hand.
+# Tools/CellMotionCLI and Tools/CLISupport; this file is never edited by hand.
 #
 # Usage: Tools/cli-reference.sh [--check] [--binary PATH]
 #   (none)         regenerate Tools/docs/cli-reference.md
