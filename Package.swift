@@ -86,11 +86,15 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tools/CellMotionCLI"),
-    /// The CLI's parts that need neither the kernel nor the table (curve and timeline
-    /// commands, plots, output files, errors): they compile while the kernel does.
+    /// The CLI's parts that need neither the kernel nor the animator (curve and timeline
+    /// commands, plots, output files, errors, flag types): they compile while the kernel
+    /// does. After the table model (whose RowAnimation is a flag type here), so a clean
+    /// build starts the kernel first and this fills the core the kernel leaves idle.
     .target(
       name: "_CLISupport",
-      dependencies: ["CellMotion", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: [
+        "CellMotion", "CellMotionTableModel", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       path: "Tools/CLISupport"),
     /// Fuzzes the strict recipe reader. A plain build replays its corpus and runs seeded
     /// mutations; Tools/fuzz.sh builds it with libFuzzer (-DCELLMOTION_LIBFUZZER).

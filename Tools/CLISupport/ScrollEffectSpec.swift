@@ -1,12 +1,14 @@
 // What `--scroll-effect` names (a preset or a scroll effect file) and the flag types of
-// CellMotion's own enums, shared by the CLI's commands.
+// the libraries' own enums, shared by the CLI's commands.
 
 import ArgumentParser
 import CellMotion
+import CellMotionTableModel
 import Foundation
 
 extension MotionPolicy: ExpressibleByArgument {}
 extension ScrollAxis: ExpressibleByArgument {}
+extension RowAnimation: ExpressibleByArgument {}
 
 /// What `--scroll-effect` names: a preset (`ScrollEffectKind`) or a scroll effect file (a
 /// path ending in `.json` or containing a `/`), read by `ScrollEffect.decodeFile`.

@@ -37,7 +37,6 @@ enum RuleKind: String, CaseIterable, ExpressibleByArgument {
   }
 }
 
-extension RowAnimation: ExpressibleByArgument {}
 
 /// `--update-timing`: how a batch update's parts are ordered (`UpdateTiming`).
 enum UpdateTimingKind: String, CaseIterable, ExpressibleByArgument {
