@@ -66,6 +66,29 @@ struct AxisRotationTests {
       two.channels.append(ChannelAnimation(extra, from: 0.5, to: 1, curve: .bezier(.easeOut), duration: 0.5))
       #expect(try CompiledRecipe(two).matrixPlan.axisRotation == nil, "\(extra)")
     }
+    // A componentwise matrix that only shears by z and translates (the wheel picker's) joins
+    // the shape; one touching any other entry, or on another path, does not.
+    let wheel = try ScrollEffect.wheelPicker(viewportExtent: 216, itemExtent: 32)
+    let wheelShift = try #require(CompiledRecipe(wheel.recipe).matrixPlan.axisRotation?.shift)
+    #expect(wheelShift.shears)
+    var sheared = Transform3D.identity
+    (sheared.m32, sheared.m42, sheared.m43) = (0.002, -30, -100)
+    for (entry, mode, joins) in [
+      (nil, TransformInterpolationMode.componentwise, true), (0, .componentwise, false), (11, .componentwise, false),
+      (15, .componentwise, false), (nil, .decomposed, false),
+    ] as [(Int?, TransformInterpolationMode, Bool)] {
+      var end = sheared
+      if let entry {
+        var values = end.fieldOrder
+        values[entry] += 0.25
+        end = try Transform3D(fieldOrder: values)
+      }
+      var shifted = Recipe.flipX
+      shifted.matrix = MatrixAnimation(from: .identity, to: end, mode: mode, curve: .bezier(.linear), duration: 1)
+      let plan = try CompiledRecipe(shifted).matrixPlan.axisRotation
+      #expect((plan != nil) == joins, "entry \(entry ?? -1), \(mode)")
+      #expect(plan == nil || plan?.shift != nil, "a matrix the shape would drop: entry \(entry ?? -1), \(mode)")
+    }
     // A rotation that turns more than a half turn and back (a wide spring) gets no centre.
     var wide = Recipe.flipY
     wide.channels[0] = ChannelAnimation(
@@ -83,7 +106,7 @@ struct AxisRotationTests {
   func randomAxisRotations() throws {
     var g = SeededGenerator(seed: 0xA815)
     var c = Comparison("axis rotation")
-    var centred = 0, shaped = 0
+    var centred = 0, shaped = 0, shifted = 0, shearing = 0
     for k in 0..<Sweep.count(quick: 12, full: 48) {
       let axis: Channel = k % 2 == 0 ? .rotationX : .rotationY
       let geometric = k % 3 == 0
@@ -103,23 +126,40 @@ struct AxisRotationTests {
               to: ChannelValue(g.uniform(-20...20)), curve: try randomCurve(&g), duration: g.uniform(0.2...1)))
         }
       }
+      // Every third recipe also has a componentwise matrix animation that shears by z and
+      // translates (a wheel picker's), some only translating.
+      var matrix: MatrixAnimation?
+      if k % 3 == 1 {
+        @inline(__always) func shift(_ g: inout SeededGenerator, shears: Bool) -> Transform3D {
+          var m = Transform3D.identity
+          if shears { (m.m31, m.m32) = (g.uniform(-0.01...0.01), g.uniform(-0.01...0.01)) }
+          (m.m41, m.m42, m.m43) = (g.uniform(-60...60), g.uniform(-60...60), g.uniform(-150...150))
+          return m
+        }
+        let shears = k % 2 == 1
+        matrix = MatrixAnimation(
+          from: shift(&g, shears: shears), to: shift(&g, shears: shears), mode: .componentwise, curve: try randomCurve(&g),
+          duration: g.uniform(0.2...1), delay: g.uniform(0...0.2))
+      }
       let recipe = Recipe(
-        name: "axis\(k)", channels: channels, order: g.next() % 2 == 0 ? .keyPath : .translateFirst,
+        name: "axis\(k)", channels: channels, matrix: matrix, order: g.next() % 2 == 0 ? .keyPath : .translateFirst,
         anchorX: g.uniform(0...1), anchorY: g.uniform(0...1),
         perspectiveDistance: k % 4 == 3 ? nil : g.uniform(200...2000))
       let compiled = try CompiledRecipe(recipe)
       let shape = try #require(compiled.matrixPlan.axisRotation)
       shaped += 1
       if shape.centre != nil { centred += 1 }
+      if let x = shape.shift { shifted += 1; if x.shears { shearing += 1 } }
       for n in [0, 1, 7, 9, 1023] {
         try compare(
           recipes: [recipe], count: n, time: g.uniform(-0.2...1.6), lanes: LaneWidth.allCases, g: &g, into: &c)
       }
     }
-    print("\(shaped) axis-rotation recipes, \(centred) with a centred sine")
+    print("\(shaped) axis-rotation recipes, \(centred) with a centred sine, \(shifted) with a shift (\(shearing) shearing)")
     print(c.transform)
     print(c.opacity)
     #expect(centred > 0 && centred < shaped)
+    #expect(shearing > 0 && shearing < shifted)
     #expect(c.transform.passed, "\(c.transform)")
     #expect(c.opacity.passed, "\(c.opacity)")
   }

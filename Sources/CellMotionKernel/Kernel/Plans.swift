@@ -114,7 +114,8 @@ enum MatrixPlan: Sendable {
   case identity(PlanarConstants)
   /// The transform stays affine 2D (`CompiledRecipe.isPlanar`): six entries per cell.
   case planar(PlanarConstants)
-  /// A single rotation about x or y with perspective (the flips): written straight out.
+  /// A single rotation about x or y with translations, a sheared translation and perspective
+  /// (the flips, a cover flow, a wheel picker): written straight out.
   case axisRotation(AxisRotation)
   /// The full 4x4 (`evaluateGeneralBlock`).
   case general

@@ -1,14 +1,16 @@
 // Pass 6 (KernelPass.matrices), `MatrixPlan.axisRotation`: a recipe whose only transform is a rotation
-// about x or about y (the flip presets), with perspective and an anchor, as explicit
-// entries; and the sine and cosine of an angle known to stay near a centre.
+// about x or about y (the flip presets, a cover flow, a wheel picker), with translations, a
+// sheared translation and perspective and an anchor, as explicit entries; and the sine and
+// cosine of an angle known to stay near a centre.
 
 import CellMotion
 import Foundation
 
-/// A recipe whose transform channels are a single rotation about x or y and no matrix
-/// path (`CompiledRecipe.axisRotation`): M = T(-a) * R * P(m34) * T(a) has six zero and
-/// two unit entries, and the rest are a few products of sin, cos, m34 and the anchor, so
-/// the group writes them directly instead of composing two full 4x4 matrices.
+/// A recipe whose transform channels are a single rotation about x or y, translations and
+/// at most a `ShearTranslation` matrix animation (`CompiledRecipe.axisRotation`):
+/// M = T(-a) * R * P(m34) * T(a) has six zero and two unit entries, and the rest are a few
+/// products of sin, cos, m34 and the anchor, so the group writes them directly instead of
+/// composing two full 4x4 matrices.
 struct AxisRotation: Sendable {
   /// true: rotation about x (`Channel.rotationX`); false: about y.
   let aboutX: Bool
@@ -20,24 +22,64 @@ struct AxisRotation: Sendable {
   /// (c, sin c, cos c) when every angle the curve can produce is within
   /// `AngleCentre.reach` of c (`Kernel.sincos(_:near:)`); nil: the full-range sine.
   let centre: SIMD3<Float>?
-  /// Whether translation channels move the cell too (a cover flow's depth): then the
-  /// entries take the translation row (`axisRotationGroup`).
+  /// Whether translation channels or `shift` move the cell too (a cover flow's depth, a
+  /// wheel's radius): then the entries take the translation row (`axisRotationTranslated`).
   let translates: Bool
+  /// The recipe's matrix animation when it only shears by z and translates (a wheel
+  /// picker's), applied after the channels' transform; nil when it has none.
+  let shift: ShearTranslation?
 
   /// The shape of `r`, or nil when its transform is anything else: the winning transform
   /// channels are one rotation about x or y and any translations, no scale, no rotation
-  /// about z, no matrix animation.
+  /// about z, and no matrix animation but a `ShearTranslation`.
   init?(_ r: CompiledRecipe) {
     let k = r.channelSlots
     let rx = k.rx.row >= 0, ry = k.ry.row >= 0
-    guard r.matrix == nil, rx != ry, k.rz.row < 0, k.s.row < 0, k.sx.row < 0, k.sy.row < 0 else { return nil }
+    guard rx != ry, k.rz.row < 0, k.s.row < 0, k.sx.row < 0, k.sy.row < 0 else { return nil }
+    shift = r.matrix.flatMap(ShearTranslation.init)
+    guard r.matrix == nil || shift != nil else { return nil }
     let ch = rx ? k.rx : k.ry
     aboutX = rx
     part = ch.row
     from = ch.from
     delta = ch.delta
-    translates = k.tx.row >= 0 || k.ty.row >= 0 || k.tz.row >= 0
+    translates = k.tx.row >= 0 || k.ty.row >= 0 || k.tz.row >= 0 || shift != nil
     centre = !ch.usesGeometry ? AngleCentre.of(from: from.x, delta: delta.x, bounds: r.progressBounds(row: ch.row)) : nil
+  }
+}
+
+/// A componentwise matrix animation whose ends differ from the identity only in m31 and m32
+/// (x and y sheared by z) and m41, m42 and m43 (a translation), like the wheel picker's
+/// T(0, 0, -r) X(delta): X after Q (row vectors) adds each of Q's rows' z times (m31, m32)
+/// to its x and y, and (m41, m42, m43) to its translation, with no full product.
+struct ShearTranslation: Sendable {
+  /// The entries it animates, in field order (m31, m32, m41, m42, m43).
+  static let entries = [8, 9, 12, 13, 14]
+  /// The part whose progress drives it.
+  let part: Int
+  /// The five entries at progress 0, and their change to progress 1 (b - a in Float, as
+  /// the general path lerps them), in `entries` order; lanes 5-7 are 0.
+  let from: SIMD8<Float>
+  let delta: SIMD8<Float>
+  /// Whether m31 or m32 is non-zero at either end (else a plain translation).
+  let shears: Bool
+
+  /// The shape of `matrix`, or nil when it is another path or touches another entry.
+  init?(_ matrix: CompiledMatrix) {
+    guard case .componentwise(let part, let a, let b) = matrix else { return nil }
+    for k in 0..<16 where !Self.entries.contains(k) {
+      let identity: Float = k % 5 == 0 ? 1 : 0
+      guard a[k] == identity, b[k] == identity else { return nil }
+    }
+    var from = SIMD8<Float>(), delta = SIMD8<Float>()
+    for (lane, k) in Self.entries.enumerated() {
+      from[lane] = a[k]
+      delta[lane] = b[k] - a[k]
+    }
+    self.part = part
+    self.from = from
+    self.delta = delta
+    shears = a[8] != 0 || a[9] != 0 || b[8] != 0 || b[9] != 0
   }
 }
 
@@ -158,12 +200,14 @@ extension Kernel {
     ))
   }
 
-  /// `axisRotationGroup` with translation channels: Q = R then T(t) (key-path order; with
-  /// translate-first order the translation goes through R: t R), then the perspective and
-  /// the anchor sandwich, T(-a) Q P(m34) T(a). With R's rows r0, r1, r2 and k = m34:
+  /// `axisRotationGroup` with translation channels or a shift: Q = R then T(t) (key-path
+  /// order; with translate-first order the translation goes through R: t R), then the
+  /// `ShearTranslation` X (rows r_i become (r_i0 + r_i2 m31, r_i1 + r_i2 m32, r_i2), t
+  /// becomes (t0 + t2 m31 + m41, t1 + t2 m32 + m42, t2 + m43)), then the perspective and
+  /// the anchor sandwich, T(-a) Q X P(m34) T(a). With the rows r0, r1, r2 and k = m34:
   /// rows i < 3 are (r_i0 + r_i2 k ax, r_i1 + r_i2 k ay, r_i2, r_i2 k); the last row is
   /// (t0 + w ax, t1 + w ay, t2, w) with w = t2 k + 1, minus ax row 0 and ay row 1. With
-  /// t = 0 this is exactly the untranslated entries above.
+  /// t = 0 and no shift this is exactly the untranslated entries above.
   @inline(__always)
   static func axisRotationTranslated<L: FloatLanes>(
     _ r: CompiledRecipe, _ ar: AxisRotation, progress: StagedProgress, at i: Int, sin s: L, cos c: L, anchorX ax: L,
@@ -176,14 +220,29 @@ extension Kernel {
     }
     var (t0, t1, t2) = (v(slots.tx), v(slots.ty), v(slots.tz))
     // R's rows: about x [1 0 0] [0 c s] [0 -s c]; about y [c 0 -s] [0 1 0] [s 0 c].
-    let r0 = ar.aboutX ? (one, z, z) : (c, z, -s)
-    let r1 = ar.aboutX ? (z, c, s) : (z, one, z)
-    let r2 = ar.aboutX ? (z, -s, c) : (s, z, c)
+    var r0 = ar.aboutX ? (one, z, z) : (c, z, -s)
+    var r1 = ar.aboutX ? (z, c, s) : (z, one, z)
+    var r2 = ar.aboutX ? (z, -s, c) : (s, z, c)
     if r.translateFirst {
       (t0, t1, t2) = (
         L.muladd(t0, r0.0, L.muladd(t1, r1.0, t2 * r2.0)), L.muladd(t0, r0.1, L.muladd(t1, r1.1, t2 * r2.1)),
         L.muladd(t0, r0.2, L.muladd(t1, r1.2, t2 * r2.2))
       )
+    }
+    if let x = ar.shift {
+      let p: L = progress(x.part, i)
+      @inline(__always) func entry(_ k: Int) -> L { L.muladd(p, x.delta[k], x.from[k]) }
+      if x.shears {
+        let m31 = entry(0), m32 = entry(1)
+        @inline(__always) func sheared(_ q: (L, L, L)) -> (L, L, L) {
+          (L.muladd(q.2, m31, q.0), L.muladd(q.2, m32, q.1), q.2)
+        }
+        // The row whose z is 0 (row 0 about x, row 1 about y) stays as it is.
+        if ar.aboutX { r1 = sheared(r1) } else { r0 = sheared(r0) }
+        r2 = sheared(r2)
+        (t0, t1) = (L.muladd(t2, m31, t0), L.muladd(t2, m32, t1))
+      }
+      (t0, t1, t2) = (t0 + entry(2), t1 + entry(3), t2 + entry(4))
     }
     @inline(__always) func row(_ q: (L, L, L)) -> (L, L, L, L) {
       let qk = q.2 * k
