@@ -166,6 +166,110 @@ struct ScrollEffectKernelTests {
     }
   }
 
+  @Test("Cells at the effect's identity skip the kernel: a tall viewport under edge fades and reveals, against the reference")
+  func identityRunsSkipTheKernel() throws {
+    // Which presets have an identity progress: 0 for the edge fade (the middle of the
+    // list), 1 for a reveal (revealed rows); none with perspective or a slide everywhere.
+    #expect(ScrollEffectBatch.identityProgress(of: try .edgeFadeScale()) == 0)
+    #expect(ScrollEffectBatch.identityProgress(of: try .edgeFadeScale().withoutMotion) == 0)
+    #expect(ScrollEffectBatch.identityProgress(of: try .reveal()) == 1)
+    #expect(ScrollEffectBatch.identityProgress(of: try .coverFlow(pitch: 180)) == nil)
+    #expect(ScrollEffectBatch.identityProgress(of: try .wheelPicker(viewportExtent: 216, itemExtent: 32)) == nil)
+    #expect(ScrollEffectBatch.identityProgress(of: try .parallaxContent(overflow: 60)) == nil)
+    var transform = ErrorTracker("identity skips transform (normalised)", tolerance: 2e-5)
+    var opacity = ErrorTracker("identity skips opacity", tolerance: 1e-5)
+    var kinds = [0, 0, 0]
+    var skipped = 0, frames = 0
+    var g = SeededGenerator(seed: 0x1D_5C)
+    let effects = [
+      try ScrollEffect.edgeFadeScale(), try .edgeFadeScale(threshold: .centered), try .edgeFadeScale().withoutMotion,
+      try .reveal(), try .reveal(axis: .horizontal),
+    ]
+    for effect in effects {
+      let vertical = effect.timeline.axis == .vertical
+      for extents in [[44.0], [44, 88, 60.5, 31]] {
+        for n in [0, 1, 7, 9, 1023, 2000] {
+          // A viewport of a few thousand points: most cells sit well inside it. (Not longer:
+          // a ramp's progress is a Float multiply-add of the cell's place relative to the
+          // viewport, which loses about 3e-8 of progress per cell extent of place; a
+          // 44-point reveal 2,000 points down is within 6e-6 of the reference.)
+          let viewport = g.uniform(1_500...2_000)
+          let (starts, sizes) = Self.layout(n, first: g.uniform(-300...0), extents: extents)
+          let content = (starts.last ?? 0) + (sizes.last ?? 0)
+          let offset = g.uniform(-100...max(0, content - 3_000))
+          let scroll = try ScrollState(
+            offsetX: vertical ? 0 : offset, offsetY: vertical ? offset : 0, viewportWidth: vertical ? 375 : viewport,
+            viewportHeight: vertical ? viewport : 375, contentWidth: vertical ? nil : max(content, 1),
+            contentHeight: vertical ? max(content, 1) : nil)
+          let leading = starts.map { Float($0 - offset) }
+          let extent = sizes.map { Float($0) }
+          try Self.compare(
+            effect, leading: leading, extent: extent, sectionEnds: leading, offset: offset, scroll: scroll,
+            transform: &transform, opacity: &opacity, kinds: &kinds)
+          // The skip itself, at the default lane width.
+          var batch = try ScrollEffectBatch(effect: effect, capacity: n)
+          var out = try FrameOutput(capacity: n)
+          try leading.withUnsafeBufferPointer { l in
+            try extent.withUnsafeBufferPointer { e in
+              try batch.evaluate(leading: l, extent: e, crossExtent: 320, scroll: scroll, into: &out)
+            }
+          }
+          skipped += batch.skippedCells
+          frames += batch.skippedCells > 0 ? 1 : 0
+        }
+      }
+    }
+    print(transform)
+    print(opacity)
+    print("outputs: \(kinds[0]) with the effect, \(kinds[1]) no effect, \(kinds[2]) hidden; \(skipped) cells skipped in \(frames) frames")
+    #expect(transform.passed, "\(transform)")
+    #expect(opacity.passed, "\(opacity)")
+    #expect(frames >= 10 && skipped > 1_000, "\(frames) frames, \(skipped) cells")
+  }
+
+  /// `rangesBetweenSkips` against a walk: every cell outside the ranges is in a run of
+  /// kind 1, the runs skipped are at least `shortestSkip` long, start and end on multiples
+  /// of eight (or the end), and the ranges cover everything else.
+  @Test("The ranges between skipped runs cover every cell that is not at the identity")
+  func rangesBetweenSkips() {
+    var g = SeededGenerator(seed: 0x5C1F)
+    for trial in 0..<600 {
+      let n = [0, 1, 7, 64, 65, 71, 72, 200, 1023, 3000][trial % 10]
+      var kinds = [Float](repeating: 0, count: n)
+      var i = 0
+      while i < n {
+        let length = Int(g.uniform(1...200))
+        let v: Float = g.uniform(0...1) < 0.5 ? 1 : Float(Int(g.uniform(0...2.99)))
+        for k in i..<Swift.min(n, i + length) { kinds[k] = v }
+        i += length
+      }
+      var ranges: [Range<Int>] = []
+      let skipped = kinds.withUnsafeBufferPointer { k in
+        ScrollEffectBatch.rangesBetweenSkips(k.baseAddress ?? UnsafePointer(bitPattern: 8)!, count: n, into: &ranges)
+      }
+      var covered = [Bool](repeating: false, count: n)
+      var last = 0
+      for r in ranges {
+        #expect(r.lowerBound >= last && !r.isEmpty, "trial \(trial): ranges \(ranges)")
+        for k in r { covered[k] = true }
+        last = r.upperBound
+      }
+      let gaps = covered.indices.filter { !covered[$0] }
+      if skipped == 0 { continue }
+      #expect(gaps.count == skipped, "trial \(trial)")
+      #expect(gaps.allSatisfy { kinds[$0] == 1 }, "trial \(trial): a skipped cell is not at the identity")
+      // Each gap (a maximal run of uncovered cells) is long and aligned.
+      var s = 0
+      while s < gaps.count {
+        var e = s + 1
+        while e < gaps.count && gaps[e] == gaps[e - 1] + 1 { e += 1 }
+        let (lo, hi) = (gaps[s], gaps[e - 1] + 1)
+        #expect(hi - lo >= ScrollEffectBatch.shortestSkip && lo % 8 == 0 && (hi % 8 == 0 || hi == n), "trial \(trial): \(lo)..<\(hi)")
+        s = e
+      }
+    }
+  }
+
   @Test("A batch reused frame after frame (cells added and removed, the cross size and viewport width changing) writes what a fresh batch writes, bit for bit")
   func reusedBatch() throws {
     var g = SeededGenerator(seed: 0x5C_E2)

@@ -72,12 +72,23 @@ public enum Kernel {
   public static func evaluate(
     _ batch: CellBatch, at time: Double, into output: inout FrameOutput, options: KernelOptions = .init()
   ) throws(CellMotionError) {
+    try evaluate(batch, at: time, into: &output, options: options, only: nil)
+  }
+
+  /// `evaluate`, or with `ranges` (ascending, disjoint, within the batch) only the cells in
+  /// them, on the calling thread: the output's other cells keep what they hold (the caller
+  /// writes them: `ScrollEffectBatch` skips the runs of cells its effect leaves at the
+  /// identity). Any split gives the cells it evaluates the same bits (`FrameJob`).
+  static func evaluate(
+    _ batch: CellBatch, at time: Double, into output: inout FrameOutput, options: KernelOptions,
+    only ranges: UnsafeBufferPointer<Range<Int>>?
+  ) throws(CellMotionError) {
     try FrameJob.validate(batch, at: time, into: output, options: options)
     let n = batch.count
     output.count = n
     guard n > 0 else { return }
     let t = Float(time - batch.timeOrigin)
-    let threads = n >= options.parallelThreshold ? options.threads : 1
+    let threads = ranges != nil ? 1 : n >= options.parallelThreshold ? options.threads : 1
     // Velocity rows that may hold something other than 0 after this frame: those some
     // recipe of the batch writes, and those written before (`FrameOutput`'s record).
     let moving = output.includesVelocities ? batch.recipeSummary.movingRows : 0
@@ -86,7 +97,8 @@ public enum Kernel {
     // Every recipe leaves its cells unmoved (a batch of fade or fold cells): their matrices
     // are the identity, which an earlier frame may have stored already for at least these
     // cells (`FrameOutput.identityCells`); any other frame may store anything.
-    let identityOnly = batch.recipeSummary.storesIdentity(corners: output.includesCorners)
+    // (Not with ranges: the cells between them are not written here.)
+    let identityOnly = ranges == nil && batch.recipeSummary.storesIdentity(corners: output.includesCorners)
     let identityStored = identityOnly && n <= output.identityCells
     output.identityCells = identityOnly ? max(n, output.identityCells) : 0
     // The block scratch of the calling thread and the pair worker, once per output.
@@ -98,10 +110,14 @@ public enum Kernel {
     let recipes = batch.recipes, oneRecipe = batch.recipeChanges == 0, lanes = options.lanes
     batch.withKernelInputs { inputs, recipeIndex in
       output.withKernelOutputs(velocityRowsToClear: clear, identityStored: identityStored) { outputs in
-        FrameJob(
+        let job = FrameJob(
           recipes: recipes, recipeIndex: recipeIndex, oneRecipe: oneRecipe, t: t, inputs: inputs, outputs: outputs,
-          lanes: lanes, count: n
-        ).run(threads: threads)
+          lanes: lanes, count: n)
+        if let ranges {
+          for r in ranges { job.run(r, worker: 0) }
+        } else {
+          job.run(threads: threads)
+        }
       }
     }
   }

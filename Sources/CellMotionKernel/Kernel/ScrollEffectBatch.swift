@@ -24,7 +24,7 @@ public struct ScrollEffectBatch: Sendable {
   /// The effect's recipe, driven by progress (capacity kept between frames).
   public private(set) var batch: CellBatch
   /// Per cell: 0 the effect applies, 1 no effect, 2 hidden (`ScrollTimelineOutput`).
-  var kinds: [Float] = []
+  package private(set) var kinds: [Float] = []
   /// Per cell, the timeline resolved for its extent, five columns of `kinds.count`: the
   /// slope, the intercept, the phase's span, the section-end extent (`TimelinePass`) and
   /// the shape (`TimelinePass.Mode`'s raw value).
@@ -32,6 +32,14 @@ public struct ScrollEffectBatch: Sendable {
   /// The cells whose cross size and table width columns hold `filled`'s values (the
   /// columns are rewritten only when these change or cells are added).
   var filled: (count: Int, cross: Float, tableWidth: Float) = (0, 0, 0)
+  /// The recipe progress at which the effect is exactly the identity with opacity 1
+  /// (`identityProgress(of:)`), or nil: cells the timeline puts there are given the
+  /// identity without the kernel, as cells it leaves alone are.
+  package let identityProgress: Float?
+  /// The ranges of cells the kernel evaluates in a frame that skips some (capacity kept).
+  var evaluated: [Range<Int>] = []
+  /// Cells the last frame gave the identity without the kernel.
+  package private(set) var skippedCells = 0
 
   /// - Parameters:
   ///   - effect: the effect.
@@ -42,6 +50,7 @@ public struct ScrollEffectBatch: Sendable {
   public init(effect: ScrollEffect, capacity: Int = 0) throws(CellMotionError) {
     self.effect = effect
     batch = try CellBatch(recipes: [effect.recipe], capacity: capacity, source: .progress)
+    identityProgress = Self.identityProgress(of: effect)
     // The columns at their working size once, then emptied (capacity kept): their pages
     // are touched here rather than by the first frame, which appends thousands of cells
     // at once (up to `CellBatch.touchedAtInit` cells).
@@ -50,6 +59,7 @@ public struct ScrollEffectBatch: Sendable {
     try batch.resizeForProgress(count: 0)
     kinds.reserveResident(capacity, touching: touched, with: 0)
     timelineColumns.reserveResident(5 * capacity, touching: 5 * touched, with: 0)
+    evaluated.reserveCapacity(capacity / Self.shortestSkip + 2)
   }
 
   /// Evaluates the effect for `leading.count` cells.
@@ -153,11 +163,119 @@ public struct ScrollEffectBatch: Sendable {
           Self.fill(across + kept, cross, count: n - kept)
           Self.fill(tableWidths.baseAddress! + kept, tableWidth, count: n - kept)
           filled = (n, cross, tableWidth)
+          // Cells at the effect's identity (the middle of a list under an edge fade, the
+          // rows a reveal has revealed) become cells with no effect: the fills give them
+          // the identity, and the kernel skips their long runs.
+          skippedCells = 0
+          // (Not when the output takes velocities or corners, which the fills do not write.)
+          if let identity = identityProgress, n >= Self.shortestSkip, !output.includesVelocities,
+            !output.includesCorners,
+            Self.markIdentity(progress.baseAddress!, kinds.baseAddress!, count: n, at: identity)
+          {
+            fills = true
+            skippedCells = Self.rangesBetweenSkips(kinds.baseAddress!, count: n, into: &evaluated)
+          }
         }
       }
     }
-    try Kernel.evaluate(batch, at: 0, into: &output, options: options)
+    if skippedCells > 0 {
+      try evaluated.withUnsafeBufferPointer { ranges throws(CellMotionError) in
+        try Kernel.evaluate(batch, at: 0, into: &output, options: options, only: ranges)
+      }
+    } else {
+      try Kernel.evaluate(batch, at: 0, into: &output, options: options)
+    }
     if fills { Self.applyFills(kinds, count: n, into: &output) }
+  }
+
+  /// The recipe progress (0 or 1) at which `effect`'s recipe is exactly the identity
+  /// transform with opacity 1 for any cell, or nil. The reference is evaluated at three
+  /// geometries whose (height, table width) are not on one line: a recipe's channel values
+  /// are affine in those, so identity values at all three are identity values at every
+  /// geometry, and with every channel at its identity the anchor does not matter. (A recipe
+  /// with perspective is not the identity even there: nil.)
+  static func identityProgress(of effect: ScrollEffect) -> Float? {
+    let geometries = [
+      CellGeometry(width: 375, height: 44, tableWidth: 375), CellGeometry(width: 200, height: 120, tableWidth: 375),
+      CellGeometry(width: 375, height: 44, tableWidth: 1000),
+    ]
+    for p in [0.0, 1.0] {
+      let identity = geometries.allSatisfy { g in
+        guard let s = try? ReferenceEvaluator.evaluate(effect.recipe, geometry: g, progress: p) else { return false }
+        return s.transform == .identity && s.opacity == 1
+      }
+      if identity { return Float(p) }
+    }
+    return nil
+  }
+
+  /// Runs of cells at the identity shorter than this are left to the kernel (a range of
+  /// its own costs more than it saves); longer ones are skipped from and to multiples of
+  /// eight cells.
+  static let shortestSkip = 32
+
+  /// Marks the cells with the effect (kind 0) whose progress is `identity` as cells with no
+  /// effect (kind 1), eight at a time. Returns whether any was.
+  static func markIdentity(
+    _ progress: UnsafePointer<Float>, _ kinds: UnsafeMutablePointer<Float>, count n: Int, at identity: Float
+  ) -> Bool {
+    let target = SIMD8<Float>(repeating: identity), zero = SIMD8<Float>(), one = SIMD8<Float>(repeating: 1)
+    var any = false
+    var i = 0
+    while i + 8 <= n {
+      let k = SIMD8<Float>.load(kinds + i)
+      let at = (SIMD8<Float>.load(progress + i) .== target) .& (k .== zero)
+      if Swift.any(at) {
+        k.replacing(with: one, where: at).store(to: kinds + i)
+        any = true
+      }
+      i += 8
+    }
+    while i < n {
+      if kinds[i] == 0 && progress[i] == identity {
+        kinds[i] = 1
+        any = true
+      }
+      i += 1
+    }
+    return any
+  }
+
+  /// The ranges between the runs of cells with no effect (kind 1) at least `shortestSkip`
+  /// long, each run trimmed inward to multiples of eight, into `ranges` (emptied first).
+  /// Returns the cells the runs skip (0: no run was long enough; `ranges` is then unused).
+  static func rangesBetweenSkips(_ kinds: UnsafePointer<Float>, count n: Int, into ranges: inout [Range<Int>]) -> Int {
+    ranges.removeAll(keepingCapacity: true)
+    var skipped = 0
+    var start = 0
+    var i = 0
+    while i < n {
+      let a = firstIndex(kinds, of: 1, from: i, to: n)
+      guard a < n else { break }
+      let b = runEnd(kinds, from: a, to: n, value: 1)
+      let lo = (a + 7) & ~7, hi = b == n ? n : b & ~7
+      if hi - lo >= shortestSkip {
+        if start < lo { ranges.append(start..<lo) }
+        skipped += hi - lo
+        start = hi
+      }
+      i = b
+    }
+    if start < n { ranges.append(start..<n) }
+    return skipped
+  }
+
+  /// The first index in `i ..< end` whose value is `value` (or `end`): eight values per
+  /// compare.
+  static func firstIndex(_ p: UnsafePointer<Float>, of value: Float, from i: Int, to end: Int) -> Int {
+    var j = i
+    let v = SIMD8<Float>(repeating: value)
+    while j + 8 <= end {
+      if Swift.any(SIMD8<Float>.load(p + j) .== v) { break }
+      j += 8
+    }
+    while j < end && p[j] != value { j += 1 }
+    return j
   }
 
   /// Checks a column against `range` (NaN and infinities fail it), naming the index: the
@@ -278,7 +396,14 @@ public struct ScrollEffectBatch: Sendable {
             let none = kind .== 1
             SIMD8<Float>.load(out.opacity + g).replacing(with: 0, where: kind .== 2).replacing(with: 1, where: none)
               .store(to: out.opacity + g)
-            if any(none) {
+            if all(none) {
+              // A whole group with no effect (the middle of a long list): one loop per layout.
+              if floats == 6 {
+                for i in g..<(g + 8) { identity(out.matrices + 6 &* i, 6) }
+              } else {
+                for i in g..<(g + 8) { identity(out.matrices + 16 &* i, 16) }
+              }
+            } else if any(none) {
               for i in g..<(g + 8) where k[i] == 1 { identity(out.matrices + floats * i, floats) }
             }
           }
@@ -294,9 +419,18 @@ public struct ScrollEffectBatch: Sendable {
     output.identityCells = 0
   }
 
-  /// The identity in a 16- or 6-Float layout at `m`.
+  /// The identity in a 16- or 6-Float layout at `m`: two or four vector stores (the cells
+  /// an effect leaves at the identity are most of a long list's).
+  @inline(__always)
   static func identity(_ m: UnsafeMutablePointer<Float>, _ floats: Int) {
-    for k in 0..<floats { m[k] = floats == 6 ? (k == 0 || k == 3 ? 1 : 0) : (k % 5 == 0 ? 1 : 0) }
+    let raw = UnsafeMutableRawPointer(m)
+    if floats == 6 {
+      raw.storeBytes(of: SIMD4<Float>(1, 0, 0, 1), as: SIMD4<Float>.self)
+      raw.storeBytes(of: SIMD2<Float>(0, 0), toByteOffset: 16, as: SIMD2<Float>.self)
+    } else {
+      raw.storeBytes(of: SIMD8<Float>(1, 0, 0, 0, 0, 1, 0, 0), as: SIMD8<Float>.self)
+      raw.storeBytes(of: SIMD8<Float>(0, 0, 1, 0, 0, 0, 0, 1), toByteOffset: 32, as: SIMD8<Float>.self)
+    }
   }
 }
 
