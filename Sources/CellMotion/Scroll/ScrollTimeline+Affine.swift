@@ -85,9 +85,12 @@ extension ScrollTimeline {
       let kA = range.start.resolve(coverStart: -V + i1, coverEnd: S - i0, extent: S)
       let kB = range.end.resolve(coverStart: -V + i1, coverEnd: S - i0, extent: S)
       let span = kB - kA
-      // P = (o - s - kA) / span; the step tests o - kA - s >= 0.
+      // P = (o - s - kA) / span; the step tests o - kA - s >= 0. (Divisions as one
+      // reciprocal and products here and below: the kernel resolves many extents per frame
+      // in lanes with the same operations, and a division costs it more than a product.)
       guard span >= Self.minimumSpan else { return make(-1, o - kA, .step) }
-      return make(-1 / span, (o - kA) / span, .ramp)
+      let r = 1 / span
+      return make(-r, (o - kA) * r, .ramp)
 
     case .scroll(let range):
       // The same for every cell: slope 0.
@@ -106,12 +109,14 @@ extension ScrollTimeline {
       let q = S / 2 - o - scroll.visibleCentre  // c = s + q
       guard w >= Self.minimumSpan else { return make(1, q, .phaseStep(hidden: hidden)) }
       // leading = clamp01((hidden + c) / w), trailing = clamp01((hidden - c) / w) = clamp01(2 hidden / w - leading's u).
-      return make(1 / w, (hidden + q) / w, .phase(span: 2 * hidden / w))
+      let r = 1 / w
+      return make(r, (hidden + q) * r, .phase(span: 2 * hidden * r))
 
     case .centred(let unit, let range):
       let u = unit.points(extent: S, scroll: scroll)
       guard u >= Self.minimumSpan else { return make(0, 0, .inactive) }
-      return make(1 / u, (S / 2 - o - scroll.visibleCentre) / u, .closed(lower: range.lowerBound, upper: range.upperBound))
+      let r = 1 / u
+      return make(r, (S / 2 - o - scroll.visibleCentre) * r, .closed(lower: range.lowerBound, upper: range.upperBound))
 
     case .distance(let cellPoint, let line, let limit):
       let intercept = o + scroll.startInset + line * scroll.visibleExtent - cellPoint * S

@@ -108,8 +108,9 @@ struct TimelineResolver {
       let steps = .!(span .>= minimumSpan)
       let o = D(repeating: offset)
       // Ramp: P = (o - s - kA) / span; step: o - kA - s >= 0.
-      slope = (D(repeating: -1) / span).replacing(with: -1, where: steps)
-      intercept = ((o - kA) / span).replacing(with: o - kA, where: steps)
+      let r = one / span
+      slope = (-r).replacing(with: -1, where: steps)
+      intercept = ((o - kA) * r).replacing(with: o - kA, where: steps)
       span = zero
       mode = code(.ramp).replacing(with: code(.step), where: steps)
     case .phase(let container, let share, let inset, let centre):
@@ -121,15 +122,17 @@ struct TimelineResolver {
       let w = hidden - d
       let q = S / 2 - offset - centre
       let steps = .!(w .>= minimumSpan)
-      slope = (one / w).replacing(with: 1, where: steps)
-      intercept = ((hidden + q) / w).replacing(with: q, where: steps)
-      span = (2 * hidden / w).replacing(with: hidden, where: steps)
+      let r = one / w
+      slope = r.replacing(with: 1, where: steps)
+      intercept = ((hidden + q) * r).replacing(with: q, where: steps)
+      span = (2 * hidden * r).replacing(with: hidden, where: steps)
       mode = code(.phase).replacing(with: code(.phaseStep), where: steps)
     case .centred(let unit, let centre):
       let u = unit.map { D(repeating: $0) } ?? S
       let none = .!(u .>= minimumSpan)
-      slope = (one / u).replacing(with: 0, where: none)
-      intercept = ((S / 2 - offset - centre) / u).replacing(with: 0, where: none)
+      let r = one / u
+      slope = r.replacing(with: 0, where: none)
+      intercept = ((S / 2 - offset - centre) * r).replacing(with: 0, where: none)
       mode = code(.closed).replacing(with: code(.inactive), where: none)
     case .distance(let k, let cellPoint, let toSectionEnd):
       slope = D(repeating: -1)
