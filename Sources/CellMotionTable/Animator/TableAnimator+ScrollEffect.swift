@@ -123,11 +123,13 @@ extension TableAnimator {
   }
 
   /// The rows that run no animation of their own take their effect S and their place,
-  /// S x T(0, y) (T(y, 0) when `horizontal`); every row's opacity is multiplied by the
-  /// effect's (`composeRows`' last pass: the animated rows were written as A x S x T by
-  /// `storeWithEffect`).
+  /// S x T(0, y) (T(y, 0) when `horizontal`): the place alone where the effect leaves the
+  /// row as it is (`kinds` 1, S the identity: the middle of a list under an edge fade); every
+  /// row's opacity is multiplied by the effect's (`composeRows`' last pass: the animated
+  /// rows were written as A x S x T by `storeWithEffect`).
   static func placeEffectRows(
-    effect: FrameOutput, rows n: Int, positions: [Double], horizontal: Bool, into frame: inout AnimatorFrame
+    effect: FrameOutput, kinds: [Float], rows n: Int, positions: [Double], horizontal: Bool,
+    into frame: inout AnimatorFrame
   ) {
     let affine = frame.layout == .affine2D
     // The effect's own layout: six Floats for a planar effect (`TableScrollStage`).
@@ -138,26 +140,30 @@ extension TableAnimator {
       animating.withUnsafeBufferPointer { an in
         effect.matrices.withUnsafeBufferPointer { s in
           frame.matrices.withUnsafeMutableBufferPointer { m in
-            let p = p.baseAddress!, an = an.baseAddress!
-            let m = m.baseAddress!, s = s.baseAddress!
-            let sf = planar ? 6 : 16
-            // One loop per frame layout, effect layout and axis, each a literal in its loop.
-            @inline(__always) func run(_ affine: Bool, _ planar: Bool, _ horizontal: Bool) {
-              for i in 0..<n where !an[i] {
-                if affine {
-                  Self.placeAffine(s + 6 &* i, y: Float(p[i]), horizontal: horizontal, into: m + 6 &* i)
-                } else {
-                  Self.storeRows(Self.placed(s + sf &* i, planar: planar, y: Float(p[i]), horizontal: horizontal), m + 16 &* i)
+            kinds.withUnsafeBufferPointer { k in
+              let p = p.baseAddress!, an = an.baseAddress!, k = k.baseAddress!
+              let m = m.baseAddress!, s = s.baseAddress!
+              let sf = planar ? 6 : 16
+              // One loop per frame layout, effect layout and axis, each a literal in its loop.
+              @inline(__always) func run(_ affine: Bool, _ planar: Bool, _ horizontal: Bool) {
+                for i in 0..<n where !an[i] {
+                  if k[i] == 1 {
+                    Self.storePlace(Float(p[i]), affine ? 6 : 16, horizontal: horizontal, into: m + (affine ? 6 : 16) &* i)
+                  } else if affine {
+                    Self.placeAffine(s + 6 &* i, y: Float(p[i]), horizontal: horizontal, into: m + 6 &* i)
+                  } else {
+                    Self.storeRows(Self.placed(s + sf &* i, planar: planar, y: Float(p[i]), horizontal: horizontal), m + 16 &* i)
+                  }
                 }
               }
-            }
-            switch (affine, planar, horizontal) {
-            case (true, _, false): run(true, true, false)
-            case (true, _, true): run(true, true, true)
-            case (false, true, false): run(false, true, false)
-            case (false, true, true): run(false, true, true)
-            case (false, false, false): run(false, false, false)
-            case (false, false, true): run(false, false, true)
+              switch (affine, planar, horizontal) {
+              case (true, _, false): run(true, true, false)
+              case (true, _, true): run(true, true, true)
+              case (false, true, false): run(false, true, false)
+              case (false, true, true): run(false, true, true)
+              case (false, false, false): run(false, false, false)
+              case (false, false, true): run(false, false, true)
+              }
             }
           }
         }

@@ -479,10 +479,10 @@ public struct TableAnimator: Sendable {
     try evaluateUpdates(events, time: time)
     try evaluateFolds(events, time: time)
     try collectOpenDetails(events, time: time)
-    if let effect {
+    if let stage = scrollStage {
       Self.placeEffectRows(
-        effect: effect, rows: frame.rows.count, positions: events.rowPositions, horizontal: axis == .horizontal,
-        into: &frame)
+        effect: stage.output, kinds: stage.batch.kinds, rows: frame.rows.count, positions: events.rowPositions,
+        horizontal: axis == .horizontal, into: &frame)
     }
   }
 
@@ -679,47 +679,37 @@ public struct TableAnimator: Sendable {
 
   /// Writes `n` translations by `y[i]` points down (right, `horizontal`), converted to
   /// Float, `floats` Floats each (16: CATransform3D field order; 6: the affine a b c d tx
-  /// ty), to `m`, one vector store per column.
+  /// ty), to `m`: one loop per layout and axis, each a literal in its loop.
   @inline(__always)
   static func storeTranslations(
     _ y: UnsafePointer<Double>, _ n: Int, _ floats: Int, horizontal: Bool, into m: UnsafeMutablePointer<Float>
   ) {
+    @inline(__always) func run(_ floats: Int, _ horizontal: Bool) {
+      for i in 0..<n { storePlace(Float(y[i]), floats, horizontal: horizontal, into: m + floats &* i) }
+    }
+    switch (floats == 6, horizontal) {
+    case (true, false): run(6, false)
+    case (true, true): run(6, true)
+    case (false, false): run(16, false)
+    case (false, true): run(16, true)
+    }
+  }
+
+  /// One row's translation by `y` points down (right, `horizontal`) at `m`: 16 Floats
+  /// (CATransform3D field order, one vector store per row of the matrix) or 6 (the affine
+  /// a b c d tx ty).
+  @inline(__always)
+  static func storePlace(_ y: Float, _ floats: Int, horizontal: Bool, into m: UnsafeMutablePointer<Float>) {
     let raw = UnsafeMutableRawPointer(m)
     if floats == 6 {
-      // The place in tx (horizontal) or ty: one loop per axis, so each stays a plain fill.
-      let place = horizontal ? 4 : 5
-      for i in 0..<n {
-        let p = m + 6 &* i
-        p[0] = 1
-        p[1] = 0
-        p[2] = 0
-        p[3] = 1
-        p[4] = 0
-        p[5] = 0
-        p[place] = Float(y[i])
-      }
+      raw.storeBytes(of: SIMD4<Float>(1, 0, 0, 1), as: SIMD4<Float>.self)
+      raw.storeBytes(of: horizontal ? SIMD2<Float>(y, 0) : SIMD2<Float>(0, y), toByteOffset: 16, as: SIMD2<Float>.self)
       return
     }
-    let c0 = SIMD4<Float>(1, 0, 0, 0)
-    let c1 = SIMD4<Float>(0, 1, 0, 0)
-    let c2 = SIMD4<Float>(0, 0, 1, 0)
-    if horizontal {
-      for i in 0..<n {
-        let o = 64 &* i
-        raw.storeBytes(of: c0, toByteOffset: o, as: SIMD4<Float>.self)
-        raw.storeBytes(of: c1, toByteOffset: o + 16, as: SIMD4<Float>.self)
-        raw.storeBytes(of: c2, toByteOffset: o + 32, as: SIMD4<Float>.self)
-        raw.storeBytes(of: SIMD4<Float>(Float(y[i]), 0, 0, 1), toByteOffset: o + 48, as: SIMD4<Float>.self)
-      }
-      return
-    }
-    for i in 0..<n {
-      let o = 64 &* i
-      raw.storeBytes(of: c0, toByteOffset: o, as: SIMD4<Float>.self)
-      raw.storeBytes(of: c1, toByteOffset: o + 16, as: SIMD4<Float>.self)
-      raw.storeBytes(of: c2, toByteOffset: o + 32, as: SIMD4<Float>.self)
-      raw.storeBytes(of: SIMD4<Float>(0, Float(y[i]), 0, 1), toByteOffset: o + 48, as: SIMD4<Float>.self)
-    }
+    raw.storeBytes(of: SIMD4<Float>(1, 0, 0, 0), as: SIMD4<Float>.self)
+    raw.storeBytes(of: SIMD4<Float>(0, 1, 0, 0), toByteOffset: 16, as: SIMD4<Float>.self)
+    raw.storeBytes(of: SIMD4<Float>(0, 0, 1, 0), toByteOffset: 32, as: SIMD4<Float>.self)
+    raw.storeBytes(of: horizontal ? SIMD4<Float>(y, 0, 0, 1) : SIMD4<Float>(0, y, 0, 1), toByteOffset: 48, as: SIMD4<Float>.self)
   }
 
   /// Writes cell `i`'s matrix of `m` composed with a translation by `y` points down
