@@ -267,7 +267,7 @@ public struct ScrollEffectBatch: Sendable {
 
   /// The first index in `i ..< end` whose value is `value` (or `end`): eight values per
   /// compare.
-  static func firstIndex(_ p: UnsafePointer<Float>, of value: Float, from i: Int, to end: Int) -> Int {
+  package static func firstIndex(_ p: UnsafePointer<Float>, of value: Float, from i: Int, to end: Int) -> Int {
     var j = i
     let v = SIMD8<Float>(repeating: value)
     while j + 8 <= end {
@@ -318,7 +318,7 @@ public struct ScrollEffectBatch: Sendable {
 
   /// The first index in `i ..< end` whose value is not `value` (or `end`): eight values per
   /// compare (a list of equal rows is one run).
-  static func runEnd(_ p: UnsafePointer<Float>, from i: Int, to end: Int, value: Float) -> Int {
+  package static func runEnd(_ p: UnsafePointer<Float>, from i: Int, to end: Int, value: Float) -> Int {
     var j = i
     let v = SIMD8<Float>(repeating: value)
     while j + 8 <= end {

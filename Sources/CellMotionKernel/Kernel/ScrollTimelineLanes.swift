@@ -89,6 +89,7 @@ struct TimelineResolver {
 
   /// The resolution of four extents: slope, intercept with the offset folded in (as
   /// `TimelinePass` computes them, rounded to Float), span, extent, and each lane's shape.
+  @inline(__always)
   func resolve(_ S: D) -> (slope: SIMD4<Float>, intercept: SIMD4<Float>, span: SIMD4<Float>, extent: SIMD4<Float>, mode: SIMD4<Float>) {
     let zero = D(repeating: 0), one = D(repeating: 1)
     let minimumSpan = D(repeating: ScrollTimeline.minimumSpan)

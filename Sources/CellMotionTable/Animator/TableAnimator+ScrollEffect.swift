@@ -122,11 +122,11 @@ extension TableAnimator {
     }
   }
 
-  /// The rows that run no animation of their own take their effect S and their place,
-  /// S x T(0, y) (T(y, 0) when `horizontal`): the place alone where the effect leaves the
-  /// row as it is (`kinds` 1, S the identity: the middle of a list under an edge fade); every
-  /// row's opacity is multiplied by the effect's (`composeRows`' last pass: the animated
-  /// rows were written as A x S x T by `storeWithEffect`).
+  /// Every visible row's effect S and place, S x T(0, y) (T(y, 0) when `horizontal`): the
+  /// place alone, in bulk, for the runs of rows the effect leaves as they are (`kinds` 1, S
+  /// the identity: the middle of a list under an edge fade). `composeRows`' first write:
+  /// the animated rows and those of batch updates are written over it (A x S x T,
+  /// `storeWithEffect`), and the opacities multiplied after them (`applyEffectOpacity`).
   static func placeEffectRows(
     effect: FrameOutput, kinds: [Float], rows n: Int, positions: [Double], horizontal: Bool,
     into frame: inout AnimatorFrame
@@ -134,41 +134,51 @@ extension TableAnimator {
     let affine = frame.layout == .affine2D
     // The effect's own layout: six Floats for a planar effect (`TableScrollStage`).
     let planar = effect.layout == .affine2D
-    let animating = frame.animating
     guard n > 0 else { return }
     positions.withUnsafeBufferPointer { p in
-      animating.withUnsafeBufferPointer { an in
-        effect.matrices.withUnsafeBufferPointer { s in
-          frame.matrices.withUnsafeMutableBufferPointer { m in
-            kinds.withUnsafeBufferPointer { k in
-              let p = p.baseAddress!, an = an.baseAddress!, k = k.baseAddress!
-              let m = m.baseAddress!, s = s.baseAddress!
-              let sf = planar ? 6 : 16
-              // One loop per frame layout, effect layout and axis, each a literal in its loop.
-              @inline(__always) func run(_ affine: Bool, _ planar: Bool, _ horizontal: Bool) {
-                for i in 0..<n where !an[i] {
-                  if k[i] == 1 {
-                    Self.storePlace(Float(p[i]), affine ? 6 : 16, horizontal: horizontal, into: m + (affine ? 6 : 16) &* i)
-                  } else if affine {
-                    Self.placeAffine(s + 6 &* i, y: Float(p[i]), horizontal: horizontal, into: m + 6 &* i)
-                  } else {
-                    Self.storeRows(Self.placed(s + sf &* i, planar: planar, y: Float(p[i]), horizontal: horizontal), m + 16 &* i)
-                  }
+      effect.matrices.withUnsafeBufferPointer { s in
+        frame.matrices.withUnsafeMutableBufferPointer { m in
+          kinds.withUnsafeBufferPointer { k in
+            let p = p.baseAddress!, k = k.baseAddress!
+            let m = m.baseAddress!, s = s.baseAddress!
+            let sf = planar ? 6 : 16, floats = affine ? 6 : 16
+            // One loop per frame layout, effect layout and axis, each a literal in its loop.
+            @inline(__always) func run(_ affine: Bool, _ planar: Bool, _ horizontal: Bool, _ range: Range<Int>) {
+              for i in range {
+                if affine {
+                  Self.placeAffine(s + 6 &* i, y: Float(p[i]), horizontal: horizontal, into: m + 6 &* i)
+                } else {
+                  Self.storeRows(Self.placed(s + sf &* i, planar: planar, y: Float(p[i]), horizontal: horizontal), m + 16 &* i)
                 }
               }
+            }
+            @inline(__always) func effectRows(_ range: Range<Int>) {
               switch (affine, planar, horizontal) {
-              case (true, _, false): run(true, true, false)
-              case (true, _, true): run(true, true, true)
-              case (false, true, false): run(false, true, false)
-              case (false, true, true): run(false, true, true)
-              case (false, false, false): run(false, false, false)
-              case (false, false, true): run(false, false, true)
+              case (true, _, false): run(true, true, false, range)
+              case (true, _, true): run(true, true, true, range)
+              case (false, true, false): run(false, true, false, range)
+              case (false, true, true): run(false, true, true, range)
+              case (false, false, false): run(false, false, false, range)
+              case (false, false, true): run(false, false, true, range)
               }
+            }
+            var i = 0
+            while i < n {
+              let a = ScrollEffectBatch.firstIndex(k, of: 1, from: i, to: n)
+              if i < a { effectRows(i..<a) }
+              guard a < n else { break }
+              let b = ScrollEffectBatch.runEnd(k, from: a, to: n, value: 1)
+              Self.storeTranslations(p + a, b &- a, floats, horizontal: horizontal, into: m + floats &* a)
+              i = b
             }
           }
         }
       }
     }
+  }
+
+  /// Every visible row's opacity multiplied by its effect's (`composeRows`' last pass).
+  static func applyEffectOpacity(_ effect: FrameOutput, rows n: Int, into frame: inout AnimatorFrame) {
     effect.opacity.withUnsafeBufferPointer { o in
       frame.opacity.withUnsafeMutableBufferPointer { f in
         for i in 0..<n { f[i] *= o[i] }

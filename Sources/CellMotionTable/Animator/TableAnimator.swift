@@ -338,9 +338,9 @@ public struct TableAnimator: Sendable {
     let floats = affine ? 6 : 16
     frame.time = time
     frame.rows = visible
-    // With a scroll effect, `placeEffectRows` writes every row that runs no animation of
-    // its own (its effect, then its place): their translations here would be overwritten
-    // unread (640 KB a frame at 10,000 rows).
+    // With a scroll effect, `placeEffectRows` writes every row (its effect, then its
+    // place): translations here would be overwritten unread (640 KB a frame at 10,000
+    // rows).
     let effectPlacesRows = scrollStage != nil
     Self.setCount(&frame.matrices, floats * n)
     Self.setCount(&frame.opacity, n)
@@ -474,16 +474,17 @@ public struct TableAnimator: Sendable {
   /// effect on the rows that run no animation.
   mutating func composeRows(_ events: FrameEvents, time: Double) throws(CellMotionError) {
     try evaluateScrollEffect(events)
-    let effect = scrollStage?.output
-    storeAnimatedRows(events, effect: effect)
-    try evaluateUpdates(events, time: time)
-    try evaluateFolds(events, time: time)
-    try collectOpenDetails(events, time: time)
     if let stage = scrollStage {
       Self.placeEffectRows(
         effect: stage.output, kinds: stage.batch.kinds, rows: frame.rows.count, positions: events.rowPositions,
         horizontal: axis == .horizontal, into: &frame)
     }
+    let effect = scrollStage?.output
+    storeAnimatedRows(events, effect: effect)
+    try evaluateUpdates(events, time: time)
+    try evaluateFolds(events, time: time)
+    try collectOpenDetails(events, time: time)
+    if let effect { Self.applyEffectOpacity(effect, rows: frame.rows.count, into: &frame) }
   }
 
   /// `composeRows`' loop: each animated row's matrix written once, the kernel's A with the
