@@ -112,18 +112,24 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tools/CellMotionSoak"),
-    /// The soak's session generator, model, invariant checks and shrinker, and the
-    /// properties of the kernel and update fuzz targets (shared with `swift test`).
+    /// The soak's sessions, invariant checks and shrinker, and the kernel fuzz target's
+    /// property (shared with `swift test`); re-exports `_SoakModel`.
     .target(
-      name: "_SoakSupport", dependencies: ["CellMotion", "CellMotionKernel", "CellMotionTable", "_TestSupport", "_CellMotionFuzzShim"],
+      name: "_SoakSupport", dependencies: ["CellMotion", "CellMotionKernel", "CellMotionTable", "_TestSupport", "_SoakModel"],
       path: "Tools/SoakSupport"),
+    /// The soak's and fuzzers' kernel-free parts: the rows model, the session script and its
+    /// parser, the recipes, the update fuzz target's property and the fuzz drivers. They
+    /// need only the table model, so they compile beside the kernel, not after the animator.
+    .target(
+      name: "_SoakModel", dependencies: ["CellMotion", "CellMotionTableModel", "_TestSupport", "_CellMotionFuzzShim"],
+      path: "Tools/SoakModel"),
     /// The kernel against the reference on fuzzed recipes and times (Tools/fuzz.sh --target kernel).
     .executableTarget(
       name: "CellMotionKernelFuzz", dependencies: ["_SoakSupport"],
       path: "Tools/CellMotionKernelFuzz"),
     /// Update-batch sequences against a brute-force model (Tools/fuzz.sh --target update).
     .executableTarget(
-      name: "CellMotionUpdateFuzz", dependencies: ["_SoakSupport"],
+      name: "CellMotionUpdateFuzz", dependencies: ["_SoakModel"],
       path: "Tools/CellMotionUpdateFuzz"),
     /// Declares libFuzzer's LLVMFuzzerRunDriver for the fuzz targets.
     .target(name: "_CellMotionFuzzShim", path: "Tools/CellMotionFuzzShim"),

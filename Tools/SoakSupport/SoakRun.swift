@@ -12,6 +12,10 @@ import CellMotion
 import CellMotionTable
 import _TestSupport
 
+// The soak's kernel-free parts (script, rows model, recipes, update fuzz, fuzz drivers):
+// what imports this module sees them too.
+@_exported import _SoakModel
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -150,11 +154,7 @@ public enum Soak {
   }
 
   /// Seconds on a monotonic clock.
-  public static func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-  }
+  public static func now() -> Double { FuzzDriver.now() }
 
   /// Peak resident set size of this process (VmHWM, KiB), and the current one (VmRSS).
   public static func memory() -> (peakKiB: Int, currentKiB: Int) {

@@ -273,7 +273,7 @@ public struct SoakSession {
     case .toggle(let row): return toggle(row)
     case .update(let ops): return update(ops)
     case .reload: animator.reload()
-    case .lanes(let w): animator.options.lanes = w
+    case .lanes(let w): animator.options.lanes = w == .simd4 ? .simd4 : .simd8
     case .badStep:
       let before = animator.frame
       for bad in [time - 1, Double.nan] {

@@ -13,7 +13,7 @@ import _TestSupport
 
 extension RandomNumberGenerator {
   /// A uniform Double in `range`.
-  mutating func draw(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
+  package mutating func draw(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
 }
 
 /// Seeded draws of curves, transforms and recipes.
@@ -101,7 +101,7 @@ public enum SoakRecipes {
 
   /// Random values for `channel`: opacities in [0, 1], angles in radians, scales near 1,
   /// translations in points (some depending on the cell's height and the table's width).
-  static func values<G: RandomNumberGenerator>(_ c: Channel, _ g: inout G) -> (ChannelValue, ChannelValue) {
+  package static func values<G: RandomNumberGenerator>(_ c: Channel, _ g: inout G) -> (ChannelValue, ChannelValue) {
     switch c {
     case .opacity, .shadowOpacity: return (ChannelValue(g.draw(0...1)), ChannelValue(g.draw(0...1)))
     case .rotationX, .rotationY, .rotationZ: return (ChannelValue(g.draw(-3...3)), ChannelValue(g.draw(-1...1)))

@@ -20,8 +20,13 @@
 // next one. Numbers print with enough digits to read back exactly.
 
 import CellMotion
-import CellMotionKernel
-import CellMotionTable
+import CellMotionTableModel
+
+/// The kernel's lane width a session switches to (`LaneWidth`'s cases, named here so the
+/// script and its parser need no kernel).
+public enum SoakLanes: String, Equatable, Sendable {
+  case simd8, simd4
+}
 
 /// One operation of a batch update (`RowUpdate`'s entries, in UIKit's index conventions).
 public enum SoakUpdateOp: Equatable, Sendable {
@@ -46,7 +51,7 @@ public enum SoakAction: Equatable, Sendable {
   case toggle(row: Int)
   case update([SoakUpdateOp])
   case reload
-  case lanes(LaneWidth)
+  case lanes(SoakLanes)
   /// Steps that must be refused (earlier time, NaN), leaving the frame as it was.
   case badStep
 
@@ -185,7 +190,7 @@ public struct SoakScript: Equatable, Sendable {
       case "reload": action = .reload
       case "badstep": action = .badStep
       case "lanes":
-        guard words.count == 2, let w = LaneWidth(rawValue: words[1]) else { throw fail("expected `lanes simd4|simd8`") }
+        guard words.count == 2, let w = SoakLanes(rawValue: words[1]) else { throw fail("expected `lanes simd4|simd8`") }
         action = .lanes(w)
       case "update":
         let rest = words.dropFirst().joined(separator: " ")

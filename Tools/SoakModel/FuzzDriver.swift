@@ -31,20 +31,27 @@ public enum FuzzDriver {
     if !files.isEmpty && seconds == nil && !options.iterationsGiven { return 0 }
     print("\(name): seed \(seed), \(seconds.map { "\($0) s" } ?? "\(iterations) inputs") of up to \(maxLength) bytes")
     var rng = SeededGenerator(seed: seed)
-    let start = Soak.now()
+    let start = now()
     var inputs = 0, checks = 0
-    while seconds.map({ Soak.now() - start < $0 }) ?? (inputs < iterations) {
+    while seconds.map({ now() - start < $0 }) ?? (inputs < iterations) {
       let count = Int(rng.next() % UInt64(maxLength + 1))
       var bytes = [UInt8](repeating: 0, count: count)
       for i in 0..<count { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
       checks += property(bytes)
       inputs += 1
     }
-    let elapsed = Soak.now() - start
+    let elapsed = now() - start
     print(
       "\(name): \(inputs) inputs (input \(inputs) of seed \(seed) last), \(checks) checks, "
         + "\(Int(Double(inputs) / max(elapsed, 1e-9))) inputs/s, no failure")
     return 0
+  }
+
+  /// Seconds on a monotonic clock.
+  public static func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
   }
 
   static func read(_ path: String) -> [UInt8]? {

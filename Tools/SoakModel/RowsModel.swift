@@ -10,7 +10,7 @@
 // 2. Independent of `CellMotionTable`'s internals: only its public value types are used.
 
 import CellMotion
-import CellMotionTable
+import CellMotionTableModel
 
 /// A table's rows as the model sees them: identifier and collapsed height (points) per row.
 public struct RowsModel: Sendable {
