@@ -227,26 +227,44 @@ struct ScrollEffectKernelTests {
     #expect(frames >= 10 && skipped > 1_000, "\(frames) frames, \(skipped) cells")
   }
 
-  /// `rangesBetweenSkips` against a walk: every cell outside the ranges is in a run of
-  /// kind 1, the runs skipped are at least `shortestSkip` long, start and end on multiples
-  /// of eight (or the end), and the ranges cover everything else.
-  @Test("The ranges between skipped runs cover every cell that is not at the identity")
-  func rangesBetweenSkips() {
+  /// `skipIdentityRuns` against a walk: every cell outside the ranges is at the identity
+  /// (kind 1, or kind 0 at the identity progress) and now kind 1; the runs skipped are at
+  /// least `shortestSkip` long and start and end on multiples of eight (or the end); every
+  /// other cell keeps its kind, and the ranges cover exactly the cells not skipped.
+  @Test("Runs of cells at the identity: the ranges between them cover every other cell")
+  func skipIdentityRuns() {
     var g = SeededGenerator(seed: 0x5C1F)
+    let identity: Float = 0
+    var skippedTrials = 0
     for trial in 0..<600 {
       let n = [0, 1, 7, 64, 65, 71, 72, 200, 1023, 3000][trial % 10]
-      var kinds = [Float](repeating: 0, count: n)
+      var kinds = [Float](repeating: 0, count: n), progress = [Float](repeating: 0, count: n)
       var i = 0
       while i < n {
+        // Runs of one kind and of progress at the identity or not.
         let length = Int(g.uniform(1...200))
-        let v: Float = g.uniform(0...1) < 0.5 ? 1 : Float(Int(g.uniform(0...2.99)))
-        for k in i..<Swift.min(n, i + length) { kinds[k] = v }
+        let kind = Float(Int(g.uniform(0...2.99)))
+        let atIdentity = g.uniform(0...1) < 0.6
+        for k in i..<Swift.min(n, i + length) {
+          kinds[k] = kind
+          progress[k] = atIdentity ? identity : Float(g.uniform(0.001...1))
+        }
         i += length
       }
+      let before = kinds
       var ranges: [Range<Int>] = []
-      let skipped = kinds.withUnsafeBufferPointer { k in
-        ScrollEffectBatch.rangesBetweenSkips(k.baseAddress ?? UnsafePointer(bitPattern: 8)!, count: n, into: &ranges)
+      let skipped = progress.withUnsafeBufferPointer { p in
+        kinds.withUnsafeMutableBufferPointer { k in
+          ScrollEffectBatch.skipIdentityRuns(
+            p.baseAddress ?? UnsafePointer(bitPattern: 8)!, k.baseAddress ?? UnsafeMutablePointer(bitPattern: 8)!,
+            count: n, at: identity, into: &ranges)
+        }
       }
+      if skipped == 0 {
+        #expect(kinds == before, "trial \(trial): kinds changed with nothing skipped")
+        continue
+      }
+      skippedTrials += 1
       var covered = [Bool](repeating: false, count: n)
       var last = 0
       for r in ranges {
@@ -255,10 +273,16 @@ struct ScrollEffectKernelTests {
         last = r.upperBound
       }
       let gaps = covered.indices.filter { !covered[$0] }
-      if skipped == 0 { continue }
       #expect(gaps.count == skipped, "trial \(trial)")
-      #expect(gaps.allSatisfy { kinds[$0] == 1 }, "trial \(trial): a skipped cell is not at the identity")
-      // Each gap (a maximal run of uncovered cells) is long and aligned.
+      for k in 0..<n {
+        let wasIdentity = before[k] == 1 || (before[k] == 0 && progress[k] == identity)
+        if covered[k] {
+          #expect(kinds[k] == before[k], "trial \(trial): cell \(k) evaluated but its kind changed")
+        } else {
+          #expect(wasIdentity && kinds[k] == 1, "trial \(trial): cell \(k) skipped but not at the identity")
+        }
+      }
+      // Each gap (a maximal run of cells not covered) is long and aligned.
       var s = 0
       while s < gaps.count {
         var e = s + 1
@@ -268,6 +292,7 @@ struct ScrollEffectKernelTests {
         s = e
       }
     }
+    #expect(skippedTrials > 200, "\(skippedTrials) trials skipped cells")
   }
 
   @Test("A batch reused frame after frame (cells added and removed, the cross size and viewport width changing) writes what a fresh batch writes, bit for bit")

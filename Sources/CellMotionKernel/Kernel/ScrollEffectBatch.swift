@@ -107,6 +107,7 @@ public struct ScrollEffectBatch: Sendable {
     let axis = scroll.along(effect.timeline.axis)
     let cross = Float(crossExtent), tableWidth = Float(scroll.viewportWidth)
     var fills = false
+    var atIdentity = 0
     batch.withProgressColumns { progress, width, height, tableWidths, detailHeight in
       kinds.withUnsafeMutableBufferPointer { kinds in
         timelineColumns.withUnsafeMutableBufferPointer { columns in
@@ -127,8 +128,11 @@ public struct ScrollEffectBatch: Sendable {
             let io = TimelineColumns(
               leading: leading.baseAddress! + i, sectionEnds: sectionEnds.map { $0.baseAddress! + i },
               slopes: slopes + i, intercepts: intercepts + i, spans: spans + i, extents: extents + i,
-              uniform: uniform, count: j - i, progress: progress.baseAddress! + i, kinds: kinds.baseAddress! + i)
-            fills = Self.timelinePass(pass, options.lanes, io) || fills
+              uniform: uniform, count: j - i, progress: progress.baseAddress! + i, kinds: kinds.baseAddress! + i,
+              identity: identityProgress ?? .nan)
+            let r = Self.timelinePass(pass, options.lanes, io)
+            fills = r.fills || fills
+            atIdentity += r.atIdentity
           }
           var i = 0
           while i < n {
@@ -168,12 +172,13 @@ public struct ScrollEffectBatch: Sendable {
           // the identity, and the kernel skips their long runs.
           skippedCells = 0
           // (Not when the output takes velocities or corners, which the fills do not write.)
-          if let identity = identityProgress, n >= Self.shortestSkip, !output.includesVelocities,
-            !output.includesCorners,
-            Self.markIdentity(progress.baseAddress!, kinds.baseAddress!, count: n, at: identity)
+          // (The scan only when the pass counted enough such cells.)
+          if let identity = identityProgress, atIdentity >= Self.shortestSkip, !output.includesVelocities,
+            !output.includesCorners
           {
-            fills = true
-            skippedCells = Self.rangesBetweenSkips(kinds.baseAddress!, count: n, into: &evaluated)
+            skippedCells = Self.skipIdentityRuns(
+              progress.baseAddress!, kinds.baseAddress!, count: n, at: identity, into: &evaluated)
+            if skippedCells > 0 { fills = true }
           }
         }
       }
@@ -211,51 +216,45 @@ public struct ScrollEffectBatch: Sendable {
 
   /// Runs of cells at the identity shorter than this are left to the kernel (a range of
   /// its own costs more than it saves); longer ones are skipped from and to multiples of
-  /// eight cells.
+  /// eight cells (`skipIdentityRuns`).
   static let shortestSkip = 32
 
-  /// Marks the cells with the effect (kind 0) whose progress is `identity` as cells with no
-  /// effect (kind 1), eight at a time. Returns whether any was.
-  static func markIdentity(
-    _ progress: UnsafePointer<Float>, _ kinds: UnsafeMutablePointer<Float>, count n: Int, at identity: Float
-  ) -> Bool {
+  /// The runs of cells at the identity (no effect, kind 1, or the effect at progress
+  /// `identity`) at least `shortestSkip` long, each trimmed inward to multiples of eight,
+  /// become cells with no effect (kind 1), and the ranges between them go to `ranges`
+  /// (emptied first). Returns the cells the runs hold (0: no run was long enough; `ranges`
+  /// is then unused). Cells at the identity outside such runs keep their kind: the kernel
+  /// evaluates them, within its tolerance of the identity.
+  static func skipIdentityRuns(
+    _ progress: UnsafePointer<Float>, _ kinds: UnsafeMutablePointer<Float>, count n: Int, at identity: Float,
+    into ranges: inout [Range<Int>]
+  ) -> Int {
     let target = SIMD8<Float>(repeating: identity), zero = SIMD8<Float>(), one = SIMD8<Float>(repeating: 1)
-    var any = false
-    var i = 0
-    while i + 8 <= n {
-      let k = SIMD8<Float>.load(kinds + i)
-      let at = (SIMD8<Float>.load(progress + i) .== target) .& (k .== zero)
-      if Swift.any(at) {
-        k.replacing(with: one, where: at).store(to: kinds + i)
-        any = true
-      }
-      i += 8
+    @inline(__always) func atIdentity(_ g: Int) -> SIMDMask<SIMD8<Int32>> {
+      let k = SIMD8<Float>.load(kinds + g)
+      return (k .== one) .| ((k .== zero) .& (SIMD8<Float>.load(progress + g) .== target))
     }
-    while i < n {
-      if kinds[i] == 0 && progress[i] == identity {
-        kinds[i] = 1
-        any = true
-      }
-      i += 1
-    }
-    return any
-  }
-
-  /// The ranges between the runs of cells with no effect (kind 1) at least `shortestSkip`
-  /// long, each run trimmed inward to multiples of eight, into `ranges` (emptied first).
-  /// Returns the cells the runs skip (0: no run was long enough; `ranges` is then unused).
-  static func rangesBetweenSkips(_ kinds: UnsafePointer<Float>, count n: Int, into ranges: inout [Range<Int>]) -> Int {
+    @inline(__always) func atIdentity(cell j: Int) -> Bool { kinds[j] == 1 || (kinds[j] == 0 && progress[j] == identity) }
     ranges.removeAll(keepingCapacity: true)
     var skipped = 0
     var start = 0
     var i = 0
     while i < n {
-      let a = firstIndex(kinds, of: 1, from: i, to: n)
+      // The next cell at the identity, eight at a time, then where its run ends.
+      var a = i
+      while a + 8 <= n && all(.!atIdentity(a)) { a += 8 }
+      while a < n && !atIdentity(cell: a) { a += 1 }
       guard a < n else { break }
-      let b = runEnd(kinds, from: a, to: n, value: 1)
+      var b = a + 1
+      while b < n && b & 7 != 0 && atIdentity(cell: b) { b += 1 }
+      if b & 7 == 0 {
+        while b + 8 <= n && all(atIdentity(b)) { b += 8 }
+        while b < n && atIdentity(cell: b) { b += 1 }
+      }
       let lo = (a + 7) & ~7, hi = b == n ? n : b & ~7
       if hi - lo >= shortestSkip {
         if start < lo { ranges.append(start..<lo) }
+        Self.fill(kinds + lo, 1, count: hi - lo)
         skipped += hi - lo
         start = hi
       }
@@ -293,7 +292,7 @@ public struct ScrollEffectBatch: Sendable {
       bad = bad | cm_outside8(SIMD8<Float>.load(p.unsafelyUnwrapped + i), lo, hi)
       i += 8
     }
-    var ok = bad == .zero
+    var ok = !any(bad .!= SIMD8<Int32>())
     while ok && i < c.count {
       let v = c[i]
       ok = v >= lo[0] && v <= hi[0]
@@ -309,7 +308,9 @@ public struct ScrollEffectBatch: Sendable {
   /// The timeline pass over cells whose resolved timelines share `pass`'s shape and
   /// constants (their slopes, intercepts, spans and extents in `io`'s columns), at the
   /// frame's lane width.
-  static func timelinePass(_ pass: TimelinePass, _ lanes: LaneWidth, _ io: TimelineColumns) -> Bool {
+  static func timelinePass(_ pass: TimelinePass, _ lanes: LaneWidth, _ io: TimelineColumns) -> (
+    fills: Bool, atIdentity: Int
+  ) {
     switch lanes {
     case .simd8: return pass.run(SIMD8<Float>.self, io)
     case .simd4: return pass.run(SIMD4<Float>.self, io)
@@ -392,7 +393,8 @@ public struct ScrollEffectBatch: Sendable {
         var g = 0
         while g + 8 <= n {
           let kind = SIMD8<Float>.load(k + g)
-          if kind != .zero {
+          // (A lane compare: SIMD's == compares lane by lane in a loop.)
+          if any(kind .!= SIMD8<Float>()) {
             let none = kind .== 1
             SIMD8<Float>.load(out.opacity + g).replacing(with: 0, where: kind .== 2).replacing(with: 1, where: none)
               .store(to: out.opacity + g)
@@ -403,7 +405,7 @@ public struct ScrollEffectBatch: Sendable {
               } else {
                 for i in g..<(g + 8) { identity(out.matrices + 16 &* i, 16) }
               }
-            } else if any(none) {
+            } else if !all(.!none) {  // any(none), which compiled to a lane-by-lane reduction here
               for i in g..<(g + 8) where k[i] == 1 { identity(out.matrices + floats * i, floats) }
             }
           }
@@ -486,8 +488,9 @@ struct TimelinePass {
   /// The pass over `io.count` cells: one loop per shape (`TimelineShape`: the shape and the
   /// fills are constants, so each loop is straight-line selects; each cell's slope,
   /// intercept, span and extent come from `io`'s columns). Returns whether any cell got a
-  /// kind other than 0 (the fills' pass is skipped otherwise).
-  func run<L: FloatLanes>(_: L.Type, _ io: TimelineColumns) -> Bool {
+  /// kind other than 0 (the fills' pass is skipped otherwise), and how many of the whole
+  /// groups' cells have the effect at its identity (`io.identity`; 0 when it is NaN).
+  func run<L: FloatLanes>(_: L.Type, _ io: TimelineColumns) -> (fills: Bool, atIdentity: Int) {
     switch mode {
     case .ramp: return loop(L.self, RampShape.self, io)
     case .closed: return loop(L.self, ClosedShape.self, io)
@@ -502,9 +505,13 @@ struct TimelinePass {
   /// One shape's loop: whole groups (whole-vector loads and stores), then the partial group
   /// (mixed into one loop, the tail's lane-by-lane code scalarised every group).
   @inline(never)
-  func loop<L: FloatLanes, S: TimelineShape>(_: L.Type, _: S.Type, _ io: TimelineColumns) -> Bool {
+  func loop<L: FloatLanes, S: TimelineShape>(_: L.Type, _: S.Type, _ io: TimelineColumns) -> (
+    fills: Bool, atIdentity: Int
+  ) {
     let c = TimelineLanes<L>(self)
-    var most = L(repeating: 0)
+    var most = L(repeating: 0), hits = L(repeating: 0)
+    let identity = L(repeating: io.identity)
+    let counts = !io.identity.isNaN
     @inline(__always) func group(_ i: Int, _ rest: Int, whole: Bool) {
       @inline(__always) func load(_ column: UnsafePointer<Float>) -> L {
         whole ? L.load(column + i) : Kernel.loadGroup(column + i, rest)
@@ -524,6 +531,13 @@ struct TimelinePass {
       if whole {
         f.store(to: io.progress + i)
         kind.store(to: io.kinds + i)
+        if counts {
+          // f + kind is the identity (0 or 1) for the effect at its identity (kind 0, f the
+          // identity) and, with the identity 1, for cells with no effect at progress 0 (kind
+          // 1; the identity too): never for hidden cells (kind 2).
+          let x = f + kind
+          hits = hits + c.zero.replacing(with: c.one, where: L.and(L.ge(x, identity), L.ge(identity, x)))
+        }
       } else {
         Kernel.storeGroup(f, io.progress + i, rest)
         Kernel.storeGroup(kind, io.kinds + i, rest)
@@ -536,9 +550,12 @@ struct TimelinePass {
       i &+= L.width
     }
     if i < io.count { group(i, io.count &- i, whole: false) }
-    var any: Float = 0
-    for k in 0..<L.width { any = Swift.max(any, most[lane: k]) }
-    return any != 0
+    var any: Float = 0, atIdentity: Float = 0
+    for k in 0..<L.width {
+      any = Swift.max(any, most[lane: k])
+      atIdentity += hits[lane: k]
+    }
+    return (any != 0, Int(atIdentity))
   }
 }
 
@@ -557,6 +574,10 @@ struct TimelineColumns {
   let count: Int
   let progress: UnsafeMutablePointer<Float>
   let kinds: UnsafeMutablePointer<Float>
+  /// The effect's identity progress (`ScrollEffectBatch.identityProgress`), NaN for none:
+  /// the pass counts the cells with the effect there (`skipIdentityRuns` runs only when
+  /// they are enough to make a run worth skipping).
+  let identity: Float
 }
 
 /// A group's per-cell values besides the slope and intercept: the phase's span and the
