@@ -394,7 +394,6 @@ public struct ScrollEffectBatch: Sendable {
   /// Cells the timeline leaves alone get the identity and opacity 1; hidden cells opacity 0:
   /// the opacities eight at a time, the identity matrices only for groups with such cells.
   static func applyFills(_ kinds: [Float], count n: Int, into output: inout FrameOutput) {
-    let floats = output.layout.floatsPerCell
     output.withKernelOutputs(identityStored: false) { out in
       kinds.withUnsafeBufferPointer { kinds in
         let k = kinds.baseAddress!
@@ -407,40 +406,22 @@ public struct ScrollEffectBatch: Sendable {
             SIMD8<Float>.load(out.opacity + g).replacing(with: 0, where: kind .== 2).replacing(with: 1, where: none)
               .store(to: out.opacity + g)
             if all(none) {
-              // A whole group with no effect (the middle of a long list): one loop per layout.
-              if floats == 6 {
-                for i in g..<(g + 8) { identity(out.matrices + 6 &* i, 6) }
-              } else {
-                for i in g..<(g + 8) { identity(out.matrices + 16 &* i, 16) }
-              }
+              // A whole group with no effect (the middle of a long list): one store run.
+              Kernel.storeIdentity(count: 8, at: g, out)
             } else if !all(.!none) {  // any(none), which compiled to a lane-by-lane reduction here
-              for i in g..<(g + 8) where k[i] == 1 { identity(out.matrices + floats * i, floats) }
+              for i in g..<(g + 8) where k[i] == 1 { Kernel.storeIdentity(count: 1, at: i, out) }
             }
           }
           g += 8
         }
         for i in g..<n where k[i] != 0 {
           out.opacity[i] = k[i] == 2 ? 0 : 1
-          if k[i] == 1 { identity(out.matrices + floats * i, floats) }
+          if k[i] == 1 { Kernel.storeIdentity(count: 1, at: i, out) }
         }
       }
     }
     // Matrices were written here, not by the kernel's identity record.
     output.identityCells = 0
-  }
-
-  /// The identity in a 16- or 6-Float layout at `m`: two or four vector stores (the cells
-  /// an effect leaves at the identity are most of a long list's).
-  @inline(__always)
-  static func identity(_ m: UnsafeMutablePointer<Float>, _ floats: Int) {
-    let raw = UnsafeMutableRawPointer(m)
-    if floats == 6 {
-      raw.storeBytes(of: SIMD4<Float>(1, 0, 0, 1), as: SIMD4<Float>.self)
-      raw.storeBytes(of: SIMD2<Float>(0, 0), toByteOffset: 16, as: SIMD2<Float>.self)
-    } else {
-      raw.storeBytes(of: SIMD8<Float>(1, 0, 0, 0, 0, 1, 0, 0), as: SIMD8<Float>.self)
-      raw.storeBytes(of: SIMD8<Float>(0, 0, 1, 0, 0, 0, 0, 1), toByteOffset: 32, as: SIMD8<Float>.self)
-    }
   }
 }
 
