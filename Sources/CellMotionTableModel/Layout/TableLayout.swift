@@ -53,14 +53,19 @@ struct _HeightLeaf: _BlockLeaf, @unchecked Sendable {
   }
 
   init(written n: Int, storage p: UnsafeMutablePointer<Double>, slab: Int32) {
-    // The heights are at p[0 ..< n]; their prefix sums go after them.
+    // The heights are at p[0 ..< n]; their prefix sums go after them. Pointers, not
+    // `p[n + 1 + j]`: that index arithmetic carried an overflow check per height, and this
+    // loop runs for every height of every leaf a batch rebuilds.
     var least = Double.infinity
     var s = 0.0
-    p[n] = 0
-    for j in 0..<n {
+    let sums = p + n
+    sums[0] = 0
+    var j = 0
+    while j < n {
       let h = p[j]
       s += h
-      p[n + 1 + j] = s
+      j &+= 1
+      sums[j] = s
       least = Swift.min(least, h)
     }
     count = n
@@ -187,7 +192,16 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
 
   /// A per-row layout of checked heights in leaves; the content height is checked.
   init(checkedBlocks blocks: _Blocks<_HeightLeaf>) throws(CellMotionError) {
-    let tops = Self.tops(of: blocks)
+    var none: [Double] = []
+    try self.init(checkedBlocks: blocks, topsIn: &none)
+  }
+
+  /// `init(checkedBlocks:)` with the leaf offsets written to `buffer`'s memory where nothing
+  /// else holds it (`_Recycle`); `buffer` is left empty.
+  init(checkedBlocks blocks: _Blocks<_HeightLeaf>, topsIn buffer: inout [Double]) throws(CellMotionError) {
+    var tops = buffer
+    buffer = []
+    Self.tops(of: blocks, into: &tops)
     let sum = tops[tops.count - 1]
     guard sum.isFinite else {
       throw .outOfRange(field: "rowHeights", value: sum, expected: "a finite total height")
@@ -199,15 +213,17 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   }
 
   /// Leaf offsets: the running sum of the leaves' sums, left to right.
-  private static func tops(of blocks: _Blocks<_HeightLeaf>) -> [Double] {
-    [Double](unsafeUninitializedCapacity: blocks.leaves.count + 1) { buffer, initialized in
-      var s = 0.0
-      buffer[0] = 0
-      for (b, leaf) in blocks.leaves.enumerated() {
+  private static func tops(of blocks: _Blocks<_HeightLeaf>, into tops: inout [Double]) {
+    let n = blocks.leaves.count + 1
+    tops.removeAll(keepingCapacity: true)
+    if tops.capacity < n { tops.reserveCapacity(n + n / 8) }
+    var s = 0.0
+    tops.append(0)
+    blocks.leaves.withUnsafeBufferPointer { leaves in
+      for leaf in leaves {
         s += leaf.sum
-        buffer[b + 1] = s
+        tops.append(s)
       }
-      initialized = blocks.leaves.count + 1
     }
   }
 
@@ -229,7 +245,7 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// - Complexity: O((k + c) log k + (k + c) x leaf + leaves) for k moved rows and c
   ///   height changes.
   func applying(
-    _ map: UpdateMap, fixedHeight: (Int) -> Double, newHeights: [(Int, Double)]
+    _ map: UpdateMap, fixedHeight: (Int) -> Double, newHeights: [(Int, Double)], recycle: inout _Recycle<_HeightLeaf>
   ) throws(CellMotionError) -> (layout: TableLayout, places: _BeforePlaces) {
     // A changed row's place after the update (a moved row's is its destination).
     let overrides = newHeights.map { (index: map._newIndex($0.0)!, value: $0.1) }.sorted { $0.index < $1.index }
@@ -241,7 +257,7 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     // removed rows cover the rows before the batch, in order).
     var next = 0
     let blocks = heightBlocks.applying(
-      map, fixedValue: fixedHeight, overrides: overrides,
+      map, fixedValue: fixedHeight, overrides: overrides, recycle: &recycle,
       visitRun: { o, count in
         while next < o {
           read.removed.append(_place(next, cursor: &cursor))
@@ -254,7 +270,10 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
       read.removed.append(_place(next, cursor: &cursor))
       next += 1
     }
-    return (try TableLayout(checkedBlocks: blocks), read)
+    let layout = try TableLayout(checkedBlocks: blocks, topsIn: &recycle.tops)
+    // This layout's offsets: the next batch's, once this layout is gone.
+    recycle.tops = tops
+    return (layout, read)
   }
 
   /// Whether the layout uses the O(1) uniform representation.

@@ -403,14 +403,10 @@ public struct TableSimulation: Sendable {
     guard expansion == nil else {
       throw .invalidCombination(field: "update", reason: "batch updates of a table with expanding rows are not supported yet")
     }
-    let before = rows
-    let applied = try rows.apply(update, expectedRowCount: expectedRowCount, minimumHeight: InputLimits.length.lowerBound)
-    do {
-      try Self.checkVisibleRows(applied.after, band: viewportHeight + 2 * overscan, field: "update")
-    } catch {
-      rows = before
-      throw error
-    }
+    let band = viewportHeight + 2 * overscan
+    let applied = try rows.apply(
+      update, expectedRowCount: expectedRowCount, minimumHeight: InputLimits.length.lowerBound,
+      checkingAfter: { after throws(CellMotionError) in try Self.checkVisibleRows(after, band: band, field: "update") })
     updates.removeFinished(at: time)
     updates.record(applied, at: time)
     display.applyUpdate(applied.map)

@@ -176,8 +176,11 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
   /// The identifiers after `map`, with `fixedValue(j)` for the map's j-th fixed row.
   ///
   /// - Complexity: O(k x leaf + leaves) for k changed rows.
-  func rebuilt(_ map: UpdateMap, fixedValue: (Int) -> RowID, nextFresh fresh: Int) -> RowIdentifiers {
-    RowIdentifiers(blocks: blocks.applying(map, fixedValue: fixedValue), nextFresh: Swift.max(nextFresh, fresh))
+  func rebuilt(
+    _ map: UpdateMap, fixedValue: (Int) -> RowID, nextFresh fresh: Int, recycle: inout _Recycle<_IDLeaf>
+  ) -> RowIdentifiers {
+    RowIdentifiers(
+      blocks: blocks.applying(map, fixedValue: fixedValue, recycle: &recycle), nextFresh: Swift.max(nextFresh, fresh))
   }
 
   public static func == (a: RowIdentifiers, b: RowIdentifiers) -> Bool { a.blocks.elementsEqual(b.blocks) }
@@ -216,6 +219,8 @@ public struct TableRows: Sendable, Equatable {
   public private(set) var layout: TableLayout
   /// One identifier per row, in row order.
   public private(set) var ids: RowIdentifiers
+  /// Memory the next batch may build in (not part of the rows' value).
+  private(set) var recycle = (heights: _Recycle<_HeightLeaf>(), ids: _Recycle<_IDLeaf>())
 
   /// Rows with `layout`'s heights and identifiers `RowID(0) ..< RowID(rowCount)`.
   public init(layout: TableLayout) {
@@ -278,7 +283,21 @@ public struct TableRows: Sendable, Equatable {
   public mutating func apply(
     _ update: RowUpdate, expectedRowCount: Int? = nil, minimumHeight: Double = 0
   ) throws(CellMotionError) -> AppliedUpdate {
+    try apply(update, expectedRowCount: expectedRowCount, minimumHeight: minimumHeight, checkingAfter: { _ in })
+  }
+
+  /// `apply(_:expectedRowCount:minimumHeight:)`, with `check` given the layout after the
+  /// batch before the rows change: if it throws, the rows stay as they were. (A caller
+  /// that kept a copy of the rows to restore would hold the memory the batch builds in.)
+  mutating func apply(
+    _ update: RowUpdate, expectedRowCount: Int?, minimumHeight: Double,
+    checkingAfter check: (TableLayout) throws(CellMotionError) -> Void
+  ) throws(CellMotionError) -> AppliedUpdate {
     let plan = try UpdatePlan(update, rows: self, expectedRowCount: expectedRowCount, minimumHeight: minimumHeight)
+    // Moved out for the batch, so that this holds its only reference.
+    var recycle = self.recycle
+    self.recycle = (_Recycle(), _Recycle())
+    defer { self.recycle = recycle }
     let map = plan.map
     let before = layout
     // Heights after: a row keeps its height unless changed (height changes and reloads name
@@ -296,7 +315,7 @@ public struct TableRows: Sendable, Equatable {
         fixedHeight: { j in
           let from = map.fixedFrom[j]
           return from < 0 ? plan.insertionOfFixed[j]!.height : before._height(from)
-        }, newHeights: plan.newHeights)
+        }, newHeights: plan.newHeights, recycle: &recycle.heights)
       after = rebuilt.layout
       places = rebuilt.places
     }
@@ -338,7 +357,8 @@ public struct TableRows: Sendable, Equatable {
     let newIDs: RowIdentifiers =
       map.fixed.isEmpty && map.removed.isEmpty
       ? ids
-      : ids.rebuilt(map, fixedValue: { j in insertedIDs[j] ?? oldIDs[map.fixedFrom[j]] }, nextFresh: fresh)
+      : ids.rebuilt(
+        map, fixedValue: { j in insertedIDs[j] ?? oldIDs[map.fixedFrom[j]] }, nextFresh: fresh, recycle: &recycle.ids)
     var deleted: [(index: Int, id: RowID, animation: RowAnimation)] = []
     var moved: [(from: Int, to: Int, id: RowID)] = []
     // The removed rows come by increasing index: their identifiers are read with a cursor.
@@ -355,6 +375,7 @@ public struct TableRows: Sendable, Equatable {
     let reloaded = plan.reloads.map { r in
       (oldIndex: r.index, newIndex: map._newIndex(r.index)!, id: oldIDs[r.index], animation: r.animation)
     }
+    try check(after)
     layout = after
     ids = newIDs
     return AppliedUpdate(
