@@ -183,6 +183,13 @@ struct BlocksTests {
     #expect(rows.layout == (try TableLayout(rowHeights: heights)))
   }
 
+  @Test("leaves are small plain values: a batch copies the directory of them as memory")
+  func leafSizes() {
+    #expect(MemoryLayout<_HeightLeaf>.stride == 32)
+    #expect(MemoryLayout<_IDLeaf>.stride == 16)
+    #expect(_isPOD(_HeightLeaf.self) && _isPOD(_IDLeaf.self))
+  }
+
   @Test("a search from a cursor finds the leaf a plain search finds, for steps of every length")
   func cursorSearch() throws {
     var rng = SeededGenerator(seed: 9)

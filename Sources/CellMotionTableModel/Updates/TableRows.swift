@@ -17,27 +17,37 @@ import CellMotion
 /// A leaf of identifiers: explicit, or a run counting up from `first`.
 struct _IDLeaf: _BlockLeaf, @unchecked Sendable {
   // @unchecked: `storage` points into a slab of the `_Blocks` holding the leaf, read-only.
-  let count: Int
-  let first: RowID
-  /// Explicit identifiers (nil for a run).
-  var storage: UnsafePointer<RowID>?
+  // 16 bytes (the directory a batch copies; see `_HeightLeaf`).
+  private let count32: Int32
+  /// An explicit leaf's slab; -1 for a run.
   var slab: Int32
+  /// An explicit leaf's storage address; a run's first identifier.
+  private var bits: Int
 
-  var isRun: Bool { storage == nil }
+  var count: Int { Int(count32) }
+
+  var isRun: Bool { slab < 0 }
+
+  /// A run's first identifier (an explicit leaf's first).
+  var first: RowID { slab < 0 ? RowID(bits) : storage.unsafelyUnwrapped[0] }
+
+  /// Explicit identifiers (nil for a run).
+  var storage: UnsafePointer<RowID>? {
+    get { slab < 0 ? nil : UnsafePointer(bitPattern: bits) }
+    set { bits = Int(bitPattern: newValue) }
+  }
 
   static func words(_ n: Int) -> Int { n }
 
   init(run first: RowID, count: Int) {
-    self.count = count
-    self.first = first
-    storage = nil
+    count32 = Int32(count)
+    bits = first.rawValue
     slab = -1
   }
 
   init(written n: Int, storage p: UnsafeMutablePointer<RowID>, slab: Int32) {
-    count = n
-    first = n > 0 ? p[0] : RowID(0)
-    storage = UnsafePointer(p)
+    count32 = Int32(n)
+    bits = Int(bitPattern: p)
     self.slab = slab
   }
 }

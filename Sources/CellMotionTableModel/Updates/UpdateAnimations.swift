@@ -373,7 +373,7 @@ public struct UpdateAnimations: Sendable {
     let delays = timing.delays(removes: removes, moves: moves, changes: changes)
     batch.clock.start = time + delays.move
     // The new cells go straight to `cells`, after the ones in flight (no staging array).
-    cells.reserveCapacity(cells.count + applied.deleted.count + 2 * applied.reloaded.count + applied.inserted.count)
+    cells.reserveAmortized(cells.count + applied.deleted.count + 2 * applied.reloaded.count + applied.inserted.count)
     // Deleted rows keep the slides they were making (the batches so far, before this one).
     // The deleted rows come by increasing index: their places were read while the batch
     // rebuilt the layout (the map's removed rows, in the same order), or are read here with
@@ -478,7 +478,7 @@ public struct UpdateAnimations: Sendable {
     deletedHeight = 0
     var rowsSorted = true
     var placesSorted = true
-    rowIndex.reserveCapacity(cells.count)
+    rowIndex.reserveAmortized(cells.count)
     var live = 0
     let pool = slidePool
     cells.withUnsafeBufferPointer { cells in
@@ -701,5 +701,14 @@ func _sortInPlace(_ a: UnsafeMutableBufferPointer<Int>) {
   for end in stride(from: n - 1, to: 0, by: -1) {
     a.swapAt(0, end)
     siftDown(0, end)
+  }
+}
+
+extension Array {
+  /// Room for `n` elements, growing by at least doubling: `reserveCapacity(n)` allocates
+  /// exactly `n`, so an array reserved a little larger each batch was copied to fresh
+  /// memory (page faults on every page) each batch.
+  mutating func reserveAmortized(_ n: Int) {
+    if capacity < n { reserveCapacity(Swift.max(n, 2 * capacity)) }
   }
 }
