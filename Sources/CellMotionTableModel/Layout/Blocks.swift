@@ -7,7 +7,9 @@
 //    against flat arrays).
 // 2. A batch of k changes costs O(k x leaf size + leaves): the touched leaves are copied
 //    and edited, the others reused (the values before the batch stay valid and share
-//    them); no whole-table array is allocated, so no page of fresh memory is touched.
+//    them); no array of the table's elements is allocated. What a batch writes (the leaf
+//    directory, new leaves) goes to memory the versions before it no longer use where
+//    nothing else holds it (`_Recycle`): fresh pages cost a fault each.
 // 3. Runs: a stretch of elements that follows a rule (equal heights of a uniform table,
 //    consecutive identifiers) is one leaf of any length, O(1) memory, until an edit lands
 //    in it; then only a leaf's worth of it around the edit is written out.
@@ -112,6 +114,19 @@ struct _Recycle<Leaf: _BlockLeaf>: Sendable {
   var tops: [Double] = []
   /// Slabs written again so far (for tests).
   var slabsReused = 0
+}
+
+extension Array {
+  /// `spare`'s memory, emptied in place when this takes its only reference (else a fresh
+  /// array), with room for `n` elements (an eighth more when it must grow, so that the
+  /// next batches fit as a table grows); `spare` is left empty.
+  static func _reusing(_ spare: inout [Element], capacity n: Int) -> [Element] {
+    var a = spare
+    spare = []
+    a.removeAll(keepingCapacity: true)
+    if a.capacity < n { a.reserveCapacity(n + n / 8) }
+    return a
+  }
 }
 
 /// Leaf sizes, in elements.
@@ -443,12 +458,7 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
   /// holds it (its directory array emptied in place, its slabs taken before new ones).
   init(editing source: _Blocks<Leaf>, reservingLeaves n: Int, recycle: inout _Recycle<Leaf>) {
     self.init(editing: source, reservingLeaves: 0)
-    leaves = recycle.leaves
-    recycle.leaves = []
-    // In place when this holds the array's only reference; else a fresh one. A fresh one
-    // gets an eighth more room, so that the next batches fit in it as the leaves grow.
-    leaves.removeAll(keepingCapacity: true)
-    if leaves.capacity < n { leaves.reserveCapacity(n + n / 8) }
+    leaves = ._reusing(&recycle.leaves, capacity: n)
     recycled = recycle.slabs
     recycle.slabs = []
   }
@@ -681,10 +691,7 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
       recycle.slabsReused += slabsReused
     }
     // Each leaf's first index: a running sum of the counts.
-    var starts = recycle.starts
-    recycle.starts = []
-    starts.removeAll(keepingCapacity: true)
-    if starts.capacity < leaves.count + 1 { starts.reserveCapacity(leaves.count + 1 + leaves.count / 8) }
+    var starts = [Int]._reusing(&recycle.starts, capacity: leaves.count + 1)
     // Filled, then written through a pointer (an append per leaf cost five times more).
     starts.append(contentsOf: repeatElement(0, count: leaves.count + 1))
     leaves.withUnsafeBufferPointer { leaves in

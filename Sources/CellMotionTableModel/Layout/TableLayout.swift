@@ -210,9 +210,7 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// `init(checkedBlocks:)` with the leaf offsets written to `buffer`'s memory where nothing
   /// else holds it (`_Recycle`); `buffer` is left empty.
   init(checkedBlocks blocks: _Blocks<_HeightLeaf>, topsIn buffer: inout [Double]) throws(CellMotionError) {
-    var tops = buffer
-    buffer = []
-    Self.tops(of: blocks, into: &tops)
+    let tops = Self.tops(of: blocks, in: &buffer)
     let sum = tops[tops.count - 1]
     guard sum.isFinite else {
       throw .outOfRange(field: "rowHeights", value: sum, expected: "a finite total height")
@@ -223,11 +221,11 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     self.tops = tops
   }
 
-  /// Leaf offsets: the running sum of the leaves' sums, left to right.
-  private static func tops(of blocks: _Blocks<_HeightLeaf>, into tops: inout [Double]) {
+  /// Leaf offsets: the running sum of the leaves' sums, left to right, in `spare`'s memory
+  /// (`Array._reusing`).
+  private static func tops(of blocks: _Blocks<_HeightLeaf>, in spare: inout [Double]) -> [Double] {
     let n = blocks.leaves.count + 1
-    tops.removeAll(keepingCapacity: true)
-    if tops.capacity < n { tops.reserveCapacity(n + n / 8) }
+    var tops = [Double]._reusing(&spare, capacity: n)
     // Filled, then written through a pointer (an append per leaf cost five times more).
     tops.append(contentsOf: repeatElement(0, count: n))
     blocks.leaves.withUnsafeBufferPointer { leaves in
@@ -239,6 +237,7 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
         }
       }
     }
+    return tops
   }
 
   /// The heights as leaves (a uniform layout's as one run).

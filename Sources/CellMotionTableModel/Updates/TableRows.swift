@@ -288,7 +288,9 @@ public struct TableRows: Sendable, Equatable {
   ///   heights and identifiers (leaves of 64-128 rows; O(k) when a uniform layout
   ///   stays uniform), for any row count; an insertion that gives an identifier below
   ///   `ids.nextFresh` (one the table may have issued) adds a search of the identifiers
-  ///   (O(leaves) while they are runs, O(n) at worst).
+  ///   (O(leaves) while they are runs, O(n) at worst). The rebuild writes to memory the
+  ///   versions before the last batch used when nothing else holds them any more (a copy
+  ///   of these rows, or a layout kept from a batch, keeps its memory its own).
   @discardableResult
   public mutating func apply(
     _ update: RowUpdate, expectedRowCount: Int? = nil, minimumHeight: Double = 0
