@@ -394,8 +394,10 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
       if j0 + take < leaves[b].count { return }
       b += 1
     }
-    // Whole leaves b ..< e, then a part of leaf e.
-    let e = starts.withUnsafeBufferPointer { s in b + _partitionPoint(s.count - 1 - b) { s[b + $0 + 1] > range.upperBound } }
+    // Whole leaves b ..< e, then a part of leaf e (the leaf holding the range's end, found
+    // from b: a range spans a few leaves, and a search of every leaf after b was a fifth of
+    // this function).
+    let e = range.upperBound >= count ? leaves.count : locate(range.upperBound, from: b).leaf
     if e > b { builder.appendLeaves(of: self, b..<e) }
     if e < leaves.count, starts[e] < range.upperBound {
       builder.appendSlice(of: leaves[e], 0..<(range.upperBound - starts[e]))
