@@ -190,6 +190,26 @@ struct BlocksTests {
     #expect(_isPOD(_HeightLeaf.self) && _isPOD(_IDLeaf.self))
   }
 
+  @Test("a partition point searched from a hint is the plain search's, for hints before, at and after it")
+  func partitionPointFromHint() {
+    var rng = SeededGenerator(seed: 31)
+    for count in [0, 1, 2, 7, 64, 1000] {
+      var a: [Int] = []
+      var v = 0
+      for _ in 0..<count {
+        v += Int(rng.next() % 4)
+        a.append(v)
+      }
+      for _ in 0..<300 {
+        let x = Int(rng.next() % UInt64(v + 3)) - 1
+        let hint = Int(rng.next() % UInt64(count + 3)) - 1
+        let plain = _partitionPoint(a.count) { a[$0] >= x }
+        let hinted = _partitionPoint(a.count, from: hint) { a[$0] >= x }
+        #expect(hinted == plain, "count \(count) x \(x) hint \(hint)")
+      }
+    }
+  }
+
   @Test("a search from a cursor finds the leaf a plain search finds, for steps of every length")
   func cursorSearch() throws {
     var rng = SeededGenerator(seed: 9)

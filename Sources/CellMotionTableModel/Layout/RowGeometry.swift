@@ -33,6 +33,31 @@ func _partitionPoint(_ count: Int, _ predicate: (Int) -> Bool) -> Int {
   return low
 }
 
+/// `_partitionPoint(count, predicate)` searched from `hint` (where the point is expected,
+/// at or after it): forward in steps that double, then back within the last step, so
+/// searches for increasing points cost O(log d) for a move of d. A point before the hint
+/// is found by a plain search.
+func _partitionPoint(_ count: Int, from hint: Int, _ predicate: (Int) -> Bool) -> Int {
+  var low = Swift.min(Swift.max(hint, 0), count)
+  // No hint, or the point is before it: a plain search.
+  if low == 0 { return _partitionPoint(count, predicate) }
+  if predicate(low - 1) { return _partitionPoint(low, predicate) }
+  // The point is in low ... count: every index below `low` fails the predicate.
+  var step = 1
+  var high = low
+  while high < count && !predicate(high) {
+    low = high + 1
+    high = low + step
+    step &<<= 1
+  }
+  high = Swift.min(high, count)
+  while low < high {
+    let mid = low + (high - low) / 2
+    if predicate(mid) { high = mid } else { low = mid + 1 }
+  }
+  return low
+}
+
 extension _RowGeometry {
   /// `_top(row)` after checking `0 <= row <= rowCount` (the public `rowOffset`).
   func _checkedTop(_ row: Int) throws(CellMotionError) -> Double {

@@ -158,12 +158,34 @@ struct ActiveBatch: Sendable {
   ///
   /// - Complexity: O(log k).
   func change(at n: Int) -> (old: Int?, top: Double, height: Double) {
-    if let j = map._fixedSlot(n) {
+    change(at: n, from: ChangeCursor()).change
+  }
+
+  /// Where `change(at:cursor:)` found the previous row: its fixed slot and segment.
+  struct ChangeCursor {
+    var fixed = 0
+    var segment = 0
+  }
+
+  /// `change(at:)` for rows asked for mostly in increasing order: the fixed rows and the
+  /// segments are searched from where the previous row was found (`cursor`; O(log d) for a
+  /// move of d, a row before it costs a plain search). Returns where this row was found.
+  /// (A returned cursor, not an inout one: with an inout argument the caller copied the
+  /// whole batch for the call.)
+  func change(at n: Int, from cursor: ChangeCursor) -> (
+    change: (old: Int?, top: Double, height: Double), cursor: ChangeCursor
+  ) {
+    let fixed = map.fixed
+    let j = fixed.withUnsafeBufferPointer { f in _partitionPoint(f.count, from: cursor.fixed) { f[$0] >= n } }
+    if j < fixed.count && fixed[j] == n {
       let from = map.fixedFrom[j]
-      return from < 0 ? (nil, 0, 0) : (from, fixedTop[j], fixedHeight[j])
+      return (from < 0 ? (nil, 0, 0) : (from, fixedTop[j], fixedHeight[j]), ChangeCursor(fixed: j, segment: cursor.segment))
     }
-    let s = segment(of: n)
-    return (segOld[s] + (n - segStart[s]), segTop[s], n == segEnd[s] - 1 ? segLastHeight[s] : 0)
+    let s = segEnd.withUnsafeBufferPointer { e in _partitionPoint(e.count, from: cursor.segment) { e[$0] > n } }
+    return (
+      (segOld[s] + (n - segStart[s]), segTop[s], n == segEnd[s] - 1 ? segLastHeight[s] : 0),
+      ChangeCursor(fixed: j, segment: s)
+    )
   }
 
   /// Cuts `piece` (rows in a newer batch's space mapped to rows `piece.index ...` after this
@@ -382,6 +404,10 @@ public struct UpdateAnimations: Sendable {
     var removedSlot = 0
     let removed = applied.map.removed
     let removedPlaces = applied.beforePlaces?.removed
+    // The deleted rows come in increasing order, and so (but for moved rows) do the rows
+    // they trace back to through each batch: each batch is searched from where the
+    // previous row was found.
+    var changeCursors = [ActiveBatch.ChangeCursor](repeating: .init(), count: batches.count)
     for (k, d) in applied.deleted.enumerated() {
       let style = RowAnimationRecipes.resolve(d.animation, row: d.index, rowCount: applied.map.oldRowCount)
       var cell = makeCell(.deleted, d.id, nil, RowAnimationKey(style: style, change: .deletion), time + delays.remove, k, applied.deleted.count)
@@ -394,10 +420,11 @@ public struct UpdateAnimations: Sendable {
       }
       cell.slideStart = slidePool.count
       var index = d.index
-      for b in batches.reversed() {
-        let change = b.change(at: index)
+      for q in batches.indices.reversed() {
+        let (change, found) = batches[q].change(at: index, from: changeCursors[q])
+        changeCursors[q] = found
         guard let o = change.old else { break }
-        slidePool.append(FrozenSlide(clock: b.clock, top: change.top, height: change.height))
+        slidePool.append(FrozenSlide(clock: batches[q].clock, top: change.top, height: change.height))
         index = o
       }
       cell.slideCount = slidePool.count - cell.slideStart
