@@ -161,7 +161,7 @@ struct ActiveBatch: Sendable {
     change(at: n, from: ChangeCursor()).change
   }
 
-  /// Where `change(at:cursor:)` found the previous row: its fixed slot and segment.
+  /// Where `change(at:from:)` found the previous row: its fixed slot and segment.
   struct ChangeCursor {
     var fixed = 0
     var segment = 0
