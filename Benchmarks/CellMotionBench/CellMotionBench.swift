@@ -24,7 +24,7 @@ struct CellMotionBench: ParsableCommand {
   @Flag(help: "Every scenario at every size, the machine's peaks and every ratio (the summary's default is one screen).")
   var all = false
 
-  @Option(help: "Only scenarios whose name (group/variant) contains this substring.")
+  @Option(help: "Only scenarios whose name (group/variant) contains this substring; a trailing $ asks for the whole name (retarget/tipIn$).")
   var filter: String?
 
   @Option(help: "Comma-separated cell counts for every scenario, e.g. 100,1000,10000.")
@@ -74,7 +74,14 @@ struct CellMotionBench: ParsableCommand {
     let summary = !all && !json && filter == nil && sizes == nil && runs == nil && !list
     var scenarios = ScenarioCatalog.families(sizes: try parsedSizes())
     if summary { scenarios = Summary.scenarios(ScenarioCatalog.families(sizes: [Summary.cells])) }
-    if let filter { scenarios = scenarios.filter { $0.name.contains(filter) } }
+    if let filter {
+      // "name$": exactly that scenario (a profiler's run of one), not every name containing it.
+      if filter.hasSuffix("$") {
+        scenarios = scenarios.filter { $0.name == filter.dropLast() }
+      } else {
+        scenarios = scenarios.filter { $0.name.contains(filter) }
+      }
+    }
     // The scroll session runs with the default set, or alone with --filter scroll.
     let runScroll = runs == nil && (filter == nil || "scroll-session".contains(filter!))
     // Likewise the update session (batch updates on a million rows), alone with --filter update.
