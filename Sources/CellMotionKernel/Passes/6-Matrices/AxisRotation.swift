@@ -25,6 +25,10 @@ struct AxisRotation: Sendable {
   /// Whether translation channels or `shift` move the cell too (a cover flow's depth, a
   /// wheel's radius): then the entries take the translation row (`axisRotationTranslated`).
   let translates: Bool
+  /// Whether the translation is along z alone (no translation channel along x or y; a
+  /// shift may still move x and y): the scroll presets' shape (a cover flow's depth, a
+  /// wheel's radius), which `Kernel.axisDepthBlock` computes without the zero terms.
+  let depthOnly: Bool
   /// The recipe's matrix animation when it only shears by z and translates (a wheel
   /// picker's), applied after the channels' transform; nil when it has none.
   let shift: ShearTranslation?
@@ -44,6 +48,7 @@ struct AxisRotation: Sendable {
     from = ch.from
     delta = ch.delta
     translates = k.tx.row >= 0 || k.ty.row >= 0 || k.tz.row >= 0 || shift != nil
+    depthOnly = translates && k.tx.row < 0 && k.ty.row < 0
     centre = !ch.usesGeometry ? AngleCentre.of(from: from.x, delta: delta.x, bounds: r.progressBounds(row: ch.row)) : nil
   }
 }
@@ -124,6 +129,22 @@ extension Kernel {
     _: L.Type, _ r: CompiledRecipe, _ ar: AxisRotation, at b: Int, count n: Int, progress: StagedProgress,
     inputs: KernelInputs, outputs: KernelOutputs
   ) {
+    // The scroll presets' shapes at the preferred width (`DepthShape`): the vertical wheel
+    // picker and the horizontal cover flow, each a straight-line loop. Other shapes, other
+    // widths and frames asking for corners read their flags at run time below.
+    if L.self == SIMD8<Float>.self, outputs.corners == nil, ar.depthOnly {
+      switch (ar.aboutX, r.translateFirst, ar.shift != nil) {
+      case (true, true, true):
+        return axisDepthBlock(
+          SIMD8<Float>.self, Depth<Yes, Yes, Yes>.self, r, ar, at: b, count: n, progress: progress, inputs: inputs,
+          outputs: outputs)
+      case (false, false, false):
+        return axisDepthBlock(
+          SIMD8<Float>.self, Depth<No, No, No>.self, r, ar, at: b, count: n, progress: progress, inputs: inputs,
+          outputs: outputs)
+      default: break
+      }
+    }
     let constant: ConstantRows = ar.aboutX ? .unitRow0 : .unitRow1
     // Whole groups, then the partial group (no tail code in the loop).
     @inline(__always) func group(_ i: Int, lanes: Int) {
@@ -256,5 +277,138 @@ extension Kernel {
       t2 - L.muladd(ax, m0.2, ay * m1.2), w - L.muladd(ax, m0.3, ay * m1.3)
     )
     return LaneMatrix((m0.0, m0.1, m0.2, m0.3, m1.0, m1.1, m1.2, m1.3, m2.0, m2.1, m2.2, m2.3, m3.0, m3.1, m3.2, m3.3))
+  }
+
+  /// `axisRotationBlock` for a translation along z alone (`AxisRotation.depthOnly`), with
+  /// its shape known to the compiler (`DepthShape`), no corners.
+  static func axisDepthBlock<L: FloatLanes, S: DepthShape>(
+    _: L.Type, _: S.Type, _ r: CompiledRecipe, _ ar: AxisRotation, at b: Int, count n: Int, progress: StagedProgress,
+    inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    let constant: ConstantRows = S.aboutX ? .unitRow0 : .unitRow1
+    let shift = ShiftLanes<L>(ar.shift, aboutX: S.aboutX)
+    let tz = r.channelSlots.tz
+    @inline(__always) func group(_ i: Int, lanes: Int) {
+      let c = b &+ i
+      let m = axisDepthGroup(
+        S.self, r, ar, shift, tz, progress: progress, at: i, width: loadGroup(inputs.width + c, lanes),
+        height: loadGroup(inputs.height + c, lanes), tableWidth: loadGroup(inputs.tableWidth + c, lanes))
+      L.storeMatrices(m, constant: constant, cells: lanes, to: outputs.matrices + 16 &* c)
+    }
+    var i = 0
+    while i &+ L.width <= n {
+      group(i, lanes: L.width)
+      i &+= L.width
+    }
+    if i < n { group(i, lanes: n &- i) }
+  }
+
+  /// One group of a `DepthShape`: the entries of `axisRotationTranslated` with the
+  /// translation (0, 0, tz), the terms that are zero for it left out. In the rotation's
+  /// plane, `a` is the axis it turns toward z (y about x, x about y) and `b` the one it
+  /// leaves (x about x, y about y); P (row 1 about x, row 0 about y) and Q (row 2) are the
+  /// rows with a z part, as (a, z): about x P = (c, s), Q = (-s, c); about y P = (c, -s),
+  /// Q = (s, c); their b parts are 0 until the shift shears them. The fixed row is
+  /// (1 0 0 0) about x, (0 1 0 0) about y (`ConstantRows`).
+  @inline(__always)
+  static func axisDepthGroup<L: FloatLanes, S: DepthShape>(
+    _: S.Type, _ r: CompiledRecipe, _ ar: AxisRotation, _ x: ShiftLanes<L>, _ tzSlot: ChannelSlot,
+    progress: StagedProgress, at i: Int, width: L, height: L, tableWidth: L
+  ) -> LaneMatrix<L> {
+    let p: L = progress(ar.part, i)
+    let angle: L
+    if ar.centre != nil {
+      angle = L.muladd(p, ar.delta.x, L(repeating: ar.from.x))
+    } else {
+      angle = channelValue(from: ar.from, delta: ar.delta, progress: p, height: height, tableWidth: tableWidth)
+    }
+    let (s, c) = sincos(angle, near: ar.centre)
+    let zero = L(repeating: 0), one = L(repeating: 1), k = r.m34
+    let ax = width * r.anchor.x, ay = height * r.anchor.y
+    let tz = tzSlot.value(progress, at: i, identity: 0, height: height, tableWidth: tableWidth)
+    let pz = S.aboutX ? s : -s, qz = c
+    var pa = c, qa = S.aboutX ? -s : s
+    // The translation along a (nil: 0) and z: through the rotation first (t = tz Q) or not.
+    var ta: L? = S.translateFirst ? tz * qa : nil
+    var t3 = S.translateFirst ? tz * qz : tz
+    // The shift's shear adds each row's z times (m3a, m3b) to its (a, b), and its
+    // translation (m4a, m4b, m43) to t after t's own shear (`ShearTranslation`).
+    var pb: L? = nil, qb: L? = nil, tb: L? = nil
+    if S.shifts {
+      let e = x.entries(progress(x.part, i))
+      (pa, qa) = (L.muladd(pz, e.m3a, pa), L.muladd(qz, e.m3a, qa))
+      (pb, qb) = (pz * e.m3b, qz * e.m3b)
+      tb = L.muladd(t3, e.m3b, e.m4b)
+      ta = ta.map { L.muladd(t3, e.m3a, $0) + e.m4a } ?? L.muladd(t3, e.m3a, e.m4a)
+      t3 = t3 + e.m43
+    }
+    // v + f g, or f g where v is 0.
+    @inline(__always) func plus(_ v: L?, _ f: L, _ g: L) -> L { v.map { L.muladd(f, g, $0) } ?? f * g }
+    // Rows with the perspective and anchor: (x + z k ax, y + z k ay, z, z k).
+    @inline(__always) func row(a: L, b: L?, z: L) -> (L, L, L, L) {
+      let zk = z * k
+      return S.aboutX ? (plus(b, zk, ax), L.muladd(zk, ay, a), z, zk) : (L.muladd(zk, ax, a), plus(b, zk, ay), z, zk)
+    }
+    let pr = row(a: pa, b: pb, z: pz), qr = row(a: qa, b: qb, z: qz)
+    let w = L.muladd(t3, k, one)
+    // Last row: (tx + w ax, ty + w ay, t3, w) - ax row 0 - ay row 1, with the fixed row's 1.
+    let (tx, ty) = S.aboutX ? (tb, ta) : (ta, tb)
+    let last: (L, L, L, L)
+    if S.aboutX {
+      last = (
+        plus(tx, w, ax) - L.muladd(ay, pr.0, ax), plus(ty, w, ay) - ay * pr.1, t3 - ay * pr.2, w - ay * pr.3
+      )
+    } else {
+      last = (
+        plus(tx, w, ax) - ax * pr.0, plus(ty, w, ay) - L.muladd(ax, pr.1, ay), t3 - ax * pr.2, w - ax * pr.3
+      )
+    }
+    let fixed0 = S.aboutX ? one : zero, fixed1 = S.aboutX ? zero : one
+    let r0 = S.aboutX ? (fixed0, zero, zero, zero) : pr
+    let r1 = S.aboutX ? pr : (zero, fixed1, zero, zero)
+    return LaneMatrix((
+      r0.0, r0.1, r0.2, r0.3, r1.0, r1.1, r1.2, r1.3, qr.0, qr.1, qr.2, qr.3, last.0, last.1, last.2, last.3
+    ))
+  }
+}
+
+/// A `DepthShape`'s flags, each known to the compiler (`Kernel.axisDepthBlock`): the
+/// rotation's axis, the translation's order (`CompiledRecipe.translateFirst`) and whether a
+/// `ShearTranslation` shift applies.
+protocol DepthShape {
+  static var aboutX: Bool { get }
+  static var translateFirst: Bool { get }
+  static var shifts: Bool { get }
+}
+
+/// The two shapes compiled: `Depth<Yes, Yes, Yes>` (a vertical wheel picker) and
+/// `Depth<No, No, No>` (a horizontal cover flow).
+enum Depth<AboutX: StaticFlag, TranslateFirst: StaticFlag, Shifts: StaticFlag>: DepthShape {
+  @inline(__always) static var aboutX: Bool { AboutX.value }
+  @inline(__always) static var translateFirst: Bool { TranslateFirst.value }
+  @inline(__always) static var shifts: Bool { Shifts.value }
+}
+
+/// A `ShearTranslation`'s entries as lanes, broadcast once per block, named by the
+/// rotation's plane (`Kernel.axisDepthGroup`): about x, a is y and b is x.
+struct ShiftLanes<L: FloatLanes> {
+  let part: Int
+  let from: (m3a: L, m3b: L, m4a: L, m4b: L, m43: L)
+  let delta: (m3a: L, m3b: L, m4a: L, m4b: L, m43: L)
+  init(_ x: ShearTranslation?, aboutX: Bool) {
+    part = x?.part ?? 0
+    let f = x?.from ?? SIMD8(), d = x?.delta ?? SIMD8()
+    // `ShearTranslation.entries` order: m31, m32, m41, m42, m43.
+    let (a3, b3, a4, b4) = aboutX ? (1, 0, 3, 2) : (0, 1, 2, 3)
+    from = (L(repeating: f[a3]), L(repeating: f[b3]), L(repeating: f[a4]), L(repeating: f[b4]), L(repeating: f[4]))
+    delta = (L(repeating: d[a3]), L(repeating: d[b3]), L(repeating: d[a4]), L(repeating: d[b4]), L(repeating: d[4]))
+  }
+  /// The entries at the shift's progress `p`, as the general path lerps them.
+  @inline(__always)
+  func entries(_ p: L) -> (m3a: L, m3b: L, m4a: L, m4b: L, m43: L) {
+    (
+      L.muladd(p, delta.m3a, from.m3a), L.muladd(p, delta.m3b, from.m3b), L.muladd(p, delta.m4a, from.m4a),
+      L.muladd(p, delta.m4b, from.m4b), L.muladd(p, delta.m43, from.m43)
+    )
   }
 }
