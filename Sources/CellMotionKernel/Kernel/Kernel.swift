@@ -14,13 +14,23 @@ import _CellMotionShims
 public enum LaneWidth: String, Sendable, CaseIterable, Codable {
   /// SIMD8<Float> (8 lanes; one ymm register with AVX2).
   case simd8
-  /// SIMD4<Float> (4 lanes; SSE).
+  /// SIMD4<Float> (4 lanes; SSE): the width the benchmark compares SIMD8 with. The passes
+  /// it compares (progress, keyframes, opacity, matrices, folds) run in 4 lanes; the ones
+  /// no 4-lane scenario runs (velocities, retargets, the scroll timeline pass, the general
+  /// path's whole-matrix animation) run their 8-lane code (`WideLanes`), lane by lane the
+  /// same arithmetic, so each is compiled once rather than once per width.
   case simd4
 
   /// SIMD8: one ymm register per vector when built for AVX2 (-target-cpu haswell), two
   /// SSE registers otherwise (still correct, and measured no slower than SIMD4 there).
   public static var preferred: LaneWidth { .simd8 }
 }
+
+/// The lanes of the passes compiled at one width whatever `LaneWidth` a frame asks for
+/// (see `LaneWidth.simd4`). A block's scratch rows hold a multiple of 8 cells
+/// (`ScratchLayout.blockCells`), so 8-lane loads of them stay inside the block, and
+/// the lanes past a block's last cell are never stored to an output.
+typealias WideLanes = SIMD8<Float>
 
 /// Options for one evaluation.
 public struct KernelOptions: Sendable {
@@ -252,7 +262,7 @@ public enum Kernel {
         switch pass {
         case .progress:
           if velocities {
-            progressKeepingRates(L.self, r, clock, count: n, into: base, rates: rates)
+            progressKeepingRates(WideLanes.self, r, clock, count: n, into: base, rates: rates)
           } else {
             // Each part borrowed where the array holds it (`progressStage` copies nothing).
             r.parts.withUnsafeBufferPointer { parts in
@@ -275,7 +285,7 @@ public enum Kernel {
           r.retargets.withUnsafeBufferPointer { retargets in
             for k in retargets.indices {
               retargetStage(
-                L.self, (retargets.baseAddress.unsafelyUnwrapped + k).pointee, scratch: base, block: block,
+                WideLanes.self, (retargets.baseAddress.unsafelyUnwrapped + k).pointee, scratch: base, block: block,
                 rows: inputs.retarget.unsafelyUnwrapped, stride: inputs.retargetStride, at: b, t: t,
                 height: height, tableWidth: tableWidth, count: n, rates: velocities ? rates : nil)
             }
@@ -290,7 +300,7 @@ public enum Kernel {
         case .velocities:
           guard let out = outputs.velocities else { return }
           velocityStage(
-            L.self, r, at: b, count: n, t: t, clock: clock, progress: progress, inputs: inputs, outputs: outputs,
+            WideLanes.self, r, at: b, count: n, t: t, clock: clock, progress: progress, inputs: inputs, outputs: outputs,
             out: out, stride: outputs.velocityStride, rates: rates)
         case .matrices:
           matrixPass(

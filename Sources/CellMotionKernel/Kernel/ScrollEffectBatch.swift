@@ -138,7 +138,7 @@ public struct ScrollEffectBatch: Sendable {
               slopes: slopes + i, intercepts: intercepts + i, spans: spans + i, extents: extents + i,
               uniform: uniform, count: j - i, progress: progress.baseAddress! + i, kinds: kinds.baseAddress! + i,
               identity: identityProgress ?? .nan)
-            let r = Self.timelinePass(pass, options.lanes, io)
+            let r = Self.timelinePass(pass, io)
             fills = r.fills || fills
             atIdentity += r.atIdentity
           }
@@ -314,15 +314,10 @@ public struct ScrollEffectBatch: Sendable {
   static let longRun = 8
 
   /// The timeline pass over cells whose resolved timelines share `pass`'s shape and
-  /// constants (their slopes, intercepts, spans and extents in `io`'s columns), at the
-  /// frame's lane width.
-  static func timelinePass(_ pass: TimelinePass, _ lanes: LaneWidth, _ io: TimelineColumns) -> (
-    fills: Bool, atIdentity: Int
-  ) {
-    switch lanes {
-    case .simd8: return pass.run(SIMD8<Float>.self, io)
-    case .simd4: return pass.run(SIMD4<Float>.self, io)
-    }
+  /// constants (their slopes, intercepts, spans and extents in `io`'s columns), in
+  /// `WideLanes` whatever the frame's lane width (lane-wise arithmetic: the same progress).
+  static func timelinePass(_ pass: TimelinePass, _ io: TimelineColumns) -> (fills: Bool, atIdentity: Int) {
+    pass.run(WideLanes.self, io)
   }
 
   /// The first index in `i ..< end` whose value is not `value` (or `end`): eight values per
