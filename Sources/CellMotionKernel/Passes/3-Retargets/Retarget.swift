@@ -84,6 +84,19 @@ extension Kernel {
     _: L.Type, _ base: B, offset: UnsafePointer<Float>, layers: LayerRows, count: Int,
     into out: UnsafeMutablePointer<Float>
   ) {
+    if layers.count == 1 {
+      // One additive layer (a single retarget of the channel, the common case): no layer
+      // loop in the group (its counter and row products were half the group's work).
+      let delta = layers.delta, layer = layers.progress
+      var i = 0
+      while i < count {
+        let rest = count &- i
+        let v: L = base.value(at: i, rest: rest) + (loadGroup(offset + i, rest) as L)
+        L.muladd(loadGroup(delta + i, rest), L.load(layer + i), v).store(to: out + i)
+        i &+= L.width
+      }
+      return
+    }
     var i = 0
     while i < count {
       let rest = count &- i
