@@ -440,4 +440,44 @@ struct ScrollEffectKernelTests {
       }
     }
   }
+
+  @Test("A bad place or extent anywhere in the columns is named with its index, the leading column's first")
+  func badColumnsNamed() throws {
+    var rng = SeededGenerator(seed: 91)
+    let scroll = try ScrollState(viewportWidth: 320, viewportHeight: 480)
+    var checked = 0
+    for n in [1, 7, 8, 9, 16, 17, 1023] {
+      var batch = try ScrollEffectBatch(effect: try .edgeFadeScale(), capacity: n)
+      var out = try FrameOutput(capacity: n)
+      // Outside each column's limits: not finite, past either end.
+      let far = Float(InputLimits.scrollPosition.upperBound) * 2
+      let places: [Float] = [.nan, .infinity, -.infinity, far, -far]
+      let extents: [Float] = [.nan, .infinity, -.infinity, 2e6, 0]
+      for (b, bad) in places.enumerated() {
+        for column in ["leading", "extent", "both"] {
+          var leading = (0..<n).map { Float($0) * 44 - 100 }, extent = [Float](repeating: 44, count: n)
+          let k = Int(rng.uniform(0...Double(n) - 0.001)), j = Int(rng.uniform(0...Double(n) - 0.001))
+          if column != "extent" { leading[k] = bad }
+          if column != "leading" { extent[j] = extents[b] }
+          var field: String? = nil
+          do {
+            try leading.withUnsafeBufferPointer { l in
+              try extent.withUnsafeBufferPointer { e in
+                try batch.evaluate(leading: l, extent: e, crossExtent: 320, scroll: scroll, into: &out)
+              }
+            }
+          } catch let error as CellMotionError {
+            switch error {
+            case .notFinite(let f, _), .outOfRange(let f, _, _): field = f
+            default: field = "\(error)"
+            }
+          }
+          let expected = column == "extent" ? "extent[\(j)]" : "leading[\(k)]"
+          #expect(field == expected, "n \(n), \(bad) in \(column): \(field ?? "no error")")
+          checked += 1
+        }
+      }
+    }
+    #expect(checked == 7 * 5 * 3)
+  }
 }

@@ -102,8 +102,7 @@ public struct ScrollEffectBatch: Sendable {
     }
     guard output.capacity >= n else { throw .bufferSize(field: "FrameOutput capacity", expected: n, actual: output.capacity) }
     try Check.length(crossExtent, "crossExtent")
-    try Self.checkColumn(leading, InputLimits.scrollPosition, "leading")
-    try Self.checkColumn(extent, InputLimits.length, "extent")
+    try Self.checkColumns(leading, InputLimits.scrollPosition, "leading", extent, InputLimits.length, "extent")
     if let sectionEnds { try Self.checkColumn(sectionEnds, InputLimits.scrollPosition, "sectionEnds") }
     try batch.resizeForProgress(count: n)
     if kinds.count < n {
@@ -308,6 +307,34 @@ public struct ScrollEffectBatch: Sendable {
     }
     guard !ok else { return }
     for (k, v) in c.enumerated() { try Check.within(Double(v), range, "\(field)[\(k)]") }
+  }
+
+  /// `checkColumn` of two columns of one length in one loop (two loads and their tests per
+  /// eight cells, one loop's counting): the error is the one `checkColumn` gives for the
+  /// first column, else for the second.
+  static func checkColumns(
+    _ a: UnsafeBufferPointer<Float>, _ ra: ClosedRange<Double>, _ fa: String, _ b: UnsafeBufferPointer<Float>,
+    _ rb: ClosedRange<Double>, _ fb: String
+  ) throws(CellMotionError) {
+    precondition(a.count == b.count)
+    let loA = SIMD8<Float>(repeating: Float(ra.lowerBound)), hiA = SIMD8<Float>(repeating: Float(ra.upperBound))
+    let loB = SIMD8<Float>(repeating: Float(rb.lowerBound)), hiB = SIMD8<Float>(repeating: Float(rb.upperBound))
+    var bad = SIMD8<Int32>(repeating: 0)
+    var i = 0
+    if let pa = a.baseAddress, let pb = b.baseAddress {
+      while i + 8 <= a.count {
+        bad = bad | cm_outside8(SIMD8<Float>.load(pa + i), loA, hiA) | cm_outside8(SIMD8<Float>.load(pb + i), loB, hiB)
+        i += 8
+      }
+    }
+    var ok = !any(bad .!= SIMD8<Int32>())
+    while ok && i < a.count {
+      ok = a[i] >= loA[0] && a[i] <= hiA[0] && b[i] >= loB[0] && b[i] <= hiB[0]
+      i += 1
+    }
+    guard !ok else { return }
+    try checkColumn(a, ra, fa)
+    try checkColumn(b, rb, fb)
   }
 
   /// Runs of equal extents at least this long are resolved once (scalar) and filled.
