@@ -40,7 +40,43 @@ struct AxisRotationTests {
     #expect(cosErr.passed, "\(cosErr)")
     // Too wide a range, or not finite: no centre (the full-range sine instead).
     #expect(AngleCentre.of(from: 0, delta: Float.pi / 2 + 0.01, bounds: (0, 1)) == nil)
+    #expect(AngleCentre.halved(from: 0, delta: Float.pi + 0.02, bounds: (0, 1)) == nil)
     #expect(AngleCentre.of(from: 0, delta: 1, bounds: (-.infinity, 1)) == nil)
+  }
+
+  /// `Kernel.sincos(_:nearHalved:)` against Double over its whole reach (centre +- 2
+  /// `AngleCentre.reach`, a little beyond a half turn wide), at random centres.
+  @Test("Sine and cosine near a halved centre: within 4e-7 of Double over the whole reach")
+  func sincosNearHalved() throws {
+    var g = SeededGenerator(seed: 0xC06)
+    let reach = 2 * AngleCentre.reach
+    var sinErr = ErrorTracker("sin near a halved centre, |x - c| <= pi/2 + 4e-3", tolerance: 4e-7)
+    var cosErr = ErrorTracker("cos near a halved centre, |x - c| <= pi/2 + 4e-3", tolerance: 4e-7)
+    for _ in 0..<2_000 {
+      let mid = g.uniform(-8...8)
+      let half = reach * 0.999
+      #expect(AngleCentre.of(from: Float(mid - half), delta: Float(2 * half), bounds: (0, 1)) == nil)
+      let centre = try #require(AngleCentre.halved(from: Float(mid - half), delta: Float(2 * half), bounds: (0, 1)))
+      for _ in 0..<4 {
+        var x = SIMD8<Float>()
+        for k in 0..<8 { x[k] = Float(Double(centre.x) + g.uniform(-reach...reach)) }
+        let (s, c) = Kernel.sincos(x, nearHalved: centre)
+        for k in 0..<8 {
+          sinErr.record(Double(s[k]), sin(Double(x[k])), "x=\(x[k]) centre \(centre.x)")
+          cosErr.record(Double(c[k]), cos(Double(x[k])), "x=\(x[k]) centre \(centre.x)")
+        }
+      }
+    }
+    print(sinErr)
+    print(cosErr)
+    #expect(sinErr.passed, "\(sinErr)")
+    #expect(cosErr.passed, "\(cosErr)")
+    // The wheel picker's half turn takes it, vertical and horizontal.
+    for axis in [ScrollAxis.vertical, .horizontal] {
+      let wheel = try ScrollEffect.wheelPicker(viewportExtent: 216, itemExtent: 32, axis: axis)
+      let shape = try #require(try CompiledRecipe(wheel.recipe, source: .progress).matrixPlan.axisRotation)
+      #expect(shape.centre == nil && shape.halvedCentre != nil, "\(axis)")
+    }
   }
 
   @Test("Flips take the axis-rotation shape with a centred sine; folds a centred sine; others not")
@@ -106,7 +142,7 @@ struct AxisRotationTests {
   func randomAxisRotations() throws {
     var g = SeededGenerator(seed: 0xA815)
     var c = Comparison("axis rotation")
-    var centred = 0, shaped = 0, shifted = 0, shearing = 0
+    var centred = 0, halved = 0, shaped = 0, shifted = 0, shearing = 0
     for k in 0..<Sweep.count(quick: 12, full: 48) {
       let axis: Channel = k % 2 == 0 ? .rotationX : .rotationY
       let geometric = k % 3 == 0
@@ -149,13 +185,14 @@ struct AxisRotationTests {
       let shape = try #require(compiled.matrixPlan.axisRotation)
       shaped += 1
       if shape.centre != nil { centred += 1 }
+      if shape.halvedCentre != nil { halved += 1 }
       if let x = shape.shift { shifted += 1; if x.shears { shearing += 1 } }
       for n in [0, 1, 7, 9, 1023] {
         try compare(
           recipes: [recipe], count: n, time: g.uniform(-0.2...1.6), lanes: LaneWidth.allCases, g: &g, into: &c)
       }
     }
-    print("\(shaped) axis-rotation recipes, \(centred) with a centred sine, \(shifted) with a shift (\(shearing) shearing)")
+    print("\(shaped) axis-rotation recipes, \(centred) with a centred sine, \(halved) halved, \(shifted) with a shift (\(shearing) shearing)")
     print(c.transform)
     print(c.opacity)
     #expect(centred > 0 && centred < shaped)

@@ -22,6 +22,10 @@ struct AxisRotation: Sendable {
   /// (c, sin c, cos c) when every angle the curve can produce is within
   /// `AngleCentre.reach` of c (`Kernel.sincos(_:near:)`); nil: the full-range sine.
   let centre: SIMD3<Float>?
+  /// Without `centre`: (c, sin c, cos c) when every angle is within twice the reach of c
+  /// (`AngleCentre.halved`: a wheel picker's half turn), for `Kernel.sincos(_:nearHalved:)`;
+  /// nil: the full-range sine.
+  let halvedCentre: SIMD3<Float>?
   /// Whether translation channels or `shift` move the cell too (a cover flow's depth, a
   /// wheel's radius): then the entries take the translation row (`axisRotationTranslated`).
   let translates: Bool
@@ -49,7 +53,10 @@ struct AxisRotation: Sendable {
     delta = ch.delta
     translates = k.tx.row >= 0 || k.ty.row >= 0 || k.tz.row >= 0 || shift != nil
     depthOnly = translates && k.tx.row < 0 && k.ty.row < 0
-    centre = !ch.usesGeometry ? AngleCentre.of(from: from.x, delta: delta.x, bounds: r.progressBounds(row: ch.row)) : nil
+    let bounds = r.progressBounds(row: ch.row)
+    centre = !ch.usesGeometry ? AngleCentre.of(from: from.x, delta: delta.x, bounds: bounds) : nil
+    halvedCentre =
+      !ch.usesGeometry && centre == nil ? AngleCentre.halved(from: from.x, delta: delta.x, bounds: bounds) : nil
   }
 }
 
@@ -100,6 +107,16 @@ enum AngleCentre {
   /// (c, sin c, cos c) for the range's midpoint c (as a Float, with the sine and cosine
   /// of that Float), or nil when the range is wider than 2 `reach` or not finite.
   static func of(from: Float, delta: Float, bounds: (lo: Double, hi: Double)) -> SIMD3<Float>? {
+    of(from: from, delta: delta, bounds: bounds, reach: reach)
+  }
+
+  /// `of` for ranges up to 4 `reach` wide (half angles within `reach` of c / 2:
+  /// `Kernel.sincos(_:nearHalved:)`), or nil.
+  static func halved(from: Float, delta: Float, bounds: (lo: Double, hi: Double)) -> SIMD3<Float>? {
+    of(from: from, delta: delta, bounds: bounds, reach: 2 * reach)
+  }
+
+  static func of(from: Float, delta: Float, bounds: (lo: Double, hi: Double), reach: Double) -> SIMD3<Float>? {
     let a = Double(from) + Double(delta) * bounds.lo, b = Double(from) + Double(delta) * bounds.hi
     let lo = min(a, b), hi = max(a, b)
     guard lo.isFinite, hi.isFinite else { return nil }
@@ -119,6 +136,25 @@ extension Kernel {
     guard let c = centre else { return L.sincos(x) }
     let r = L.sincosSmall(x - c.x)
     return (L.muladd(r.cos, c.y, r.sin * c.z), L.muladd(r.cos, c.z, r.sin * -c.y))
+  }
+
+  /// Sine and cosine of `x` (radians) within 2 `AngleCentre.reach` of a centre (c, sin c,
+  /// cos c) from `AngleCentre.halved`: `sincosSmall` of the half angle h = (x - c) / 2, then
+  /// sin 2h = 2 sin h cos h and cos 2h = 1 - 2 sin^2 h turned by c as in `sincos(_:near:)`
+  /// (a wheel picker's half turn without the full-range sine's reduction and selects).
+  @inline(__always)
+  static func sincos<L: FloatLanes>(_ x: L, nearHalved c: SIMD3<Float>) -> (sin: L, cos: L) {
+    let h = L.sincosSmall((x - c.x) * 0.5)
+    let s = (h.sin * h.cos) * 2, co = L.muladd(h.sin * h.sin, -2, 1)
+    return (L.muladd(co, c.y, s * c.z), L.muladd(co, c.z, s * -c.y))
+  }
+
+  /// The sine and cosine of an `AxisRotation`'s angle: near its centre, near its halved
+  /// centre, or over the full range.
+  @inline(__always)
+  static func sincos<L: FloatLanes>(_ x: L, of ar: AxisRotation) -> (sin: L, cos: L) {
+    if let h = ar.halvedCentre { return sincos(x, nearHalved: h) }
+    return sincos(x, near: ar.centre)
   }
 
   /// The general pass for an `AxisRotation` recipe: cells `b ..< b + n` straight to
@@ -187,12 +223,12 @@ extension Kernel {
   ) -> LaneMatrix<L> {
     let p: L = progress(ar.part, i)
     let angle: L
-    if ar.centre != nil {
+    if ar.centre != nil || ar.halvedCentre != nil {
       angle = L.muladd(p, ar.delta.x, L(repeating: ar.from.x))
     } else {
       angle = channelValue(from: ar.from, delta: ar.delta, progress: p, height: height, tableWidth: tableWidth)
     }
-    let cs = sincos(angle, near: ar.centre)
+    let cs = sincos(angle, of: ar)
     let (s, c) = (cs.sin, cs.cos)
     let k = r.m34
     let ax = width * r.anchor.x, ay = height * r.anchor.y
@@ -317,12 +353,12 @@ extension Kernel {
   ) -> LaneMatrix<L> {
     let p: L = progress(ar.part, i)
     let angle: L
-    if ar.centre != nil {
+    if ar.centre != nil || ar.halvedCentre != nil {
       angle = L.muladd(p, ar.delta.x, L(repeating: ar.from.x))
     } else {
       angle = channelValue(from: ar.from, delta: ar.delta, progress: p, height: height, tableWidth: tableWidth)
     }
-    let (s, c) = sincos(angle, near: ar.centre)
+    let (s, c) = sincos(angle, of: ar)
     let zero = L(repeating: 0), one = L(repeating: 1), k = r.m34
     let ax = width * r.anchor.x, ay = height * r.anchor.y
     let tz = tzSlot.value(progress, at: i, identity: 0, height: height, tableWidth: tableWidth)
