@@ -1,7 +1,8 @@
 // Pass 6 (KernelPass.matrices), `MatrixPlan.axisRotation`: a recipe whose only transform is a rotation
 // about x or about y (the flip presets, a cover flow, a wheel picker), with translations, a
-// sheared translation and perspective and an anchor, as explicit entries; and the sine and
-// cosine of an angle known to stay near a centre.
+// sheared translation and perspective and an anchor, as explicit entries (the scroll
+// presets' translation along z alone compiled straight-line: `DepthShape`); and the sine
+// and cosine of an angle known to stay within a quarter or a half turn of a centre.
 
 import CellMotion
 import Foundation
@@ -149,12 +150,18 @@ extension Kernel {
     return (L.muladd(co, c.y, s * c.z), L.muladd(co, c.z, s * -c.y))
   }
 
-  /// The sine and cosine of an `AxisRotation`'s angle: near its centre, near its halved
-  /// centre, or over the full range.
+  /// The sine and cosine of an `AxisRotation`'s angle at the group of the block's cell `i`:
+  /// from + delta x progress (with the cell's geometry when the ends use it, which only an
+  /// angle with no centre does), near its centre, near its halved centre, or over the full
+  /// range.
   @inline(__always)
-  static func sincos<L: FloatLanes>(_ x: L, of ar: AxisRotation) -> (sin: L, cos: L) {
-    if let h = ar.halvedCentre { return sincos(x, nearHalved: h) }
-    return sincos(x, near: ar.centre)
+  static func axisSinCos<L: FloatLanes>(
+    _ ar: AxisRotation, progress: StagedProgress, at i: Int, height: L, tableWidth: L
+  ) -> (sin: L, cos: L) {
+    let p: L = progress(ar.part, i)
+    if let h = ar.halvedCentre { return sincos(L.muladd(p, ar.delta.x, L(repeating: ar.from.x)), nearHalved: h) }
+    if ar.centre != nil { return sincos(L.muladd(p, ar.delta.x, L(repeating: ar.from.x)), near: ar.centre) }
+    return L.sincos(channelValue(from: ar.from, delta: ar.delta, progress: p, height: height, tableWidth: tableWidth))
   }
 
   /// The general pass for an `AxisRotation` recipe: cells `b ..< b + n` straight to
@@ -221,15 +228,7 @@ extension Kernel {
     _ r: CompiledRecipe, _ ar: AxisRotation, progress: StagedProgress, at i: Int, width: L, height: L,
     tableWidth: L
   ) -> LaneMatrix<L> {
-    let p: L = progress(ar.part, i)
-    let angle: L
-    if ar.centre != nil || ar.halvedCentre != nil {
-      angle = L.muladd(p, ar.delta.x, L(repeating: ar.from.x))
-    } else {
-      angle = channelValue(from: ar.from, delta: ar.delta, progress: p, height: height, tableWidth: tableWidth)
-    }
-    let cs = sincos(angle, of: ar)
-    let (s, c) = (cs.sin, cs.cos)
+    let (s, c) = axisSinCos(ar, progress: progress, at: i, height: height, tableWidth: tableWidth)
     let k = r.m34
     let ax = width * r.anchor.x, ay = height * r.anchor.y
     let sk = s * k, ck = c * k
@@ -351,14 +350,7 @@ extension Kernel {
     _: S.Type, _ r: CompiledRecipe, _ ar: AxisRotation, _ x: ShiftLanes<L>, _ tzSlot: ChannelSlot,
     progress: StagedProgress, at i: Int, width: L, height: L, tableWidth: L
   ) -> LaneMatrix<L> {
-    let p: L = progress(ar.part, i)
-    let angle: L
-    if ar.centre != nil || ar.halvedCentre != nil {
-      angle = L.muladd(p, ar.delta.x, L(repeating: ar.from.x))
-    } else {
-      angle = channelValue(from: ar.from, delta: ar.delta, progress: p, height: height, tableWidth: tableWidth)
-    }
-    let (s, c) = sincos(angle, of: ar)
+    let (s, c) = axisSinCos(ar, progress: progress, at: i, height: height, tableWidth: tableWidth)
     let zero = L(repeating: 0), one = L(repeating: 1), k = r.m34
     let ax = width * r.anchor.x, ay = height * r.anchor.y
     let tz = tzSlot.value(progress, at: i, identity: 0, height: height, tableWidth: tableWidth)
