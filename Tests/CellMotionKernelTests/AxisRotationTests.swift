@@ -12,25 +12,28 @@ import _TestSupport
 
 @Suite("General path specialisations")
 struct AxisRotationTests {
-  /// `Kernel.sincos(_:near:)` against Double `sin`/`cos` over the whole reach it is used
-  /// for (centre +- `AngleCentre.reach`, which is a little beyond pi/4), at random centres.
-  @Test("Sine and cosine near a centre: within 2e-7 of Double over the whole reach")
-  func sincosNear() throws {
-    var g = SeededGenerator(seed: 0xC05)
-    var sinErr = ErrorTracker("sin near a centre, |x - c| <= pi/4 + 2e-3", tolerance: 2e-7)
-    var cosErr = ErrorTracker("cos near a centre, |x - c| <= pi/4 + 2e-3", tolerance: 2e-7)
+  /// A centred sine against Double `sin`/`cos` over its whole reach: 2,000 random centres
+  /// (`centre` of a range of full width about a midpoint, `halfWidth` each side), each with
+  /// 32 angles within `reach` of it.
+  static func checkCentred(
+    seed: UInt64, name: String, halfWidth: Double, reach: Double, tolerance: Double,
+    centre: (_ from: Float, _ delta: Float) -> SIMD3<Float>?,
+    sincos: (SIMD8<Float>, SIMD3<Float>) -> (sin: SIMD8<Float>, cos: SIMD8<Float>)
+  ) throws {
+    var g = SeededGenerator(seed: seed)
+    var sinErr = ErrorTracker("sin \(name)", tolerance: tolerance)
+    var cosErr = ErrorTracker("cos \(name)", tolerance: tolerance)
     for _ in 0..<2_000 {
       let mid = g.uniform(-8...8)
       // An angle range of full width around mid: its centre is mid (rounded to Float).
-      let half = AngleCentre.reach * 0.999
-      let centre = try #require(AngleCentre.of(from: Float(mid - half), delta: Float(2 * half), bounds: (0, 1)))
+      let c = try #require(centre(Float(mid - halfWidth), Float(2 * halfWidth)))
       for _ in 0..<4 {
         var x = SIMD8<Float>()
-        for k in 0..<8 { x[k] = Float(Double(centre.x) + g.uniform(-AngleCentre.reach...AngleCentre.reach)) }
-        let (s, c) = Kernel.sincos(x, near: centre)
+        for k in 0..<8 { x[k] = Float(Double(c.x) + g.uniform(-reach...reach)) }
+        let (s, co) = sincos(x, c)
         for k in 0..<8 {
-          sinErr.record(Double(s[k]), sin(Double(x[k])), "x=\(x[k]) centre \(centre.x)")
-          cosErr.record(Double(c[k]), cos(Double(x[k])), "x=\(x[k]) centre \(centre.x)")
+          sinErr.record(Double(s[k]), Foundation.sin(Double(x[k])), "x=\(x[k]) centre \(c.x)")
+          cosErr.record(Double(co[k]), Foundation.cos(Double(x[k])), "x=\(x[k]) centre \(c.x)")
         }
       }
     }
@@ -38,6 +41,16 @@ struct AxisRotationTests {
     print(cosErr)
     #expect(sinErr.passed, "\(sinErr)")
     #expect(cosErr.passed, "\(cosErr)")
+  }
+
+  /// `Kernel.sincos(_:near:)` against Double over the whole reach it is used for (centre
+  /// +- `AngleCentre.reach`, which is a little beyond pi/4), at random centres.
+  @Test("Sine and cosine near a centre: within 2e-7 of Double over the whole reach")
+  func sincosNear() throws {
+    try Self.checkCentred(
+      seed: 0xC05, name: "near a centre, |x - c| <= pi/4 + 2e-3", halfWidth: AngleCentre.reach * 0.999,
+      reach: AngleCentre.reach, tolerance: 2e-7,
+      centre: { AngleCentre.of(from: $0, delta: $1, bounds: (0, 1)) }, sincos: { Kernel.sincos($0, near: $1) })
     // Too wide a range, or not finite: no centre (the full-range sine instead).
     #expect(AngleCentre.of(from: 0, delta: Float.pi / 2 + 0.01, bounds: (0, 1)) == nil)
     #expect(AngleCentre.halved(from: 0, delta: Float.pi + 0.02, bounds: (0, 1)) == nil)
@@ -45,32 +58,18 @@ struct AxisRotationTests {
   }
 
   /// `Kernel.sincos(_:nearHalved:)` against Double over its whole reach (centre +- 2
-  /// `AngleCentre.reach`, a little beyond a half turn wide), at random centres.
+  /// `AngleCentre.reach`, a little beyond a half turn wide), at random centres whose ranges
+  /// are too wide for `sincos(_:near:)`.
   @Test("Sine and cosine near a halved centre: within 4e-7 of Double over the whole reach")
   func sincosNearHalved() throws {
-    var g = SeededGenerator(seed: 0xC06)
     let reach = 2 * AngleCentre.reach
-    var sinErr = ErrorTracker("sin near a halved centre, |x - c| <= pi/2 + 4e-3", tolerance: 4e-7)
-    var cosErr = ErrorTracker("cos near a halved centre, |x - c| <= pi/2 + 4e-3", tolerance: 4e-7)
-    for _ in 0..<2_000 {
-      let mid = g.uniform(-8...8)
-      let half = reach * 0.999
-      #expect(AngleCentre.of(from: Float(mid - half), delta: Float(2 * half), bounds: (0, 1)) == nil)
-      let centre = try #require(AngleCentre.halved(from: Float(mid - half), delta: Float(2 * half), bounds: (0, 1)))
-      for _ in 0..<4 {
-        var x = SIMD8<Float>()
-        for k in 0..<8 { x[k] = Float(Double(centre.x) + g.uniform(-reach...reach)) }
-        let (s, c) = Kernel.sincos(x, nearHalved: centre)
-        for k in 0..<8 {
-          sinErr.record(Double(s[k]), sin(Double(x[k])), "x=\(x[k]) centre \(centre.x)")
-          cosErr.record(Double(c[k]), cos(Double(x[k])), "x=\(x[k]) centre \(centre.x)")
-        }
-      }
-    }
-    print(sinErr)
-    print(cosErr)
-    #expect(sinErr.passed, "\(sinErr)")
-    #expect(cosErr.passed, "\(cosErr)")
+    try Self.checkCentred(
+      seed: 0xC06, name: "near a halved centre, |x - c| <= pi/2 + 4e-3", halfWidth: reach * 0.999, reach: reach,
+      tolerance: 4e-7,
+      centre: { from, delta in
+        AngleCentre.of(from: from, delta: delta, bounds: (0, 1)) == nil
+          ? AngleCentre.halved(from: from, delta: delta, bounds: (0, 1)) : nil
+      }, sincos: { Kernel.sincos($0, nearHalved: $1) })
     // The wheel picker's half turn takes it, vertical and horizontal.
     for axis in [ScrollAxis.vertical, .horizontal] {
       let wheel = try ScrollEffect.wheelPicker(viewportExtent: 216, itemExtent: 32, axis: axis)
