@@ -240,4 +240,40 @@ struct KeyframeKernelTests {
     }
     c.expectAllPassed(folds: false)
   }
+
+  /// Three keys without easing take a loop of their own (`plainKeyframeStage` and
+  /// `plainGeometryKeyframeStage` with two segments): lines and cubics, constant values and
+  /// values per cell height and table width, even and uneven key times, every lane width.
+  @Test("Three-key tracks (lines and cubics, values with the cell's geometry) match the reference")
+  func threeKeyTracks() throws {
+    var g = SeededGenerator(seed: 0x4B_E7F9)
+    var c = Comparison("three-key keyframes")
+    for round in 0..<16 {
+      let geometric = round % 2 == 0
+      let mode: KeyframeCalculationMode = round % 4 < 2 ? .linear : .cubic
+      func value(_ g: inout SeededGenerator) -> ChannelValue {
+        geometric
+          ? ChannelValue(g.uniform(-30...30), perCellHeight: g.uniform(-0.5...0.5), perTableWidth: g.uniform(-0.3...0.3))
+          : ChannelValue(g.uniform(-40...40))
+      }
+      let middle = round % 3 == 0 ? 0.5 : g.uniform(0.2...0.8)
+      var channels: [ChannelAnimation] = []
+      for channel in [Channel.translationX, .translationY] {
+        let keys = ChannelKeyframes(
+          values: [value(&g), value(&g), value(&g)], keyTimes: [0, middle, 1], timingFunctions: nil, mode: mode)
+        channels.append(ChannelAnimation(channel, keyframes: keys, curve: .bezier(.linear), duration: g.uniform(0.3...1)))
+      }
+      let opacity = ChannelKeyframes(
+        values: [ChannelValue(g.uniform(0...1)), ChannelValue(g.uniform(0...1)), ChannelValue(g.uniform(0...1))],
+        keyTimes: [0, middle, 1], timingFunctions: nil, mode: mode)
+      channels.append(ChannelAnimation(.opacity, keyframes: opacity, curve: .bezier(.easeInEaseOut), duration: 0.6))
+      let recipe = Recipe(name: "threeKeys\(round)", channels: channels)
+      let compiled = try CompiledRecipe(recipe)
+      #expect(compiled.keyframes.allSatisfy { $0.table.count / CompiledKeyframes.tableStride == 2 }, "round \(round)")
+      for n in [0, 1, 7, 9, 1023] {
+        try compare(recipes: [recipe], count: n, time: g.uniform(-0.2...1.4), lanes: LaneWidth.allCases, g: &g, into: &c)
+      }
+    }
+    c.expectAllPassed(folds: false)
+  }
 }

@@ -61,6 +61,30 @@ extension Kernel {
     count: Int, into out: UnsafeMutablePointer<Float>
   ) {
     let stride = CompiledKeyframes.tableStride
+    if n == 2 {
+      // Three keys (a depth page's, a cover flow's depth): both segments' constants read
+      // once, not per group, and no loop over segments in the group. The same selects and
+      // arithmetic, so the same bits.
+      @inline(__always) func at(_ s: UnsafePointer<Float>, _ j: Int) -> L { L(repeating: s[j]) }
+      let s1 = table + stride
+      let (start0, inv0, a0, b0, c0, d0) = (at(table, 0), at(table, 1), at(table, 2), at(table, 3), at(table, 4), at(table, 5))
+      let (start1, inv1, a1, b1, c1, d1) = (at(s1, 0), at(s1, 1), at(s1, 2), at(s1, 3), at(s1, 4), at(s1, 5))
+      var i = 0
+      while i < count {
+        let f = L.clamp(progress(k.part, i) as L, 0, 1)
+        let m = L.ge(f, start1)
+        let u = L.segmentFraction(
+          f, start: start0.replacing(with: start1, where: m), invSpan: inv0.replacing(with: inv1, where: m))
+        let c = c0.replacing(with: c1, where: m), d = d0.replacing(with: d1, where: m)
+        let v =
+          S.cubic
+          ? L.muladd(L.muladd(L.muladd(a0.replacing(with: a1, where: m), u, b0.replacing(with: b1, where: m)), u, c), u, d)
+          : L.muladd(c, u, d)
+        v.store(to: out + i)
+        i += L.width
+      }
+      return
+    }
     var i = 0
     while i < count {
       let f = L.clamp(progress(k.part, i) as L, 0, 1)
@@ -96,6 +120,32 @@ extension Kernel {
   ) {
     let stride = CompiledKeyframes.tableStride
     @inline(__always) func at(_ s: UnsafePointer<Float>, _ j: Int) -> L { L(repeating: s[j]) }
+    if n == 2 {
+      // Three keys (a depth page's slide): both segments' constants read once, as in
+      // `plainKeyframeStage`; the same bits.
+      let s1 = table + stride
+      let (start0, inv0, c0, d0, hc0, hd0, wc0, wd0) = (
+        at(table, 0), at(table, 1), at(table, 4), at(table, 5), at(table, 8), at(table, 9), at(table, 12), at(table, 13)
+      )
+      let (start1, inv1, c1, d1, hc1, hd1, wc1, wd1) = (
+        at(s1, 0), at(s1, 1), at(s1, 4), at(s1, 5), at(s1, 8), at(s1, 9), at(s1, 12), at(s1, 13)
+      )
+      var i = 0
+      while i < count {
+        let f = L.clamp(progress(k.part, i) as L, 0, 1)
+        let m = L.ge(f, start1)
+        let u = L.segmentFraction(
+          f, start: start0.replacing(with: start1, where: m), invSpan: inv0.replacing(with: inv1, where: m))
+        @inline(__always) func pick(_ x: L, _ y: L) -> L { x.replacing(with: y, where: m) }
+        let he: L = loadGroup(height + i, count - i), tw: L = loadGroup(tableWidth + i, count - i)
+        let v = L.muladd(
+          he, L.muladd(pick(hc0, hc1), u, pick(hd0, hd1)),
+          L.muladd(tw, L.muladd(pick(wc0, wc1), u, pick(wd0, wd1)), L.muladd(pick(c0, c1), u, pick(d0, d1))))
+        v.store(to: out + i)
+        i += L.width
+      }
+      return
+    }
     var i = 0
     while i < count {
       let f = L.clamp(progress(k.part, i) as L, 0, 1)
