@@ -71,10 +71,7 @@ extension Kernel {
       let (start1, inv1, a1, b1, c1, d1) = (at(s1, 0), at(s1, 1), at(s1, 2), at(s1, 3), at(s1, 4), at(s1, 5))
       var i = 0
       while i < count {
-        let f = L.clamp(progress(k.part, i) as L, 0, 1)
-        let m = L.ge(f, start1)
-        let u = L.segmentFraction(
-          f, start: start0.replacing(with: start1, where: m), invSpan: inv0.replacing(with: inv1, where: m))
+        let (m, u) = twoSegments(progress(k.part, i), start: (start0, start1), inv: (inv0, inv1))
         let c = c0.replacing(with: c1, where: m), d = d0.replacing(with: d1, where: m)
         let v =
           S.cubic
@@ -110,6 +107,16 @@ extension Kernel {
     }
   }
 
+  /// A two-segment track's lanes at progress `f` (clamped to [0, 1] here): which lanes are
+  /// in the second segment (f at or past its start), and each lane's fraction through its
+  /// segment (`segmentFraction`).
+  @inline(__always)
+  static func twoSegments<L: FloatLanes>(_ progress: L, start: (L, L), inv: (L, L)) -> (second: L.Mask, u: L) {
+    let f = L.clamp(progress, 0, 1)
+    let m = L.ge(f, start.1)
+    return (m, L.segmentFraction(f, start: start.0.replacing(with: start.1, where: m), invSpan: inv.0.replacing(with: inv.1, where: m)))
+  }
+
   /// `plainKeyframeStage` for line segments whose values have parts per cell height and
   /// per table width: each lane selects its segment's start, 1/span and the three lines,
   /// then value = (c u + d) + height (hc u + hd) + width (wc u + wd), as `keyframeValue`
@@ -132,10 +139,7 @@ extension Kernel {
       )
       var i = 0
       while i < count {
-        let f = L.clamp(progress(k.part, i) as L, 0, 1)
-        let m = L.ge(f, start1)
-        let u = L.segmentFraction(
-          f, start: start0.replacing(with: start1, where: m), invSpan: inv0.replacing(with: inv1, where: m))
+        let (m, u) = twoSegments(progress(k.part, i), start: (start0, start1), inv: (inv0, inv1))
         @inline(__always) func pick(_ x: L, _ y: L) -> L { x.replacing(with: y, where: m) }
         let he: L = loadGroup(height + i, count - i), tw: L = loadGroup(tableWidth + i, count - i)
         let v = L.muladd(
