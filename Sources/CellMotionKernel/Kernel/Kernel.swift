@@ -285,7 +285,7 @@ public enum Kernel {
           r.retargets.withUnsafeBufferPointer { retargets in
             for k in retargets.indices {
               retargetStage(
-                WideLanes.self, (retargets.baseAddress.unsafelyUnwrapped + k).pointee, scratch: base, block: block,
+                WideLanes.self, retargets.baseAddress.unsafelyUnwrapped + k, scratch: base, block: block,
                 rows: inputs.retarget.unsafelyUnwrapped, stride: inputs.retargetStride, at: b, t: t,
                 height: height, tableWidth: tableWidth, count: n, rates: velocities ? rates : nil)
             }

@@ -11,53 +11,57 @@ import Foundation
 extension Kernel {
   /// Writes retargeted channel `k`'s value for the block's `count` cells (from cell `b`)
   /// into its scratch row, in whole lane groups. `rows` is the batch's retarget rows
-  /// (`stride` floats apart), `block` the scratch row length.
+  /// (`stride` floats apart), `block` the scratch row length. `k` is read where the
+  /// recipe's array holds it (passed borrowing, it was still copied per block, its arrays
+  /// retained and released).
   static func retargetStage<L: FloatLanes>(
-    _: L.Type, _ k: borrowing CompiledRetarget, scratch: UnsafeMutablePointer<Float>, block: Int, rows: UnsafePointer<Float>,
-    stride: Int, at b: Int, t: Float, height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int,
+    _: L.Type, _ k: UnsafePointer<CompiledRetarget>, scratch: UnsafeMutablePointer<Float>, block: Int,
+    rows: UnsafePointer<Float>, stride: Int, at b: Int, t: Float, height: UnsafePointer<Float>,
+    tableWidth: UnsafePointer<Float>, count: Int,
     rates: RateRows?
   ) {
     // The cell rows from the block's first cell (a pointer, not `k`, captured: a nested
     // function capturing the retarget copied it, retaining its arrays, per block).
-    let inputs = rows + k.input * stride + b
+    let inputs = rows + k.pointee.input * stride + b
     @inline(__always) func input(_ j: Int) -> UnsafePointer<Float> { inputs + j * stride }
     // Each piece's progress staged (with velocities asked for, its rate kept: `RateRows`),
     // each piece borrowed where the array holds it.
-    k.pieces.withUnsafeBufferPointer { pieces in
+    k.pointee.pieces.withUnsafeBufferPointer { pieces in
       for j in pieces.indices {
-        let row = k.progressRow + j
+        let row = k.pointee.progressRow + j
         progressStage(
-          L.self, pieces.baseAddress.unsafelyUnwrapped + j, .retarget, .clock(start: input(k.beginRow(ofPiece: j)), t: t),
-          count: count, into: scratch + row * block, rates: rates?.keep(row))
+          L.self, pieces.baseAddress.unsafelyUnwrapped + j, .retarget,
+          .clock(start: input(k.pointee.beginRow(ofPiece: j)), t: t), count: count, into: scratch + row * block,
+          rates: rates?.keep(row))
       }
     }
     let progress = StagedProgress(base: UnsafePointer(scratch), stride: block)
-    let out = scratch + k.row * block
+    let out = scratch + k.pointee.row * block
     let layers = LayerRows(
-      delta: input(1 + k.segmentRows), stride: 2 * stride, progress: scratch + k.firstLayerRow * block, block: block,
-      count: k.layerCount)
+      delta: input(1 + k.pointee.segmentRows), stride: 2 * stride, progress: scratch + k.pointee.firstLayerRow * block,
+      block: block, count: k.pointee.layerCount)
     // One loop per base (the recipe's channel, a timed segment, a carrying spring), each
     // specialised on its type.
-    switch k.kind {
-    case .none where k.base.unsafelyUnwrapped.usesGeometry == false:
+    switch k.pointee.kind {
+    case .none where k.pointee.base.unsafelyUnwrapped.usesGeometry == false:
       // Constant ends (no per-cell height or width): no geometry to load.
-      let ch = k.base.unsafelyUnwrapped
+      let ch = k.pointee.base.unsafelyUnwrapped
       combineStage(
         L.self, ConstantRecipeBase(from: ch.from.x, delta: ch.to.x - ch.from.x, progress: progress.base + ch.part * block),
         offset: input(0), layers: layers, count: count, into: out)
     case .none:
-      let ch = k.base.unsafelyUnwrapped
+      let ch = k.pointee.base.unsafelyUnwrapped
       combineStage(
         L.self, RecipeBase(
           from: ch.from, delta: ch.to - ch.from, progress: progress.base + ch.part * block, height: height,
           tableWidth: tableWidth), offset: input(0), layers: layers, count: count, into: out)
     case .timed:
       combineStage(
-        L.self, TimedBase(from: input(1), to: input(2), progress: progress.base + k.progressRow * block), offset: input(0),
-        layers: layers, count: count, into: out)
+        L.self, TimedBase(from: input(1), to: input(2), progress: progress.base + k.pointee.progressRow * block),
+        offset: input(0), layers: layers, count: count, into: out)
     case .carrying:
       let rows = (from: input(1), to: input(2), begin: input(3), velocity: input(4), end: input(5))
-      switch k.carrying.unsafelyUnwrapped {
+      switch k.pointee.carrying.unsafelyUnwrapped {
       case .underdamped(let a, let wd, let bb):
         combineStage(
           L.self, CarryingBase(spring: UnderdampedSpring(a: a, wd: wd, b: bb), rows: rows, t: t), offset: input(0),
@@ -73,8 +77,8 @@ extension Kernel {
       case .bezier, .fittedBezier, .rootFittedBezier:
         // A carrying segment always compiles a spring; show its target.
         combineStage(
-          L.self, TimedBase(from: input(2), to: input(2), progress: progress.base + k.progressRow * block), offset: input(0),
-          layers: layers, count: count, into: out)
+          L.self, TimedBase(from: input(2), to: input(2), progress: progress.base + k.pointee.progressRow * block),
+          offset: input(0), layers: layers, count: count, into: out)
       }
     }
   }

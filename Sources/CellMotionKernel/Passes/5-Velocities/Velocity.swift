@@ -123,10 +123,28 @@ struct PartRateStage<L: FloatLanes>: RateLoop {
   }
 }
 
+/// Up to four velocity rows whose deltas are constants, written by one loop from one
+/// kept rate (`Kernel.scaleRate`): rows past `used` repeat the last used row and delta.
+struct RateQuad: Sendable {
+  var rows: SIMD4<Int32>
+  var deltas: SIMD4<Float>
+  var used: Int
+}
+
+/// A part's users for the kept-rate path (`Kernel.scaleRate`).
+struct PartScale: Sendable {
+  /// The users whose delta is a constant, four to a quad.
+  var quads: [RateQuad]
+  /// The others (a delta with the cell's geometry).
+  var geometric: [(row: Int, delta: SIMD3<Float>)]
+}
+
 /// Where each channel's velocity comes from, compiled once (`CompiledRecipe.velocityPlan`).
 package struct VelocityPlan: Sendable {
   /// Per part: the two-value channels that read it (output row, from, to - from).
   var partChannels: [[(row: Int, delta: SIMD3<Float>)]]
+  /// Per part, its users for the kept-rate path (`Kernel.scaleRate`).
+  var partScales: [PartScale] = []
   /// Retargeted channels: output row and index in `CompiledRecipe.retargets`.
   var retargets: [(row: Int, index: Int)]
   /// Output rows of channels the recipe does not animate (written as 0).
@@ -147,6 +165,23 @@ package struct VelocityPlan: Sendable {
     keyframes: [(row: Int, index: Int)]
   ) {
     (self.partChannels, self.retargets, self.zeroRows, self.keyframes) = (partChannels, retargets, zeroRows, keyframes)
+    partScales = partChannels.map(Self.scales)
+  }
+
+  /// A part's users split for `Kernel.scaleRate`: constant deltas in quads (a short last
+  /// quad repeats its last row and delta), the others kept apart.
+  static func scales(_ users: [(row: Int, delta: SIMD3<Float>)]) -> PartScale {
+    let constant = users.filter { $0.delta.y == 0 && $0.delta.z == 0 }
+    let quads = Swift.stride(from: 0, to: constant.count, by: 4).map { first in
+      let used = min(4, constant.count - first)
+      var q = RateQuad(rows: SIMD4(repeating: 0), deltas: SIMD4(repeating: 0), used: used)
+      for k in 0..<4 {
+        let u = constant[first + min(k, used - 1)]
+        (q.rows[k], q.deltas[k]) = (Int32(u.row), u.delta.x)
+      }
+      return q
+    }
+    return PartScale(quads: quads, geometric: users.filter { !($0.delta.y == 0 && $0.delta.z == 0) })
   }
 
   init(_ r: CompiledRecipe) {
@@ -175,6 +210,7 @@ package struct VelocityPlan: Sendable {
         zeroRows.append(row)
       }
     }
+    partScales = partChannels.map(Self.scales)
   }
 }
 
@@ -251,19 +287,22 @@ extension Kernel {
     let height = inputs.height + b, tableWidth = inputs.tableWidth + b
     // Each part's rate to every channel that reads it (retargeted channels running their
     // recipe's channel among them: `VelocityPlan`).
+    // The plan's arrays borrowed (indexed, each array read was retained and released).
     r.parts.withUnsafeBufferPointer { parts in
-      for k in 0..<plan.partChannels.count where !plan.partChannels[k].isEmpty {
-        plan.partChannels[k].withUnsafeBufferPointer { users in
-          if let rate = rates[k] {
-            scaleRate(
-              L.self, rate, users: users, height: height, tableWidth: tableWidth, count: count, into: out + b,
-              stride: stride)
-          } else {
-            let part = parts.baseAddress.unsafelyUnwrapped + k
-            rateStage(
-              part, PartRateStage<L>(
-                part: part, timing: r.timing, clock: clock, count: count, users: users, height: height,
-                tableWidth: tableWidth, out: out + b, stride: stride))
+      plan.partScales.withUnsafeBufferPointer { scales in
+        for k in 0..<plan.partChannels.count where !plan.partChannels[k].isEmpty {
+          plan.partChannels[k].withUnsafeBufferPointer { users in
+            if let rate = rates[k] {
+              scaleRate(
+                L.self, rate, scales.baseAddress.unsafelyUnwrapped + k, height: height, tableWidth: tableWidth,
+                count: count, into: out + b, stride: stride)
+            } else {
+              let part = parts.baseAddress.unsafelyUnwrapped + k
+              rateStage(
+                part, PartRateStage<L>(
+                  part: part, timing: r.timing, clock: clock, count: count, users: users, height: height,
+                  tableWidth: tableWidth, out: out + b, stride: stride))
+            }
           }
         }
       }
@@ -323,33 +362,70 @@ extension Kernel {
     }
   }
 
-  /// Each user's velocity row = its delta (c + h x height + w x width) x the kept `rate`.
+  /// Each user's velocity row = its delta (c + h x height + w x width) x the kept `rate`:
+  /// users with a constant delta up to four rows per group loop (`RateQuad`: the rate
+  /// loaded and the loop run once for four rows, not once per row), the others one row
+  /// per loop.
   @inline(never)
   static func scaleRate<L: FloatLanes>(
-    _: L.Type, _ rate: UnsafePointer<Float>, users: UnsafeBufferPointer<(row: Int, delta: SIMD3<Float>)>,
-    height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>,
-    stride: Int
+    _: L.Type, _ rate: UnsafePointer<Float>, _ users: UnsafePointer<PartScale>, height: UnsafePointer<Float>,
+    tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>, stride: Int
   ) {
-    for u in users {
-      let target = out + u.row * stride
-      if u.delta.y == 0 && u.delta.z == 0 {
-        // A constant delta: one multiply per group.
-        var i = 0
-        while i < count {
-          storeGroup(L.load(rate + i) * u.delta.x, target + i, count &- i)
-          i &+= L.width
-        }
-      } else {
-        var i = 0
-        while i < count {
-          let rest = count &- i
-          let h: L = loadGroup(height + i, rest), w: L = loadGroup(tableWidth + i, rest)
-          let d = L.muladd(h, u.delta.y, L.muladd(w, u.delta.z, L(repeating: u.delta.x)))
-          storeGroup(L.load(rate + i) * d, target + i, rest)
-          i &+= L.width
+    users.pointee.quads.withUnsafeBufferPointer { quads in
+      for q in quads {
+        if q.used == 1 {
+          let target = out + Int(q.rows[0]) * stride
+          var i = 0
+          while i < count {
+            storeGroup(L.load(rate + i) * q.deltas[0], target + i, count &- i)
+            i &+= L.width
+          }
+        } else {
+          let row = { (k: Int) in out + Int(q.rows[k]) * stride }
+          scaleRateFour(L.self, rate, (row(0), row(1), row(2), row(3)), q.deltas, count: count)
         }
       }
     }
+    for u in users.pointee.geometric {
+      let target = out + u.row * stride
+      var i = 0
+      while i < count {
+        let rest = count &- i
+        let h: L = loadGroup(height + i, rest), w: L = loadGroup(tableWidth + i, rest)
+        let d = L.muladd(h, u.delta.y, L.muladd(w, u.delta.z, L(repeating: u.delta.x)))
+        storeGroup(L.load(rate + i) * d, target + i, rest)
+        i &+= L.width
+      }
+    }
+  }
+
+  /// Four velocity rows = the kept `rate` x four constant deltas: whole groups stored
+  /// straight, the last partial group through `storeGroup`.
+  @inline(__always)
+  static func scaleRateFour<L: FloatLanes>(
+    _: L.Type, _ rate: UnsafePointer<Float>,
+    _ rows: (
+      UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>
+    ),
+    _ deltas: SIMD4<Float>, count: Int
+  ) {
+    let d0 = L(repeating: deltas[0]), d1 = L(repeating: deltas[1]), d2 = L(repeating: deltas[2])
+    let d3 = L(repeating: deltas[3])
+    var i = 0
+    while i &+ L.width <= count {
+      let r = L.load(rate + i)
+      (r * d0).store(to: rows.0 + i)
+      (r * d1).store(to: rows.1 + i)
+      (r * d2).store(to: rows.2 + i)
+      (r * d3).store(to: rows.3 + i)
+      i &+= L.width
+    }
+    guard i < count else { return }
+    let r = L.load(rate + i), rest = count &- i
+    storeGroup(r * d0, rows.0 + i, rest)
+    storeGroup(r * d1, rows.1 + i, rest)
+    storeGroup(r * d2, rows.2 + i, rest)
+    storeGroup(r * d3, rows.3 + i, rest)
   }
 
   /// A retarget piece's velocity added to `out`: (to - from) (or `to` alone, a layer's
@@ -359,14 +435,20 @@ extension Kernel {
     _: L.Type, _ rate: UnsafePointer<Float>, from: UnsafePointer<Float>?, to: UnsafePointer<Float>, count: Int,
     into out: UnsafeMutablePointer<Float>
   ) {
+    // Whole groups loaded and stored straight; the last partial group through
+    // `loadGroup`/`storeGroup`.
     var i = 0
-    while i < count {
-      let rest = count &- i
-      var d: L = loadGroup(to + i, rest)
-      if let from { d = d - loadGroup(from + i, rest) }
-      storeGroup(L.muladd(L.load(rate + i), d, loadGroup(UnsafePointer(out + i), rest)), out + i, rest)
+    while i &+ L.width <= count {
+      var d = L.load(to + i)
+      if let from { d = d - L.load(from + i) }
+      L.muladd(L.load(rate + i), d, L.load(out + i)).store(to: out + i)
       i &+= L.width
     }
+    guard i < count else { return }
+    let rest = count &- i
+    var d: L = loadGroup(to + i, rest)
+    if let from { d = d - loadGroup(from + i, rest) }
+    storeGroup(L.muladd(L.load(rate + i), d, loadGroup(UnsafePointer(out + i), rest)), out + i, rest)
   }
 
   /// A keyframe channel's velocity into `out`: its part's d(f)/dt (the kept rate, or a
