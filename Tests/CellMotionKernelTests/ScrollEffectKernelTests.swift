@@ -227,6 +227,70 @@ struct ScrollEffectKernelTests {
     #expect(frames >= 10 && skipped > 1_000, "\(frames) frames, \(skipped) cells")
   }
 
+  /// `QuietPhase` against the reference: every group of eight cells it passes has the
+  /// reference phase exactly 0 (`ScrollTimeline.output`, in Double), and each cell's own
+  /// lane resolution (`TimelinePass` from `resolved(extent:scroll:)`, u as one multiply-add
+  /// and as a multiply then an add) gives the value 0 too. Cells are placed at the
+  /// threshold's distance plus or minus a few points (the bounds), anywhere inside it, or
+  /// anywhere, in viewports from 50 to 900,000 points, with insets, thresholds visible(a)
+  /// and centred with and without an inset, extents up to past the viewport.
+  @Test("Cells the quiet-phase test passes have phase exactly 0, in the reference and in their lanes")
+  func quietPhase() throws {
+    var g = SeededGenerator(seed: 0x9_0175)
+    var quietGroups = 0, boundaryCells = 0, cells = 0
+    for round in 0..<300 {
+      let V = g.uniform(0...1) < 0.3 ? g.uniform(50...2_000) : g.uniform(2_000...900_000)
+      let i0 = g.uniform(0...1) < 0.5 ? 0 : g.uniform(0...80), i1 = g.uniform(0...1) < 0.5 ? 0 : g.uniform(0...80)
+      let base: ScrollTransitionThreshold = round % 4 == 3 ? .centered : .visible(g.uniform(-0.2...1.2))
+      let threshold = round % 3 == 0 ? base.inset(by: g.uniform(-60...60)) : base
+      let timeline = try ScrollTimeline.transitionPhase(threshold)
+      let o = g.uniform(-1_000...5_000_000)
+      let axis = try ScrollAxisState(offset: o, viewportExtent: V, startInset: i0, endInset: i1)
+      let quiet = try #require(TimelineResolver(timeline, scroll: axis).quietPhase)
+      let L = max(axis.visibleExtent, 0)
+      for _ in 0..<40 {
+        var p = SIMD8<Float>(), S = SIMD8<Float>()
+        // Most groups: cells inside the threshold with up to three within 3 points of it
+        // (either side); some groups anywhere.
+        let anywhere = g.uniform(0...1) < 0.2
+        let nearBound = anywhere ? 0 : Int(g.uniform(0...3.99))
+        for k in 0..<8 {
+          let s = Float(g.uniform(0...1) < 0.1 ? g.uniform(1...min(2 * V, 999_000)) : g.uniform(1...300))
+          let d = threshold.distance(extent: Double(s), container: L)
+          let c =
+            anywhere
+            ? g.uniform(-V...V)
+            : k < nearBound ? (g.uniform(0...1) < 0.5 ? -1 : 1) * (d + g.uniform(-3...3)) : g.uniform(-d...d) * 0.9
+          S[k] = s
+          p[k] = Float(c + axis.visibleCentre - Double(s) / 2)
+        }
+        cells += 8
+        guard QuietPhase.allQuiet(quiet.slack(p, S)) else { continue }
+        quietGroups += 1
+        boundaryCells += nearBound
+        for k in 0..<8 {
+          let cell = try CellSpan(start: Double(p[k]) + o, extent: Double(S[k]))
+          #expect(
+            timeline.output(cell: cell, scroll: axis) == .progress(0),
+            "reference: V \(V) threshold \(threshold) p \(p[k]) S \(S[k])")
+          let pass = TimelinePass(
+            timeline.resolved(extent: Double(S[k]), scroll: axis), domain: 0...1, folds: false, offset: o)
+          for u in [p[k] * pass.slope + pass.intercept, pass.intercept.addingProduct(p[k], pass.slope)] {
+            let value: Float
+            switch pass.mode {
+            case .phase: value = min(max(u, 0), 1) - min(max(pass.span - u, 0), 1)
+            case .phaseStep: value = (-pass.span < u ? 1 : 0) - (u < pass.span ? 1 : 0)
+            default: value = .nan
+            }
+            #expect(value == 0, "lanes: V \(V) threshold \(threshold) p \(p[k]) S \(S[k]) mode \(pass.mode) u \(u)")
+          }
+        }
+      }
+    }
+    print("quiet phase: \(quietGroups) of \(cells / 8) groups quiet, \(boundaryCells) of their cells within 3 points of the threshold")
+    #expect(quietGroups > 1_000 && boundaryCells > 300, "\(quietGroups) groups, \(boundaryCells) near the bounds")
+  }
+
   /// `skipIdentityRuns` against a walk: every cell outside the ranges is at the identity
   /// (kind 1, or kind 0 at the identity progress) and now kind 1; the runs skipped are at
   /// least `shortestSkip` long and start and end on multiples of eight (or the end); every

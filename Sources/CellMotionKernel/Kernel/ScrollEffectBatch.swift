@@ -44,6 +44,10 @@ public struct ScrollEffectBatch: Sendable {
   /// (`identityProgress(of:)`), or nil: cells the timeline puts there are given the
   /// identity without the kernel, as cells it leaves alone are.
   package let identityProgress: Float?
+  /// Whether the phase's middle (value 0: a SwiftUI phase's `identity`) is the recipe
+  /// progress `identityProgress`, so that the cells `TimelineResolver.quietPhase` finds
+  /// may skip their resolution.
+  let phaseZeroIsIdentity: Bool
   /// The ranges of cells the kernel evaluates in a frame that skips some (capacity kept).
   var evaluated: [Range<Int>] = []
   /// Cells the last frame gave the identity without the kernel.
@@ -59,6 +63,9 @@ public struct ScrollEffectBatch: Sendable {
     self.effect = effect
     batch = try CellBatch(recipes: [effect.recipe], capacity: capacity, source: .progress)
     identityProgress = Self.identityProgress(of: effect)
+    // The pass's recipe progress for the value 0, as `TimelinePass.loop` computes it.
+    let lower = Float(effect.domain.lowerBound), scale = Float(1 / (effect.domain.upperBound - effect.domain.lowerBound))
+    phaseZeroIsIdentity = identityProgress == Swift.min(Swift.max((0 - lower) * scale, 0), 1)
     // The columns at their working size once, then emptied (capacity kept): their pages
     // are touched here rather than by the first frame, which appends thousands of cells
     // at once (up to `CellBatch.touchedAtInit` cells).
@@ -115,6 +122,9 @@ public struct ScrollEffectBatch: Sendable {
     let cross = Float(crossExtent), tableWidth = Float(scroll.viewportWidth)
     var fills = false
     var atIdentity = 0
+    // Cells at the identity may be left to the fills: not when the output takes velocities
+    // or corners, which the fills do not write.
+    let skipsIdentity = identityProgress != nil && !output.includesVelocities && !output.includesCorners
     batch.withProgressColumns { progress, width, height, tableWidths, detailHeight in
       kinds.withUnsafeMutableBufferPointer { kinds in
         timelineColumns.withUnsafeMutableBufferPointer { columns in
@@ -141,26 +151,46 @@ public struct ScrollEffectBatch: Sendable {
             fills = r.fills || fills
             atIdentity += r.atIdentity
           }
-          var i = 0
-          while i < n {
-            let j = Self.runEnd(e, from: i + 1, to: n, value: e[i])
-            if j - i >= Self.longRun {
-              // One timeline for the run: its constants go to the lanes, not to columns.
-              run(pass(at: i), i, j, uniform: true)
-              i = j
-              continue
+          // Resolves cells `range` and runs their timeline pass.
+          func resolveAndPass(_ range: Range<Int>) {
+            var i = range.lowerBound
+            let n = range.upperBound
+            while i < n {
+              let j = Self.runEnd(e, from: i + 1, to: n, value: e[i])
+              if j - i >= Self.longRun {
+                // One timeline for the run: its constants go to the lanes, not to columns.
+                run(pass(at: i), i, j, uniform: true)
+                i = j
+                continue
+              }
+              let k = Self.nextLongRun(e, from: j, to: n)
+              resolver.resolve(
+                e + i, count: k - i, slopes: slopes + i, intercepts: intercepts + i, spans: spans + i,
+                extents: extents + i, modes: modes + i)
+              var a = i
+              while a < k {
+                let b = Self.runEnd(modes, from: a + 1, to: k, value: modes[a])
+                run(pass(at: a), a, b)
+                a = b
+              }
+              i = k
             }
-            let k = Self.nextLongRun(e, from: j, to: n)
-            resolver.resolve(
-              e + i, count: k - i, slopes: slopes + i, intercepts: intercepts + i, spans: spans + i,
-              extents: extents + i, modes: modes + i)
-            var a = i
-            while a < k {
-              let b = Self.runEnd(modes, from: a + 1, to: k, value: modes[a])
-              run(pass(at: a), a, b)
-              a = b
+          }
+          // Cells a phase provably leaves at the identity (the middle of a list under an edge
+          // fade) are not resolved at all: runs of them get kind 1 here (`quietPhaseRuns`)
+          // and only the cells between the runs are resolved and passed.
+          let quiet = skipsIdentity ? resolver.quietPhase : nil
+          if let quiet, phaseZeroIsIdentity {
+            var start = 0
+            let skipped = Self.quietPhaseRuns(quiet, leading: leading.baseAddress!, extent: e, count: n) { lo, hi in
+              if start < lo { resolveAndPass(start..<lo) }
+              Self.fill(kinds.baseAddress! + lo, 1, count: hi - lo)
+              start = hi
             }
-            i = k
+            if start < n { resolveAndPass(start..<n) }
+            atIdentity += skipped
+          } else {
+            resolveAndPass(0..<n)
           }
           // The recipe's geometry: the extent along the axis, the cross size across it.
           let along = vertical ? height.baseAddress! : width.baseAddress!
@@ -180,9 +210,7 @@ public struct ScrollEffectBatch: Sendable {
           // pass counted enough such cells, and not when the output takes velocities or
           // corners, which the fills do not write.
           skippedCells = 0
-          if let identity = identityProgress, atIdentity >= Self.shortestSkip, !output.includesVelocities,
-            !output.includesCorners
-          {
+          if let identity = identityProgress, atIdentity >= Self.shortestSkip, skipsIdentity {
             skippedCells = Self.skipIdentityRuns(
               progress.baseAddress!, kinds.baseAddress!, count: n, at: identity, into: &evaluated)
             if skippedCells > 0 { fills = true }
@@ -219,6 +247,34 @@ public struct ScrollEffectBatch: Sendable {
       if identity { return Float(p) }
     }
     return nil
+  }
+
+  /// Finds the runs of cells `quiet` marks (from and to multiples of eight, at least
+  /// `shortestSkip` long, as `skipIdentityRuns` trims them), eight cells per test, and
+  /// hands each to `body` in order (lower and upper index). Returns the cells they hold.
+  static func quietPhaseRuns(
+    _ quiet: QuietPhase, leading: UnsafePointer<Float>, extent: UnsafePointer<Float>, count n: Int,
+    _ body: (Int, Int) -> Void
+  ) -> Int {
+    @inline(__always) func quietGroup(_ g: Int) -> Bool {
+      QuietPhase.allQuiet(quiet.slack(SIMD8<Float>.load(leading + g), SIMD8<Float>.load(extent + g)))
+    }
+    var held = 0
+    var g = 0
+    while g + 8 <= n {
+      guard quietGroup(g) else {
+        g += 8
+        continue
+      }
+      var h = g + 8
+      while h + 8 <= n && quietGroup(h) { h += 8 }
+      if h - g >= shortestSkip {
+        body(g, h)
+        held += h - g
+      }
+      g = h
+    }
+    return held
   }
 
   /// Runs of cells at the identity shorter than this are left to the kernel (a range of

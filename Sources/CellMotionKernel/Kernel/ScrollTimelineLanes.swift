@@ -63,6 +63,13 @@ struct TimelineResolver {
     }
   }
 
+  /// For a SwiftUI phase, the test of cells whose phase is exactly 0 (`QuietPhase`); nil
+  /// for the other kinds.
+  var quietPhase: QuietPhase? {
+    guard case .phase(let container, let share, let inset, let centre) = plan else { return nil }
+    return QuietPhase(container: Float(container), share: share.map(Float.init), inset: Float(inset), centre: Float(centre))
+  }
+
   /// Swift's `min(x, y)` per lane (`y < x ? y : x`).
   @inline(__always) static func minimum(_ x: D, _ y: D) -> D { x.replacing(with: y, where: y .< x) }
   /// Swift's `max(x, y)` per lane (`y >= x ? y : x`).
@@ -175,5 +182,50 @@ struct TimelineResolver {
         (extents[i + k], modes[i + k]) = (r.extent[k], r.mode[k])
       }
     }
+  }
+}
+
+/// Cells a SwiftUI phase leaves at exactly 0, eight at a time, without resolving them.
+/// With c the cell's centre less the visible centre, d the threshold's distance
+/// (`ScrollTransitionThreshold.distance`: within [0, hidden], hidden = (L + S) / 2) and
+/// w = hidden - d the ramp, the lanes compute u = (c + hidden) / w and the value
+/// clamp(u, 0, 1) - clamp(2 hidden / w - u, 0, 1): 1 - 1 = 0 exactly when -d <= c <= d
+/// (u >= 1 and (hidden - c) / w >= 1); a ramp below `ScrollTimeline.minimumSpan` steps at
+/// |c| = hidden >= d. The test is |c| + margin <= d in Float, the margin 1 point plus 1e-6
+/// of |p| + L + S + |centre|: several times the rounding of the lanes' own u (a few units
+/// of 6e-8 of those magnitudes, over w), so a cell it passes has the value 0 in the lanes
+/// too. Cells near the bounds fail it and are resolved as before.
+struct QuietPhase {
+  typealias F = SIMD8<Float>
+  let container: F, share: F, inset: F, centre: F, centreSize: F
+  /// A `.visible` threshold (false: centred).
+  let hasShare: Bool
+
+  init(container: Float, share: Float?, inset: Float, centre: Float) {
+    (self.container, self.inset, self.centre) = (F(repeating: container), F(repeating: inset), F(repeating: centre))
+    self.share = F(repeating: share ?? 0)
+    hasShare = share != nil
+    centreSize = F(repeating: container + abs(centre))
+  }
+
+  /// d - (|c| + margin) for eight cells (leading edge `p`, extent `S`, points): all lanes
+  /// at least 0 when all eight have phase 0 (`allQuiet`).
+  @inline(__always)
+  func slack(_ p: F, _ S: F) -> F {
+    let hidden = (container + S) * 0.5
+    let th = (hasShare ? hidden - share * S.replacing(with: container, where: container .< S) : F()) - inset
+    let d = th.replacing(with: 0, where: th .< 0).replacing(with: hidden, where: th .> hidden)
+    let c = p + S * 0.5 - centre
+    let margin = 1 + 1e-6 * (p.replacing(with: -p, where: p .< 0) + S + centreSize)
+    return d - (c.replacing(with: -c, where: c .< 0) + margin)
+  }
+
+  /// Whether every lane of `slack` is at least 0 (its sign bits or-ed: -0 counts as
+  /// negative, which only makes the test stricter; the columns are finite).
+  @inline(__always)
+  static func allQuiet(_ slack: F) -> Bool {
+    let bits = unsafeBitCast(slack, to: SIMD8<Int32>.self)
+    let four = bits.lowHalf | bits.highHalf, two = four.lowHalf | four.highHalf
+    return two.x | two.y >= 0
   }
 }
