@@ -50,6 +50,11 @@ public struct ScrollEffectBatch: Sendable {
   let phaseZeroIsIdentity: Bool
   /// The ranges of cells the kernel evaluates in a frame that skips some (capacity kept).
   var evaluated: [Range<Int>] = []
+  /// Whether the fills write the cells with no effect (kind 1): the identity matrix and
+  /// opacity 1. False for a caller that reads `kinds` and treats those cells itself (the
+  /// table animator places them and keeps their opacity): their matrices and opacities in
+  /// the output are then left as they were. Hidden cells get opacity 0 either way.
+  package var fillsNoEffectCells = true
   /// Cells the last frame gave the identity without the kernel.
   package private(set) var skippedCells = 0
 
@@ -225,7 +230,7 @@ public struct ScrollEffectBatch: Sendable {
     } else {
       try Kernel.evaluate(batch, at: 0, into: &output, options: options)
     }
-    if fills { Self.applyFills(kinds, count: n, into: &output) }
+    if fills { Self.applyFills(kinds, count: n, noEffect: fillsNoEffectCells, into: &output) }
   }
 
   /// The recipe progress (0 or 1) at which `effect`'s recipe is exactly the identity
@@ -256,18 +261,21 @@ public struct ScrollEffectBatch: Sendable {
     _ quiet: QuietPhase, leading: UnsafePointer<Float>, extent: UnsafePointer<Float>, count n: Int,
     _ body: (Int, Int) -> Void
   ) -> Int {
-    @inline(__always) func quietGroup(_ g: Int) -> Bool {
-      QuietPhase.allQuiet(quiet.slack(SIMD8<Float>.load(leading + g), SIMD8<Float>.load(extent + g)))
-    }
+    // The group test written out in both loops (a local function for it stayed a call
+    // per group, the test's constants reloaded each time).
     var held = 0
     var g = 0
     while g + 8 <= n {
-      guard quietGroup(g) else {
+      guard QuietPhase.allQuiet(quiet.slack(SIMD8<Float>.load(leading + g), SIMD8<Float>.load(extent + g))) else {
         g += 8
         continue
       }
       var h = g + 8
-      while h + 8 <= n && quietGroup(h) { h += 8 }
+      while h + 8 <= n
+        && QuietPhase.allQuiet(quiet.slack(SIMD8<Float>.load(leading + h), SIMD8<Float>.load(extent + h)))
+      {
+        h += 8
+      }
       if h - g >= shortestSkip {
         body(g, h)
         held += h - g
@@ -469,30 +477,34 @@ public struct ScrollEffectBatch: Sendable {
     }
   }
 
-  /// Cells the timeline leaves alone get the identity and opacity 1; hidden cells opacity 0:
-  /// the opacities eight at a time, the identity matrices only for groups with such cells.
-  static func applyFills(_ kinds: [Float], count n: Int, into output: inout FrameOutput) {
+  /// Cells the timeline leaves alone get the identity and opacity 1 (unless `noEffect` is
+  /// false: then they are left as they are); hidden cells opacity 0: the opacities eight at
+  /// a time, the identity matrices only for groups with such cells.
+  static func applyFills(_ kinds: [Float], count n: Int, noEffect: Bool = true, into output: inout FrameOutput) {
     output.withKernelOutputs(identityStored: false) { out in
       kinds.withUnsafeBufferPointer { kinds in
         let k = kinds.baseAddress!
+        // The kinds a group's lanes are rewritten for: above 0 (no effect and hidden), or
+        // only hidden.
+        let written: Float = noEffect ? 0 : 1
         var g = 0
         while g + 8 <= n {
           let kind = SIMD8<Float>.load(k + g)
           // (A lane compare: SIMD's == compares lane by lane in a loop.)
-          if any(kind .!= SIMD8<Float>()) {
+          if any(kind .> SIMD8<Float>(repeating: written)) {
             let none = kind .== 1
-            SIMD8<Float>.load(out.opacity + g).replacing(with: 0, where: kind .== 2).replacing(with: 1, where: none)
-              .store(to: out.opacity + g)
-            if all(none) {
+            let o = SIMD8<Float>.load(out.opacity + g).replacing(with: 0, where: kind .== 2)
+            (noEffect ? o.replacing(with: 1, where: none) : o).store(to: out.opacity + g)
+            if noEffect && all(none) {
               // A whole group with no effect (the middle of a long list): one store run.
               Kernel.storeIdentity(count: 8, at: g, out)
-            } else if !all(.!none) {  // any(none), which compiled to a lane-by-lane reduction here
+            } else if noEffect && !all(.!none) {  // any(none), which compiled to a lane-by-lane reduction here
               for i in g..<(g + 8) where k[i] == 1 { Kernel.storeIdentity(count: 1, at: i, out) }
             }
           }
           g += 8
         }
-        for i in g..<n where k[i] != 0 {
+        for i in g..<n where k[i] > written {
           out.opacity[i] = k[i] == 2 ? 0 : 1
           if k[i] == 1 { Kernel.storeIdentity(count: 1, at: i, out) }
         }

@@ -209,8 +209,9 @@ struct QuietPhase {
   }
 
   /// d - (|c| + margin) for eight cells (leading edge `p`, extent `S`, points): all lanes
-  /// at least 0 when all eight have phase 0 (`allQuiet`).
-  @inline(__always)
+  /// at least 0 when all eight have phase 0 (`allQuiet`). Inlining guaranteed: with the
+  /// hint alone it stayed a call per group.
+  @inline(always)
   func slack(_ p: F, _ S: F) -> F {
     let hidden = (container + S) * 0.5
     let th = (hasShare ? hidden - share * S.replacing(with: container, where: container .< S) : F()) - inset
@@ -222,7 +223,7 @@ struct QuietPhase {
 
   /// Whether every lane of `slack` is at least 0 (its sign bits or-ed: -0 counts as
   /// negative, which only makes the test stricter; the columns are finite).
-  @inline(__always)
+  @inline(always)
   static func allQuiet(_ slack: F) -> Bool {
     let bits = unsafeBitCast(slack, to: SIMD8<Int32>.self)
     let four = bits.lowHalf | bits.highHalf, two = four.lowHalf | four.highHalf

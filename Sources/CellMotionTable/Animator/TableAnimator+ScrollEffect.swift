@@ -28,6 +28,10 @@ struct TableScrollStage: Sendable {
     }
     self.effect = effect
     batch = try ScrollEffectBatch(effect: motion.holdsTransforms ? effect.withoutMotion : effect, capacity: capacity)
+    // Rows with no effect (kind 1) are placed without their effect matrix and keep their
+    // opacity (`placeEffectRows`, `storeAnimatedRows`, `applyEffectOpacity`): the fills
+    // need not write them.
+    batch.fillsNoEffectCells = false
     if layout == .affine2D, let r = batch.batch.recipes.first, !r.isPlanar {
       throw .invalidCombination(
         field: "layout", reason: "scroll effect \(effect.name) is not affine; use the transform3D layout")
@@ -177,11 +181,16 @@ extension TableAnimator {
     }
   }
 
-  /// Every visible row's opacity multiplied by its effect's (`composeRows`' last pass).
-  static func applyEffectOpacity(_ effect: FrameOutput, rows n: Int, into frame: inout AnimatorFrame) {
+  /// Every visible row's opacity multiplied by its effect's (`composeRows`' last pass),
+  /// except where the effect's `kinds` say it has none (its opacity there is not written:
+  /// `TableScrollStage`).
+  static func applyEffectOpacity(_ effect: FrameOutput, kinds: [Float], rows n: Int, into frame: inout AnimatorFrame) {
     effect.opacity.withUnsafeBufferPointer { o in
-      frame.opacity.withUnsafeMutableBufferPointer { f in
-        for i in 0..<n { f[i] *= o[i] }
+      kinds.withUnsafeBufferPointer { k in
+        frame.opacity.withUnsafeMutableBufferPointer { f in
+          // A select, not a branch: the loop stays vectorised.
+          for i in 0..<n { f[i] *= k[i] == 1 ? 1 : o[i] }
+        }
       }
     }
   }

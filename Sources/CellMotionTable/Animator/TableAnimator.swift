@@ -480,17 +480,22 @@ public struct TableAnimator: Sendable {
         horizontal: axis == .horizontal, into: &frame)
     }
     let effect = scrollStage?.output
-    storeAnimatedRows(events, effect: effect)
+    storeAnimatedRows(events, effect: effect, kinds: scrollStage?.batch.kinds ?? [])
     try evaluateUpdates(events, time: time)
     try evaluateFolds(events, time: time)
     try collectOpenDetails(events, time: time)
-    if let effect { Self.applyEffectOpacity(effect, rows: frame.rows.count, into: &frame) }
+    if let effect {
+      Self.applyEffectOpacity(
+        effect, kinds: scrollStage.unsafelyUnwrapped.batch.kinds, rows: frame.rows.count, into: &frame)
+    }
   }
 
   /// `composeRows`' loop: each animated row's matrix written once, the kernel's A with the
   /// row's place, A x T(place) (`storeTranslated`), or with a scroll effect S between them,
-  /// A x S x T(place) (`storeWithEffect`); its opacity the kernel's.
-  mutating func storeAnimatedRows(_ events: FrameEvents, effect: FrameOutput?) {
+  /// A x S x T(place) (`storeWithEffect`; A x T(place) where the effect's `kinds` say it
+  /// has none there: its matrix is not the identity's, `TableScrollStage`); its opacity
+  /// the kernel's.
+  mutating func storeAnimatedRows(_ events: FrameEvents, effect: FrameOutput?, kinds: [Float]) {
     let visible = frame.rows, n = frame.rows.count
     let floats = frame.layout.floatsPerCell
     let horizontal = axis == .horizontal
@@ -502,32 +507,34 @@ public struct TableAnimator: Sendable {
           output.matrices.withUnsafeBufferPointer { src in
             output.opacity.withUnsafeBufferPointer { so in
               effectMatrices.withUnsafeBufferPointer { e in
-                batch.row.withUnsafeBufferPointer { rows in
-                  // One loop per case, each a literal in its loop (the selects between them
-                  // were a third of the effect loop's instructions).
-                  @inline(__always) func run(_ effect: Bool, _ planar: Bool, _ horizontal: Bool) {
-                    for c in rows.indices {
-                      let slot = rows[c] &- visible.lowerBound
-                      guard slot >= 0 && slot < n else { continue }
-                      if effect {
-                        Self.storeWithEffect(
-                          src.baseAddress! + floats * c, floats, effect: e.baseAddress! + sf * slot, planar: planar,
-                          y: Float(y[slot]), horizontal: horizontal, into: m.baseAddress! + floats * slot)
-                      } else {
-                        Self.storeTranslated(
-                          src.baseAddress!, c, Float(y[slot]), floats, horizontal: horizontal,
-                          into: m.baseAddress! + floats * slot)
+                kinds.withUnsafeBufferPointer { kinds in
+                  batch.row.withUnsafeBufferPointer { rows in
+                    // One loop per case, each a literal in its loop (the selects between them
+                    // were a third of the effect loop's instructions).
+                    @inline(__always) func run(_ effect: Bool, _ planar: Bool, _ horizontal: Bool) {
+                      for c in rows.indices {
+                        let slot = rows[c] &- visible.lowerBound
+                        guard slot >= 0 && slot < n else { continue }
+                        if effect && kinds[slot] != 1 {
+                          Self.storeWithEffect(
+                            src.baseAddress! + floats * c, floats, effect: e.baseAddress! + sf * slot, planar: planar,
+                            y: Float(y[slot]), horizontal: horizontal, into: m.baseAddress! + floats * slot)
+                        } else {
+                          Self.storeTranslated(
+                            src.baseAddress!, c, Float(y[slot]), floats, horizontal: horizontal,
+                            into: m.baseAddress! + floats * slot)
+                        }
+                        o[slot] = so[c]
                       }
-                      o[slot] = so[c]
                     }
-                  }
-                  switch (effect != nil, planar, horizontal) {
-                  case (false, _, false): run(false, false, false)
-                  case (false, _, true): run(false, false, true)
-                  case (true, true, false): run(true, true, false)
-                  case (true, true, true): run(true, true, true)
-                  case (true, false, false): run(true, false, false)
-                  case (true, false, true): run(true, false, true)
+                    switch (effect != nil, planar, horizontal) {
+                    case (false, _, false): run(false, false, false)
+                    case (false, _, true): run(false, false, true)
+                    case (true, true, false): run(true, true, false)
+                    case (true, true, true): run(true, true, true)
+                    case (true, false, false): run(true, false, false)
+                    case (true, false, true): run(true, false, true)
+                    }
                   }
                 }
               }
@@ -593,8 +600,9 @@ public struct TableAnimator: Sendable {
         let slot = row - frame.rows.lowerBound
         frame.matrices.withUnsafeMutableBufferPointer { m in
           updateOutput.matrices.withUnsafeBufferPointer { src in
-            if let effect {
-              // The row's scroll effect between its animation and its place (`composeRows`).
+            if let effect, scrollStage.unsafelyUnwrapped.batch.kinds[slot] != 1 {
+              // The row's scroll effect between its animation and its place (`composeRows`;
+              // none where its kind says so, `storeAnimatedRows`).
               effect.matrices.withUnsafeBufferPointer { e in
                 let sf = effect.layout.floatsPerCell
                 Self.storeWithEffect(
@@ -680,8 +688,11 @@ public struct TableAnimator: Sendable {
 
   /// Writes `n` translations by `y[i]` points down (right, `horizontal`), converted to
   /// Float, `floats` Floats each (16: CATransform3D field order; 6: the affine a b c d tx
-  /// ty), to `m`: one loop per layout and axis, each a literal in its loop.
-  @inline(__always)
+  /// ty), to `m`: one loop per layout and axis, each a literal in its loop. A function of
+  /// its own (not inlined): the placements call it once per run of rows, and compiled alone
+  /// its loop unrolls (inlined into the effect's placement loop it kept a second exit test
+  /// per row and did not: 12 instructions a row instead of 8).
+  @inline(never)
   static func storeTranslations(
     _ y: UnsafePointer<Double>, _ n: Int, _ floats: Int, horizontal: Bool, into m: UnsafeMutablePointer<Float>
   ) {
