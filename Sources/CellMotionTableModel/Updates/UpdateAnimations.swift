@@ -147,10 +147,11 @@ struct ActiveBatch: Sendable {
     self.fixedHeight = fixedHeight
   }
 
-  /// The segment holding row `n` (after the batch; not a fixed row).
+  /// The segment holding row `n` (after the batch; not a fixed row), searched from segment
+  /// `hint` on (`_partitionPoint(_:from:_:)`: 0, a plain search).
   @inline(__always)
-  func segment(of n: Int) -> Int {
-    segEnd.withUnsafeBufferPointer { e in _partitionPoint(e.count) { e[$0] > n } }
+  func segment(of n: Int, from hint: Int = 0) -> Int {
+    segEnd.withUnsafeBufferPointer { e in _partitionPoint(e.count, from: hint) { e[$0] > n } }
   }
 
   /// Row `n` (after the batch): its index before it (nil: inserted by it) and how much it
@@ -181,7 +182,7 @@ struct ActiveBatch: Sendable {
       let from = map.fixedFrom[j]
       return (from < 0 ? (nil, 0, 0) : (from, fixedTop[j], fixedHeight[j]), ChangeCursor(fixed: j, segment: cursor.segment))
     }
-    let s = segEnd.withUnsafeBufferPointer { e in _partitionPoint(e.count, from: cursor.segment) { e[$0] > n } }
+    let s = segment(of: n, from: cursor.segment)
     return (
       (segOld[s] + (n - segStart[s]), segTop[s], n == segEnd[s] - 1 ? segLastHeight[s] : 0),
       ChangeCursor(fixed: j, segment: s)
