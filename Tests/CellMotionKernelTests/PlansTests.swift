@@ -73,6 +73,16 @@ struct PlansTests {
     #expect(batch.row == [1, 2, 4, 5, 7, 8])
     batch.removeCells(finishedBy: 0.95, orRow: { $0 == 8 })
     #expect(batch.columns.counts().allSatisfy { $0 == batch.count }, "\(batch.columns.counts())")
+    // Without a row test: the cells finished by the time go, the others stay in order,
+    // as with a row test that keeps every row.
+    for i in 9..<15 { try batch.append(recipe: i % 2, row: i, startTime: Double(i) * 0.1, geometry: g) }
+    var withTest = batch
+    let before = batch.count, t = batch.endTime(ofCell: batch.count / 2)
+    let kept = (0..<batch.count).filter { batch.endTime(ofCell: $0) > t }.map { batch.row[$0] }
+    withTest.removeCells(finishedBy: t, orRow: { _ in false })
+    batch.removeCells(finishedBy: t)
+    #expect(batch.row == kept && withTest.row == kept && !kept.isEmpty && kept.count < before, "\(kept)")
+    #expect(batch.columns.counts().allSatisfy { $0 == batch.count }, "\(batch.columns.counts())")
     batch.removeAll()
     #expect(batch.columns.counts().allSatisfy { $0 == 0 })
   }

@@ -531,6 +531,13 @@ public struct CellBatch: Sendable {
     compact { i, _, _ in !shouldRemove(i) }
   }
 
+  /// Removes the cells that have finished by `time` (absolute seconds; see `endTime`),
+  /// keeping order; O(count), no allocation. (`removeCells(finishedBy:orRow:)` with no row
+  /// test: no closure call per cell.)
+  public mutating func removeCells(finishedBy time: Double) {
+    compact { _, _, end in end > time }
+  }
+
   /// Removes the cells that have finished by `time` (absolute seconds; see `endTime`) or
   /// whose row `removeRow` rejects, keeping order; O(count), no allocation.
   public mutating func removeCells(finishedBy time: Double, orRow removeRow: (Int) -> Bool) {

@@ -328,7 +328,16 @@ public struct TableAnimator: Sendable {
     if resumesInterruptedAppearances {
       if time >= nextCellEnd { removeFinishedCells(by: time) }
     } else {
-      batch.removeCells(finishedBy: time) { row in !visible.contains(row) || Self.contains(sorted: ended, row) }
+      // A row that ended displaying and is inside the visible range again (reused this
+      // frame) is one of the few in `ended` between the range's bounds: only those are
+      // searched, and only for cells whose row is visible (the others go by the first test).
+      ended.withUnsafeBufferPointer { e in
+        let inside = UnsafeBufferPointer(
+          rebasing: e[Self.lowerBound(sorted: e, visible.lowerBound)..<Self.lowerBound(sorted: e, visible.upperBound)])
+        batch.removeCells(finishedBy: time) { row in
+          !visible.contains(row) || (!inside.isEmpty && Self.contains(sorted: inside, row))
+        }
+      }
       nextCellEnd = batch.earliestEndTime
     }
     // Visible rows: a translation to the row's place (composed after the animation below),
@@ -668,7 +677,7 @@ public struct TableAnimator: Sendable {
   ///
   /// - Complexity: O(cells in flight); no allocation.
   mutating func removeFinishedCells(by time: Double) {
-    batch.removeCells(finishedBy: time) { _ in false }
+    batch.removeCells(finishedBy: time)
     nextCellEnd = batch.earliestEndTime
   }
 
@@ -882,13 +891,20 @@ public struct TableAnimator: Sendable {
     try batch.reserveCapacity(n)
   }
 
-  static func contains(sorted a: [Int], _ x: Int) -> Bool {
+  /// Whether sorted `a` holds `x`.
+  static func contains(sorted a: UnsafeBufferPointer<Int>, _ x: Int) -> Bool {
+    let i = lowerBound(sorted: a, x)
+    return i < a.count && a[i] == x
+  }
+
+  /// The first index of sorted `a` whose value is not below `x` (`a.count`: none).
+  static func lowerBound(sorted a: UnsafeBufferPointer<Int>, _ x: Int) -> Int {
     var lo = 0, hi = a.count
     while lo < hi {
       let mid = (lo + hi) / 2
       if a[mid] < x { lo = mid + 1 } else { hi = mid }
     }
-    return lo < a.count && a[lo] == x
+    return lo
   }
 }
 
