@@ -50,6 +50,8 @@ public struct ScrollEffectBatch: Sendable {
   let phaseZeroIsIdentity: Bool
   /// The ranges of cells the kernel evaluates in a frame that skips some (capacity kept).
   var evaluated: [Range<Int>] = []
+  /// The runs of cells `quietPhaseRuns` found in the frame (capacity kept).
+  var quietRuns: [Range<Int>] = []
   /// Whether the fills write the cells with no effect (kind 1): the identity matrix and
   /// opacity 1. False for a caller that reads `kinds` and treats those cells itself (the
   /// table animator places them and keeps their opacity): their matrices and opacities in
@@ -80,6 +82,7 @@ public struct ScrollEffectBatch: Sendable {
     kinds.reserveResident(capacity, touching: touched, with: 0)
     timelineColumns.reserveResident(5 * capacity, touching: 5 * touched, with: 0)
     evaluated.reserveCapacity(capacity / Self.shortestSkip + 2)
+    quietRuns.reserveCapacity(capacity / Self.shortestSkip + 2)
   }
 
   /// Evaluates the effect for `leading.count` cells.
@@ -185,11 +188,13 @@ public struct ScrollEffectBatch: Sendable {
           // fade) are not resolved at all: runs of them get kind 1 here (`quietPhaseRuns`)
           // and only the cells between the runs are resolved and passed.
           let quiet = skipsIdentity ? resolver.quietPhase : nil
+          quietRuns.removeAll(keepingCapacity: true)
           if let quiet, phaseZeroIsIdentity {
             var start = 0
             let skipped = Self.quietPhaseRuns(quiet, leading: leading.baseAddress!, extent: e, count: n) { lo, hi in
               if start < lo { resolveAndPass(start..<lo) }
               Self.fill(kinds.baseAddress! + lo, 1, count: hi - lo)
+              quietRuns.append(lo..<hi)
               start = hi
             }
             if start < n { resolveAndPass(start..<n) }
@@ -216,8 +221,22 @@ public struct ScrollEffectBatch: Sendable {
           // corners, which the fills do not write.
           skippedCells = 0
           if let identity = identityProgress, atIdentity >= Self.shortestSkip, skipsIdentity {
-            skippedCells = Self.skipIdentityRuns(
-              progress.baseAddress!, kinds.baseAddress!, count: n, at: identity, into: &evaluated)
+            // The quiet runs are skipped as they are; the cells between them scanned.
+            evaluated.removeAll(keepingCapacity: true)
+            var start = 0
+            for q in quietRuns {
+              if start < q.lowerBound {
+                skippedCells += Self.skipIdentityRuns(
+                  progress.baseAddress!, kinds.baseAddress!, in: start..<q.lowerBound, at: identity,
+                  appendingTo: &evaluated)
+              }
+              skippedCells += q.count
+              start = q.upperBound
+            }
+            if start < n {
+              skippedCells += Self.skipIdentityRuns(
+                progress.baseAddress!, kinds.baseAddress!, in: start..<n, at: identity, appendingTo: &evaluated)
+            }
             if skippedCells > 0 { fills = true }
           }
         }
@@ -300,16 +319,26 @@ public struct ScrollEffectBatch: Sendable {
     _ progress: UnsafePointer<Float>, _ kinds: UnsafeMutablePointer<Float>, count n: Int, at identity: Float,
     into ranges: inout [Range<Int>]
   ) -> Int {
+    ranges.removeAll(keepingCapacity: true)
+    return skipIdentityRuns(progress, kinds, in: 0..<n, at: identity, appendingTo: &ranges)
+  }
+
+  /// `skipIdentityRuns(_:_:count:at:into:)` over the cells `cells` only (its lower bound a
+  /// multiple of eight), the ranges appended to `ranges`.
+  static func skipIdentityRuns(
+    _ progress: UnsafePointer<Float>, _ kinds: UnsafeMutablePointer<Float>, in cells: Range<Int>, at identity: Float,
+    appendingTo ranges: inout [Range<Int>]
+  ) -> Int {
+    let n = cells.upperBound
     let target = SIMD8<Float>(repeating: identity), zero = SIMD8<Float>(), one = SIMD8<Float>(repeating: 1)
     @inline(__always) func atIdentity(_ g: Int) -> SIMDMask<SIMD8<Int32>> {
       let k = SIMD8<Float>.load(kinds + g)
       return (k .== one) .| ((k .== zero) .& (SIMD8<Float>.load(progress + g) .== target))
     }
     @inline(__always) func atIdentity(cell j: Int) -> Bool { kinds[j] == 1 || (kinds[j] == 0 && progress[j] == identity) }
-    ranges.removeAll(keepingCapacity: true)
     var skipped = 0
-    var start = 0
-    var i = 0
+    var start = cells.lowerBound
+    var i = cells.lowerBound
     while i < n {
       // The next cell at the identity, eight at a time, then where its run ends.
       var a = i
