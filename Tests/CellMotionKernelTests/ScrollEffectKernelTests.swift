@@ -227,6 +227,71 @@ struct ScrollEffectKernelTests {
     #expect(frames >= 10 && skipped > 1_000, "\(frames) frames, \(skipped) cells")
   }
 
+  /// The quiet-phase runs in a batch reused frame after frame: a list of small rows scrolled
+  /// through a viewport tall enough to hold runs of hundreds of quiet rows, so that rows
+  /// move between the runs and the resolved cells from one frame to the next (a run whose
+  /// cells kept the last frame's kinds, progress or matrices would show it), against the
+  /// reference at every lane width.
+  @Test("Quiet-phase runs in a reused batch: rows moving in and out of them, against the reference")
+  func quietRunsAcrossFrames() throws {
+    var transform = ErrorTracker("quiet runs transform (normalised)", tolerance: 2e-5)
+    var opacity = ErrorTracker("quiet runs opacity", tolerance: 1e-5)
+    var g = SeededGenerator(seed: 0x0_9A1E7)
+    var quietFrames = 0, frames = 0
+    // Ramps of 80 points or more: a progress is a Float multiply-add of a place up to the
+    // viewport's length, within the tolerance for ramps of about 1/100 of it (the type's
+    // note); the rows are small so that hundreds fit in the quiet middle.
+    let effects = [
+      try ScrollEffect.edgeFadeScale(threshold: .visible.inset(by: 80)),
+      try .edgeFadeScale(threshold: .centered.inset(by: -400)),
+      try .edgeFadeScale(threshold: .visible(0.5).inset(by: 80)),
+      try .edgeFadeScale(threshold: .visible.inset(by: 80), axis: .horizontal),
+    ]
+    for effect in effects {
+      let vertical = effect.timeline.axis == .vertical
+      let (starts, sizes) = Self.layout(900, first: 0, extents: [8, 12.5, 9, 20, 6])
+      let content = starts.last! + sizes.last!
+      let viewport = 2_400.0
+      for lanes in LaneWidth.allCases {
+        var batch = try ScrollEffectBatch(effect: effect, capacity: 900)
+        var out = try FrameOutput(capacity: 900)
+        for _ in 0..<8 {
+          let offset = g.uniform(-200...(content - viewport + 200))
+          let scroll = try ScrollState(
+            offsetX: vertical ? 0 : offset, offsetY: vertical ? offset : 0, viewportWidth: vertical ? 375 : viewport,
+            viewportHeight: vertical ? viewport : 375, contentWidth: vertical ? nil : content,
+            contentHeight: vertical ? content : nil)
+          // Every row, or a stretch of them (the cells change places in the batch too).
+          let first = g.uniform(0...1) < 0.5 ? 0 : Int(g.uniform(0...100))
+          let leading = starts[first...].map { Float($0 - offset) }, extent = sizes[first...].map { Float($0) }
+          try leading.withUnsafeBufferPointer { l in
+            try extent.withUnsafeBufferPointer { e in
+              try batch.evaluate(
+                leading: l, extent: e, crossExtent: 320, scroll: scroll, into: &out, options: KernelOptions(lanes: lanes))
+            }
+          }
+          frames += 1
+          quietFrames += batch.quietRuns.isEmpty ? 0 : 1
+          for i in 0..<leading.count {
+            let s = Double(leading[i]) + offset, e = Double(extent[i])
+            let cell = vertical
+              ? try ScrollCell(x: 0, y: s, width: 320, height: e) : try ScrollCell(x: s, y: 0, width: e, height: 320)
+            let ref = effect.evaluate(cell: cell, scroll: scroll)
+            let context = "\(effect.name) \(effect.timeline.axis) \(lanes) offset \(offset) cell \(i)"
+            transform.record(normalisedError(out.transform(ofCell: i), ref.transform, scale: max(320, e)).0, 0, context)
+            opacity.record(Double(out.opacity[i]), ref.opacity, context)
+          }
+        }
+      }
+    }
+    print(transform)
+    print(opacity)
+    print("quiet runs in \(quietFrames) of \(frames) frames")
+    #expect(transform.passed, "\(transform)")
+    #expect(opacity.passed, "\(opacity)")
+    #expect(quietFrames > frames / 2, "\(quietFrames) of \(frames) frames")
+  }
+
   /// `QuietPhase` against the reference: every group of eight cells it passes has the
   /// reference phase exactly 0 (`ScrollTimeline.output`, in Double), and each cell's own
   /// lane resolution (`TimelinePass` from `resolved(extent:scroll:)`, u as one multiply-add
