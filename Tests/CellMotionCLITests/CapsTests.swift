@@ -17,6 +17,8 @@ struct CapsTests {
     let large = try CLI.peakRSS(["simulate", "--fps", "1000", "--duration", "20", "--format", "jsonl", "-o", out], in: dir)
     let largeSize = try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int ?? 0
     #expect(small.status == 0 && large.status == 0)
+    // Both measured (a process of this size holds megabytes: 0 would be a failed read).
+    #expect(small.kib > 1024 && large.kib > 1024, "peak RSS \(small.kib) KiB, \(large.kib) KiB")
     #expect(largeSize > 9 * smallSize, "\(smallSize) -> \(largeSize) bytes written")
     // Keeping the frames (about 1 KB each) or the text would add 30 MB or more.
     #expect(large.kib - small.kib < 8 * 1024, "peak RSS \(small.kib) KiB -> \(large.kib) KiB")
