@@ -71,7 +71,7 @@ public struct ScrollEffectBatch: Sendable {
     batch = try CellBatch(recipes: [effect.recipe], capacity: capacity, source: .progress)
     identityProgress = Self.identityProgress(of: effect)
     // The pass's recipe progress for the value 0, as `TimelinePass.loop` computes it.
-    let lower = Float(effect.domain.lowerBound), scale = Float(1 / (effect.domain.upperBound - effect.domain.lowerBound))
+    let (lower, scale) = TimelinePass.domainScaling(effect.domain)
     phaseZeroIsIdentity = identityProgress == Swift.min(Swift.max((0 - lower) * scale, 0), 1)
     // The columns at their working size once, then emptied (capacity kept): their pages
     // are touched here rather than by the first frame, which appends thousands of cells
@@ -582,8 +582,7 @@ struct TimelinePass {
     slope = Float(r.slope)
     intercept = Float(r.slope * offset + r.intercept)
     (before, after) = (r.fill.before, r.fill.after)
-    domainLower = Float(domain.lowerBound)
-    domainScale = Float(1 / (domain.upperBound - domain.lowerBound))
+    (domainLower, domainScale) = Self.domainScaling(domain)
     switch r.shape {
     case .ramp: mode = .ramp
     case .step: mode = .step
@@ -595,6 +594,11 @@ struct TimelinePass {
     case .phaseStep(let h): (mode, span) = (.phaseStep, Float(h))
     case .inactive: mode = .inactive
     }
+  }
+
+  /// A domain as the lanes read it: recipe progress = (value - lower) x scale, clamped.
+  static func domainScaling(_ domain: ClosedRange<Double>) -> (lower: Float, scale: Float) {
+    (Float(domain.lowerBound), Float(1 / (domain.upperBound - domain.lowerBound)))
   }
 
   /// A side's fill as numbers the lanes select with: whether the value becomes the range's

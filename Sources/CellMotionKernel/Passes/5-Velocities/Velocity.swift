@@ -171,7 +171,8 @@ package struct VelocityPlan: Sendable {
   /// A part's users split for `Kernel.scaleRate`: constant deltas in quads (a short last
   /// quad repeats its last row and delta), the others kept apart.
   static func scales(_ users: [(row: Int, delta: SIMD3<Float>)]) -> PartScale {
-    let constant = users.filter { $0.delta.y == 0 && $0.delta.z == 0 }
+    let isConstant = { (u: (row: Int, delta: SIMD3<Float>)) in u.delta.y == 0 && u.delta.z == 0 }
+    let constant = users.filter(isConstant)
     let quads = Swift.stride(from: 0, to: constant.count, by: 4).map { first in
       let used = min(4, constant.count - first)
       var q = RateQuad(rows: SIMD4(repeating: 0), deltas: SIMD4(repeating: 0), used: used)
@@ -181,7 +182,7 @@ package struct VelocityPlan: Sendable {
       }
       return q
     }
-    return PartScale(quads: quads, geometric: users.filter { !($0.delta.y == 0 && $0.delta.z == 0) })
+    return PartScale(quads: quads, geometric: users.filter { !isConstant($0) })
   }
 
   init(_ r: CompiledRecipe) {
