@@ -330,6 +330,10 @@ public struct UpdateAnimations: Sendable {
   /// The deleted cells' frozen slides (`UpdateCell.slideStart`, `slideCount`); compacted
   /// by `reindex` once most of it belongs to cells that have ended.
   private var slidePool: [FrozenSlide] = []
+  /// The pool's memory before its last compaction, which the next compaction writes into
+  /// (a fresh pool each time was grown again by the next batches: a copy to fresh memory,
+  /// about 150,000 instructions of a batch at a million rows).
+  private var spareSlides: [FrozenSlide] = []
   /// Slides the pool holds (tests of its compaction).
   var slidePoolCount: Int { slidePool.count }
   /// Rows a batch moved (explicitly) whose slide runs until `until` seconds: drawn wherever
@@ -556,14 +560,15 @@ public struct UpdateAnimations: Sendable {
   ///   (`live`: the slides the cells use, counted by `reindex`).
   private mutating func compactSlides(live: Int) {
     guard slidePool.count > 2 * live + 256 else { return }
-    var pool: [FrozenSlide] = []
-    pool.reserveCapacity(2 * live + 256)
+    // As much room as the pool had: the batches after this one grow it as far again.
+    var pool = [FrozenSlide]._reusing(&spareSlides, capacity: Swift.max(2 * live + 256, slidePool.capacity))
     // Every cell's start moves (an empty range too: it must stay within the new pool).
     for k in cells.indices {
       let start = cells[k].slideStart
       cells[k].slideStart = pool.count
       if cells[k].slideCount > 0 { pool.append(contentsOf: slidePool[start..<(start + cells[k].slideCount)]) }
     }
+    spareSlides = slidePool
     slidePool = pool
   }
 
