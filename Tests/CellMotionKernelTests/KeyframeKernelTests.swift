@@ -276,4 +276,45 @@ struct KeyframeKernelTests {
     }
     c.expectAllPassed(folds: false)
   }
+
+  /// `tableKeyframeStage` and `tableGeometryKeyframeStage` (SIMD8 with AVX2: each lane's
+  /// segment counted, its constants looked up): plain tracks of 4 to 9 keys, lines and
+  /// cubics, with and without the cell's geometry, uneven key times and two keys at one
+  /// time (equal segment starts: the later segment holds from there), every lane width.
+  @Test("Plain tracks of 4 to 9 keys (the segment lookup) match the reference")
+  func lookupTracks() throws {
+    var g = SeededGenerator(seed: 0x4B_E7FA)
+    var c = Comparison("4-9 key keyframes")
+    for round in 0..<24 {
+      let keys = 4 + round % 6
+      let geometric = round % 2 == 0
+      let mode: KeyframeCalculationMode = round % 4 < 2 ? .linear : .cubic
+      func value(_ g: inout SeededGenerator) -> ChannelValue {
+        geometric
+          ? ChannelValue(g.uniform(-30...30), perCellHeight: g.uniform(-0.5...0.5), perTableWidth: g.uniform(-0.3...0.3))
+          : ChannelValue(g.uniform(-40...40))
+      }
+      var times = (0..<keys).map { Double($0) / Double(keys - 1) }
+      if round % 3 != 0 {
+        for j in 1..<(keys - 1) { times[j] = (Double(j) + g.uniform(-0.3...0.3)) / Double(keys - 1) }
+      }
+      // Two keys at one time (a jump in the track) in a third of the rounds.
+      if round % 3 == 1 { times[2] = times[1] }
+      var channels: [ChannelAnimation] = []
+      for channel in [Channel.translationX, .translationY] {
+        let track = ChannelKeyframes(
+          values: (0..<keys).map { _ in value(&g) }, keyTimes: times, timingFunctions: nil, mode: mode)
+        channels.append(ChannelAnimation(channel, keyframes: track, curve: .bezier(.linear), duration: g.uniform(0.4...1.2)))
+      }
+      let recipe = Recipe(name: "lookup\(round)", channels: channels)
+      let compiled = try CompiledRecipe(recipe)
+      #expect(
+        compiled.keyframes.allSatisfy { (3...8).contains($0.table.count / CompiledKeyframes.tableStride) },
+        "round \(round): \(compiled.keyframes.map { $0.table.count / CompiledKeyframes.tableStride }) segments")
+      for n in [0, 1, 7, 9, 1023] {
+        try compare(recipes: [recipe], count: n, time: g.uniform(-0.2...1.4), lanes: LaneWidth.allCases, g: &g, into: &c)
+      }
+    }
+    c.expectAllPassed(folds: false)
+  }
 }

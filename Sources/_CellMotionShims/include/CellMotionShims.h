@@ -72,6 +72,41 @@ static inline __attribute__((always_inline)) cm_int8 cm_outside8(cm_float8 v, cm
   return ~((v >= lo) & (v <= hi));
 }
 
+/// Whether `cm_permute8` is one instruction (`vpermps`, AVX2): keyframe tracks of up to
+/// eight segments then look their constants up instead of selecting them segment by
+/// segment (`Kernel.tableKeyframeStage`).
+static inline __attribute__((always_inline)) int cm_has_permute8(void) {
+#if defined(__AVX2__)
+  return 1;
+#else
+  return 0;
+#endif
+}
+
+/// Lane k of the result is `table[index[k]]` (indexes 0...7). One `vpermps` with AVX2;
+/// lane by lane otherwise (callers check `cm_has_permute8` first).
+static inline __attribute__((always_inline)) cm_float8 cm_permute8(cm_float8 table, cm_int8 index) {
+#if defined(__AVX2__)
+  return __builtin_ia32_permvarsf256(table, index);
+#else
+  cm_float8 r;
+  for (int k = 0; k < 8; k++) r[k] = table[index[k] & 7];
+  return r;
+#endif
+}
+
+/// Each lane's segment of a keyframe table of up to eight segments whose starts are the
+/// lanes of `starts` (lanes past the last segment +infinity): how many of starts 1...7 are
+/// <= f. The starts never decrease, so this is the last segment whose start is <= f (0 for
+/// NaN). Seven compares and subtracts, no loop: the broadcasts of the starts are the same
+/// for every group, outside the caller's loop.
+static inline __attribute__((always_inline)) cm_int8 cm_segment_index8(cm_float8 f, cm_float8 starts) {
+  cm_int8 index = 0;
+#pragma clang loop unroll(full)
+  for (int s = 1; s < 8; s++) index -= (cm_int8)(f >= starts[s]);
+  return index;
+}
+
 /// Stores 8 (4) lanes at `p`, which need not be aligned: one `vmovups` (`movups`). Swift's
 /// `storeBytes(of:as:)` does the same when inlined, but the optimiser left it a call per
 /// lane group in some out-of-line stages (the square-root fitted solve: 4 instructions per
