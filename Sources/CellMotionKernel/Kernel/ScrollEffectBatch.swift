@@ -417,29 +417,18 @@ public struct ScrollEffectBatch: Sendable {
     for (k, v) in c.enumerated() { try Check.within(Double(v), range, "\(field)[\(k)]") }
   }
 
-  /// `checkColumn` of two columns of one length in one loop (two loads and their tests per
-  /// eight cells, one loop's counting): the error is the one `checkColumn` gives for the
-  /// first column, else for the second.
+  /// `checkColumn` of two columns of one length in one loop (`cm_any_outside2`): the error
+  /// is the one `checkColumn` gives for the first column, else for the second.
   static func checkColumns(
     _ a: UnsafeBufferPointer<Float>, _ ra: ClosedRange<Double>, _ fa: String, _ b: UnsafeBufferPointer<Float>,
     _ rb: ClosedRange<Double>, _ fb: String
   ) throws(CellMotionError) {
     precondition(a.count == b.count)
-    let loA = SIMD8<Float>(repeating: Float(ra.lowerBound)), hiA = SIMD8<Float>(repeating: Float(ra.upperBound))
-    let loB = SIMD8<Float>(repeating: Float(rb.lowerBound)), hiB = SIMD8<Float>(repeating: Float(rb.upperBound))
-    var bad = SIMD8<Int32>(repeating: 0)
-    var i = 0
-    if let pa = a.baseAddress, let pb = b.baseAddress {
-      while i + 8 <= a.count {
-        bad = bad | cm_outside8(SIMD8<Float>.load(pa + i), loA, hiA) | cm_outside8(SIMD8<Float>.load(pb + i), loB, hiB)
-        i += 8
-      }
-    }
-    var ok = !any(bad .!= SIMD8<Int32>())
-    while ok && i < a.count {
-      ok = a[i] >= loA[0] && a[i] <= hiA[0] && b[i] >= loB[0] && b[i] <= hiB[0]
-      i += 1
-    }
+    let ok =
+      a.isEmpty
+      || cm_any_outside2(
+        a.baseAddress, Float(ra.lowerBound), Float(ra.upperBound), b.baseAddress, Float(rb.lowerBound),
+        Float(rb.upperBound), a.count) == 0
     guard !ok else { return }
     try checkColumn(a, ra, fa)
     try checkColumn(b, rb, fb)

@@ -124,6 +124,24 @@ static inline __attribute__((always_inline)) cm_float8 cm_sqrt8(cm_float8 x) {
 typedef float cm_float8_u __attribute__((ext_vector_type(8), aligned(4)));
 typedef float cm_float4_u __attribute__((ext_vector_type(4), aligned(4)));
 typedef double cm_double4 __attribute__((ext_vector_type(4)));
+/// Whether any of the `n` values at `a` is outside [loA, hiA] or any at `b` outside
+/// [loB, hiB] (NaN is outside): eight values of each per loop, the verdict kept in a
+/// register (in Swift, the same loop with the mask kept as SIMD8<Int32> took 17
+/// instructions per eight cells, callgrind; here about 11).
+static inline __attribute__((always_inline)) int cm_any_outside2(
+    const float *a, float loA, float hiA, const float *b, float loB, float hiB, long n) {
+  cm_int8 bad = 0;
+  long i = 0;
+  for (; i + 8 <= n; i += 8) {
+    cm_float8 va = *(const cm_float8_u *)(a + i), vb = *(const cm_float8_u *)(b + i);
+    bad |= ~((va >= loA) & (va <= hiA)) | ~((vb >= loB) & (vb <= hiB));
+  }
+  int any = 0;
+  for (int k = 0; k < 8; k++) any |= bad[k];
+  for (; i < n; i++) any |= !(a[i] >= loA && a[i] <= hiA && b[i] >= loB && b[i] <= hiB);
+  return any != 0;
+}
+
 typedef double cm_double4_u __attribute__((ext_vector_type(4), aligned(4)));
 typedef double cm_double2 __attribute__((ext_vector_type(2)));
 typedef double cm_double2_u __attribute__((ext_vector_type(2), aligned(4)));
