@@ -709,15 +709,16 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
       }
     }
     guard firstNew > 0 else { return _Blocks(leaves: leaves, starts: starts, slabs: slabs) }
-    // Words each old slab's leaves use.
-    var used = [Int](repeating: 0, count: firstNew)
+    // Words each old slab's leaves use: counted for every slab, at index slab + 1 (runs,
+    // slab -1, at 0), with no test per leaf (the tests took 11 instructions a leaf, and a
+    // batch at four million rows walks 62,000 leaves).
+    var counts = [Int](repeating: 0, count: slabs.count + 1)
     leaves.withUnsafeBufferPointer { leaves in
-      used.withUnsafeMutableBufferPointer { used in
-        for leaf in leaves where leaf.slab >= 0 && Int(leaf.slab) < firstNew {
-          used[Int(leaf.slab)] += Leaf.words(leaf.count)
-        }
+      counts.withUnsafeMutableBufferPointer { counts in
+        for leaf in leaves { counts[Int(leaf.slab) &+ 1] &+= Leaf.words(leaf.count) }
       }
     }
+    let used = Array(counts[1..<(firstNew + 1)])
     // New index of each old slab: -1 dropped (unused), -2 emptied (its leaves move).
     var remap = [Int32](repeating: -1, count: firstNew)
     // Old slabs are emptied only while the sequence would hold more than twice the words
