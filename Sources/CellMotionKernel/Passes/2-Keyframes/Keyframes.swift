@@ -12,30 +12,38 @@ import _CellMotionShims
 extension Kernel {
   /// Writes the value of keyframe channel `k` for `count` cells into its scratch row, in
   /// whole lane groups (as `progressStage`).
+  ///
+  /// The track is borrowed where the recipe's array holds it: a track taken by value was
+  /// copied per block, its arrays retained and released (a depth page's three tracks: 1.9
+  /// instructions a cell, callgrind).
   static func keyframeStage<L: FloatLanes>(
-    _: L.Type, _ k: CompiledKeyframes, progress: StagedProgress, height: UnsafePointer<Float>,
+    _: L.Type, _ kp: UnsafePointer<CompiledKeyframes>, progress: StagedProgress, height: UnsafePointer<Float>,
     tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>
   ) {
-    k.table.withUnsafeBufferPointer { table in
+    let part = kp.pointee.part, usesGeometry = kp.pointee.usesGeometry, cubic = kp.pointee.cubic
+    let plain = !kp.pointee.easings.any
+    kp.pointee.table.withUnsafeBufferPointer { table in
       let segments = table.baseAddress.unsafelyUnwrapped, n = table.count / CompiledKeyframes.tableStride
       // The common tracks (constant values, no easing per segment: the presets) take a
       // loop with no flag tested inside it: lines, or cubics.
-      let plain = !k.easings.any && n >= 2
-      if plain && !k.usesGeometry {
-        if k.cubic {
-          plainKeyframeStage(L.self, CubicSegments.self, k, progress: progress, segments, n, count: count, into: out)
+      let plain = plain && n >= 2
+      if plain && !usesGeometry {
+        if cubic {
+          plainKeyframeStage(L.self, CubicSegments.self, part: part, progress: progress, segments, n, count: count, into: out)
         } else {
-          plainKeyframeStage(L.self, LineSegments.self, k, progress: progress, segments, n, count: count, into: out)
+          plainKeyframeStage(L.self, LineSegments.self, part: part, progress: progress, segments, n, count: count, into: out)
         }
         return
       }
-      if plain && !k.cubic {
+      if plain && !cubic {
         // Lines whose values follow the cell's height or the table's width (a slide from
         // the table's edge, a page's width): the same loop with those parts selected too.
         plainGeometryKeyframeStage(
-          L.self, k, progress: progress, segments, n, height: height, tableWidth: tableWidth, count: count, into: out)
+          L.self, part: part, progress: progress, segments, n, height: height, tableWidth: tableWidth, count: count,
+          into: out)
         return
       }
+      let k = kp.pointee
       var i = 0
       while i < count {
         let f = L.clamp(progress(k.part, i) as L, 0, 1)
@@ -58,7 +66,7 @@ extension Kernel {
   /// its segment's start, 1/span and cubic (`S`: lines select two coefficients, cubics
   /// four), then evaluates it.
   static func plainKeyframeStage<L: FloatLanes, S: SegmentShape>(
-    _: L.Type, _: S.Type, _ k: CompiledKeyframes, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
+    _: L.Type, _: S.Type, part: Int, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
     count: Int, into out: UnsafeMutablePointer<Float>
   ) {
     let stride = CompiledKeyframes.tableStride
@@ -72,7 +80,7 @@ extension Kernel {
       let (start1, inv1, a1, b1, c1, d1) = (at(s1, 0), at(s1, 1), at(s1, 2), at(s1, 3), at(s1, 4), at(s1, 5))
       var i = 0
       while i < count {
-        let (m, u) = twoSegments(progress(k.part, i), start: (start0, start1), inv: (inv0, inv1))
+        let (m, u) = twoSegments(progress(part, i), start: (start0, start1), inv: (inv0, inv1))
         let c = c0.replacing(with: c1, where: m), d = d0.replacing(with: d1, where: m)
         let v =
           S.cubic
@@ -84,12 +92,12 @@ extension Kernel {
       return
     }
     if L.width == 8 && n <= tableSegments && cm_has_permute8() != 0 {
-      tableKeyframeStage(S.self, k, progress: progress, table, n, count: count, into: out)
+      tableKeyframeStage(S.self, part: part, progress: progress, table, n, count: count, into: out)
       return
     }
     var i = 0
     while i < count {
-      let f = L.clamp(progress(k.part, i) as L, 0, 1)
+      let f = L.clamp(progress(part, i) as L, 0, 1)
       var start = L(repeating: table[0]), inv = L(repeating: table[1])
       var a = L(repeating: table[2]), b = L(repeating: table[3]), c = L(repeating: table[4]), d = L(repeating: table[5])
       var s = table
@@ -134,7 +142,7 @@ extension Kernel {
   /// arithmetic after it is the same: the same bits. (A wheel picker's four-segment track:
   /// 7.6 -> 5.3 instructions a cell, callgrind.)
   static func tableKeyframeStage<S: SegmentShape>(
-    _: S.Type, _ k: CompiledKeyframes, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
+    _: S.Type, part: Int, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
     count: Int, into out: UnsafeMutablePointer<Float>
   ) {
     typealias L = SIMD8<Float>
@@ -143,7 +151,7 @@ extension Kernel {
     let c = tableColumn8(table, n, 4), d = tableColumn8(table, n, 5)
     var i = 0
     while i < count {
-      let f = L.clamp(progress(k.part, i) as L, 0, 1)
+      let f = L.clamp(progress(part, i) as L, 0, 1)
       let s = cm_segment_index8(f, start)
       let u = L.segmentFraction(f, start: cm_permute8(start, s), invSpan: cm_permute8(inv, s))
       let cs = cm_permute8(c, s), ds = cm_permute8(d, s)
@@ -158,7 +166,7 @@ extension Kernel {
   /// `plainGeometryKeyframeStage` in the manner of `tableKeyframeStage`: the segment's
   /// constants and its height and width lines looked up; the same bits.
   static func tableGeometryKeyframeStage(
-    _ k: CompiledKeyframes, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
+    part: Int, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
     height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>
   ) {
     typealias L = SIMD8<Float>
@@ -168,7 +176,7 @@ extension Kernel {
     let wc = tableColumn8(table, n, 12), wd = tableColumn8(table, n, 13)
     var i = 0
     while i < count {
-      let f = L.clamp(progress(k.part, i) as L, 0, 1)
+      let f = L.clamp(progress(part, i) as L, 0, 1)
       let s = cm_segment_index8(f, start)
       let u = L.segmentFraction(f, start: cm_permute8(start, s), invSpan: cm_permute8(inv, s))
       let he: L = loadGroup(height + i, count - i), tw: L = loadGroup(tableWidth + i, count - i)
@@ -195,7 +203,7 @@ extension Kernel {
   /// then value = (c u + d) + height (hc u + hd) + width (wc u + wd), as `keyframeValue`
   /// computes it (its cubic terms are 0 for lines, so the results are the same bits).
   static func plainGeometryKeyframeStage<L: FloatLanes>(
-    _: L.Type, _ k: CompiledKeyframes, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
+    _: L.Type, part: Int, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
     height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>
   ) {
     let stride = CompiledKeyframes.tableStride
@@ -212,7 +220,7 @@ extension Kernel {
       )
       var i = 0
       while i < count {
-        let (m, u) = twoSegments(progress(k.part, i), start: (start0, start1), inv: (inv0, inv1))
+        let (m, u) = twoSegments(progress(part, i), start: (start0, start1), inv: (inv0, inv1))
         @inline(__always) func pick(_ x: L, _ y: L) -> L { x.replacing(with: y, where: m) }
         let he: L = loadGroup(height + i, count - i), tw: L = loadGroup(tableWidth + i, count - i)
         let v = L.muladd(
@@ -225,12 +233,12 @@ extension Kernel {
     }
     if L.width == 8 && n <= tableSegments && cm_has_permute8() != 0 {
       tableGeometryKeyframeStage(
-        k, progress: progress, table, n, height: height, tableWidth: tableWidth, count: count, into: out)
+        part: part, progress: progress, table, n, height: height, tableWidth: tableWidth, count: count, into: out)
       return
     }
     var i = 0
     while i < count {
-      let f = L.clamp(progress(k.part, i) as L, 0, 1)
+      let f = L.clamp(progress(part, i) as L, 0, 1)
       var start = at(table, 0), inv = at(table, 1), c = at(table, 4), d = at(table, 5)
       var hc = at(table, 8), hd = at(table, 9), wc = at(table, 12), wd = at(table, 13)
       var s = table
