@@ -609,4 +609,40 @@ struct ScrollEffectKernelTests {
     }
     #expect(checked == 7 * 5 * 3)
   }
+
+  @Test("A bad section end anywhere in its column is named with its index")
+  func badSectionEndNamed() throws {
+    var rng = SeededGenerator(seed: 92)
+    let scroll = try ScrollState(viewportWidth: 320, viewportHeight: 480)
+    let far = Float(InputLimits.scrollPosition.upperBound) * 2
+    var checked = 0
+    for n in [1, 7, 8, 9, 17, 1023] {
+      var batch = try ScrollEffectBatch(effect: try .stickyHeader(), capacity: n)
+      var out = try FrameOutput(capacity: n)
+      let leading = (0..<n).map { Float($0) * 44 - 100 }, extent = [Float](repeating: 44, count: n)
+      for bad: Float in [.nan, .infinity, -.infinity, far, -far] {
+        var ends = leading.map { $0 + 440 }
+        let k = Int(rng.uniform(0...Double(n) - 0.001))
+        ends[k] = bad
+        var field: String? = nil
+        do {
+          try leading.withUnsafeBufferPointer { l in
+            try extent.withUnsafeBufferPointer { e in
+              try ends.withUnsafeBufferPointer { se in
+                try batch.evaluate(leading: l, extent: e, crossExtent: 320, sectionEnds: se, scroll: scroll, into: &out)
+              }
+            }
+          }
+        } catch let error as CellMotionError {
+          switch error {
+          case .notFinite(let f, _), .outOfRange(let f, _, _): field = f
+          default: field = "\(error)"
+          }
+        }
+        #expect(field == "sectionEnds[\(k)]", "n \(n), \(bad): \(field ?? "no error")")
+        checked += 1
+      }
+    }
+    #expect(checked == 6 * 5)
+  }
 }

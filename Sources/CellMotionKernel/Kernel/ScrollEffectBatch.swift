@@ -392,28 +392,14 @@ public struct ScrollEffectBatch: Sendable {
     return j
   }
 
-  /// Checks a column against `range` (NaN and infinities fail it), naming the index: the
-  /// lanes' minimum and maximum first (NaN poisons a lane's test), the index searched only
-  /// when something is out.
+  /// Checks a column against `range` (NaN and infinities fail it), naming the index: every
+  /// value tested in lanes first (`cm_any_outside`), the index searched only when something
+  /// is out.
   static func checkColumn(_ c: UnsafeBufferPointer<Float>, _ range: ClosedRange<Double>, _ field: String)
     throws(CellMotionError)
   {
-    let lo = SIMD8<Float>(repeating: Float(range.lowerBound)), hi = SIMD8<Float>(repeating: Float(range.upperBound))
-    // Lanes of -1 where a value is out (two compares and an or per eight values).
-    var bad = SIMD8<Int32>(repeating: 0)
-    var i = 0
-    let p = c.baseAddress
-    while i + 8 <= c.count {
-      bad = bad | cm_outside8(SIMD8<Float>.load(p.unsafelyUnwrapped + i), lo, hi)
-      i += 8
-    }
-    var ok = !any(bad .!= SIMD8<Int32>())
-    while ok && i < c.count {
-      let v = c[i]
-      ok = v >= lo[0] && v <= hi[0]
-      i += 1
-    }
-    guard !ok else { return }
+    guard c.isEmpty || cm_any_outside(c.baseAddress, Float(range.lowerBound), Float(range.upperBound), c.count) != 0
+    else { return }
     for (k, v) in c.enumerated() { try Check.within(Double(v), range, "\(field)[\(k)]") }
   }
 

@@ -67,11 +67,6 @@ static inline __attribute__((always_inline)) cm_float4 cm_max4(cm_float4 a, cm_f
   return (cm_float4)((m & (cm_int4)b) | (~m & (cm_int4)a));
 }
 
-/// All lanes -1 where `v` is outside [lo, hi] or NaN, else 0.
-static inline __attribute__((always_inline)) cm_int8 cm_outside8(cm_float8 v, cm_float8 lo, cm_float8 hi) {
-  return ~((v >= lo) & (v <= hi));
-}
-
 /// Whether `cm_permute8` is one instruction (`vpermps`, AVX2): keyframe tracks of up to
 /// eight segments then look their constants up instead of selecting them segment by
 /// segment (`Kernel.tableKeyframeStage`).
@@ -139,6 +134,21 @@ static inline __attribute__((always_inline)) int cm_any_outside2(
   int any = 0;
   for (int k = 0; k < 8; k++) any |= bad[k];
   for (; i < n; i++) any |= !(a[i] >= loA && a[i] <= hiA && b[i] >= loB && b[i] <= hiB);
+  return any != 0;
+}
+
+/// Whether any of the `n` values at `p` is outside [lo, hi] (NaN is outside), as
+/// `cm_any_outside2` for one column.
+static inline __attribute__((always_inline)) int cm_any_outside(const float *p, float lo, float hi, long n) {
+  cm_int8 bad = 0;
+  long i = 0;
+  for (; i + 8 <= n; i += 8) {
+    cm_float8 v = *(const cm_float8_u *)(p + i);
+    bad |= ~((v >= lo) & (v <= hi));
+  }
+  int any = 0;
+  for (int k = 0; k < 8; k++) any |= bad[k];
+  for (; i < n; i++) any |= !(p[i] >= lo && p[i] <= hi);
   return any != 0;
 }
 

@@ -29,9 +29,11 @@ extension Kernel {
       let plain = plain && n >= 2
       if plain && !usesGeometry {
         if cubic {
-          plainKeyframeStage(L.self, CubicSegments.self, part: part, progress: progress, segments, n, count: count, into: out)
+          plainKeyframeStage(
+            L.self, CubicSegments.self, part: part, progress: progress, segments, n, count: count, into: out)
         } else {
-          plainKeyframeStage(L.self, LineSegments.self, part: part, progress: progress, segments, n, count: count, into: out)
+          plainKeyframeStage(
+            L.self, LineSegments.self, part: part, progress: progress, segments, n, count: count, into: out)
         }
         return
       }
@@ -182,7 +184,9 @@ extension Kernel {
       let he: L = loadGroup(height + i, count - i), tw: L = loadGroup(tableWidth + i, count - i)
       let v = L.muladd(
         he, L.muladd(cm_permute8(hc, s), u, cm_permute8(hd, s)),
-        L.muladd(tw, L.muladd(cm_permute8(wc, s), u, cm_permute8(wd, s)), L.muladd(cm_permute8(c, s), u, cm_permute8(d, s))))
+        L.muladd(
+          tw, L.muladd(cm_permute8(wc, s), u, cm_permute8(wd, s)),
+          L.muladd(cm_permute8(c, s), u, cm_permute8(d, s))))
       v.store(to: out + i)
       i &+= 8
     }
