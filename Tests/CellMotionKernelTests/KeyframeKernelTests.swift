@@ -113,6 +113,14 @@ func randomMatrixKeyframes(_ g: inout SeededGenerator) throws -> MatrixAnimation
     duration: max(g.uniform(0.5...1.5), 0.1 * Double(n)), delay: g.uniform(0...0.2))
 }
 
+/// A random key value for the three-key and lookup tests: a constant, or (`geometric`) one
+/// with parts per cell height and table width.
+func keyValue(_ g: inout SeededGenerator, _ geometric: Bool) -> ChannelValue {
+  geometric
+    ? ChannelValue(g.uniform(-30...30), perCellHeight: g.uniform(-0.5...0.5), perTableWidth: g.uniform(-0.3...0.3))
+    : ChannelValue(g.uniform(-40...40))
+}
+
 @Suite("Keyframes: kernel vs scalar reference")
 struct KeyframeKernelTests {
   static let sizes = [0, 1, 7, 9, 1023, 4097]
@@ -251,16 +259,11 @@ struct KeyframeKernelTests {
     for round in 0..<16 {
       let geometric = round % 2 == 0
       let mode: KeyframeCalculationMode = round % 4 < 2 ? .linear : .cubic
-      func value(_ g: inout SeededGenerator) -> ChannelValue {
-        geometric
-          ? ChannelValue(g.uniform(-30...30), perCellHeight: g.uniform(-0.5...0.5), perTableWidth: g.uniform(-0.3...0.3))
-          : ChannelValue(g.uniform(-40...40))
-      }
       let middle = round % 3 == 0 ? 0.5 : g.uniform(0.2...0.8)
       var channels: [ChannelAnimation] = []
       for channel in [Channel.translationX, .translationY] {
         let keys = ChannelKeyframes(
-          values: [value(&g), value(&g), value(&g)], keyTimes: [0, middle, 1], timingFunctions: nil, mode: mode)
+          values: (0..<3).map { _ in keyValue(&g, geometric) }, keyTimes: [0, middle, 1], timingFunctions: nil, mode: mode)
         channels.append(ChannelAnimation(channel, keyframes: keys, curve: .bezier(.linear), duration: g.uniform(0.3...1)))
       }
       let opacity = ChannelKeyframes(
@@ -289,11 +292,6 @@ struct KeyframeKernelTests {
       let keys = 4 + round % 6
       let geometric = round % 2 == 0
       let mode: KeyframeCalculationMode = round % 4 < 2 ? .linear : .cubic
-      func value(_ g: inout SeededGenerator) -> ChannelValue {
-        geometric
-          ? ChannelValue(g.uniform(-30...30), perCellHeight: g.uniform(-0.5...0.5), perTableWidth: g.uniform(-0.3...0.3))
-          : ChannelValue(g.uniform(-40...40))
-      }
       var times = (0..<keys).map { Double($0) / Double(keys - 1) }
       if round % 3 != 0 {
         for j in 1..<(keys - 1) { times[j] = (Double(j) + g.uniform(-0.3...0.3)) / Double(keys - 1) }
@@ -303,7 +301,7 @@ struct KeyframeKernelTests {
       var channels: [ChannelAnimation] = []
       for channel in [Channel.translationX, .translationY] {
         let track = ChannelKeyframes(
-          values: (0..<keys).map { _ in value(&g) }, keyTimes: times, timingFunctions: nil, mode: mode)
+          values: (0..<keys).map { _ in keyValue(&g, geometric) }, keyTimes: times, timingFunctions: nil, mode: mode)
         channels.append(ChannelAnimation(channel, keyframes: track, curve: .bezier(.linear), duration: g.uniform(0.4...1.2)))
       }
       let recipe = Recipe(name: "lookup\(round)", channels: channels)

@@ -135,6 +135,18 @@ extension Kernel {
     return t
   }
 
+  /// Each lane's segment index in a table of up to eight segments (`start`: their starts,
+  /// +infinity past the last) and its fraction through it, at progress `progress` (clamped
+  /// to [0, 1] here), as `twoSegments` gives them for two.
+  @inline(__always)
+  static func tableSegment(_ progress: SIMD8<Float>, start: SIMD8<Float>, inv: SIMD8<Float>) -> (
+    index: SIMD8<Int32>, u: SIMD8<Float>
+  ) {
+    let f = SIMD8<Float>.clamp(progress, 0, 1)
+    let s = cm_segment_index8(f, start)
+    return (s, SIMD8<Float>.segmentFraction(f, start: cm_permute8(start, s), invSpan: cm_permute8(inv, s)))
+  }
+
   /// `plainKeyframeStage` for SIMD8 lanes and 3 to 8 segments where a lane permute is one
   /// instruction (`cm_has_permute8`, AVX2): each segment's constants sit in one register
   /// per constant, every lane counts the segment starts at or before its f
@@ -153,9 +165,7 @@ extension Kernel {
     let c = tableColumn8(table, n, 4), d = tableColumn8(table, n, 5)
     var i = 0
     while i < count {
-      let f = L.clamp(progress(part, i) as L, 0, 1)
-      let s = cm_segment_index8(f, start)
-      let u = L.segmentFraction(f, start: cm_permute8(start, s), invSpan: cm_permute8(inv, s))
+      let (s, u) = tableSegment(progress(part, i), start: start, inv: inv)
       let cs = cm_permute8(c, s), ds = cm_permute8(d, s)
       let v =
         S.cubic
@@ -178,9 +188,7 @@ extension Kernel {
     let wc = tableColumn8(table, n, 12), wd = tableColumn8(table, n, 13)
     var i = 0
     while i < count {
-      let f = L.clamp(progress(part, i) as L, 0, 1)
-      let s = cm_segment_index8(f, start)
-      let u = L.segmentFraction(f, start: cm_permute8(start, s), invSpan: cm_permute8(inv, s))
+      let (s, u) = tableSegment(progress(part, i), start: start, inv: inv)
       let he: L = loadGroup(height + i, count - i), tw: L = loadGroup(tableWidth + i, count - i)
       let v = L.muladd(
         he, L.muladd(cm_permute8(hc, s), u, cm_permute8(hd, s)),
