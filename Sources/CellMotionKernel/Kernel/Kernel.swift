@@ -176,15 +176,15 @@ public enum Kernel {
   /// solved parameter kept for the velocity stage, in the rows the matrix passes fill only
   /// after it. A function of its own so the frame without velocities keeps its loop small.
   @inline(never)
-  static func progressKeepingRates<L: FloatLanes>(
-    _: L.Type, _ r: CompiledRecipe, _ clock: PartClock, count n: Int, into base: UnsafeMutablePointer<Float>,
+  static func progressKeepingRates(
+    _: WideLanes.Type, _ r: CompiledRecipe, _ clock: PartClock, count n: Int, into base: UnsafeMutablePointer<Float>,
     rates: RateRows
   ) {
     // Each part borrowed where the array holds it, as in `evaluateRun`.
     r.parts.withUnsafeBufferPointer { parts in
       for k in parts.indices {
         progressStage(
-          L.self, parts.baseAddress.unsafelyUnwrapped + k, r.timing, clock, count: n,
+          WideLanes.self, parts.baseAddress.unsafelyUnwrapped + k, r.timing, clock, count: n,
           into: base + r.layout.staged(k), rates: rates.keep(k))
       }
     }

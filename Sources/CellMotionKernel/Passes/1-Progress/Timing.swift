@@ -143,28 +143,69 @@ extension Kernel {
   /// once, outside the loop, so each curve runs as its own small loop whose iterations
   /// the processor overlaps (the Bezier solve is a chain of dependent steps).
   ///
-  /// `rates`: where the stage also stores each lane's d(progress)/d(driver) (when
-  /// velocities are asked for: the velocity stage then multiplies it by each channel's
-  /// delta): the curve's slope (a Bezier's at the parameter it solved, a spring's x'(t))
-  /// times the media timing's rate (`partRate`), 0 outside the active interval.
-  ///
-  /// Compiled once per lane width (never inlined): every caller (the run's parts, a
-  /// retarget's segment and layers) shares it, and it holds one loop per solve the
-  /// `SolvePath` names, each with and without kept parameters.
+  /// Compiled once per lane width (never inlined): every block's parts share it, and it
+  /// holds one loop per solve the `SolvePath` names. The paths no 4-lane scenario takes
+  /// (media timing other than the simple case, critically damped and overdamped springs)
+  /// run their `WideLanes` code whatever `L` is (`rareStage`); so do the rates
+  /// (`progressStage(_:_:_:_:count:into:rates:)`).
   @inline(never)
   static func progressStage<L: FloatLanes>(
     _: L.Type, _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock, count: Int,
-    into out: UnsafeMutablePointer<Float>, rates: UnsafeMutablePointer<Float>? = nil
+    into out: UnsafeMutablePointer<Float>
   ) {
     // Bezier solves run as types, so the specialised ones' loops unroll to straight-line
     // code. `SolvePath.dispatch` switches without a default, so a solve cannot be dropped.
-    // `Keep`: the rates are kept.
-    @inline(__always) func bezier<Keep: StaticFlag>(_: Keep.Type) -> Bool {
+    if r.simpleTiming,
       p.pointee.solvePath.dispatch(
-        ProgressStage<L, Keep>(part: p, timing: r, clock: clock, count: count, out: out, rates: rates))
+        ProgressStage<L, No>(part: p, timing: r, clock: clock, count: count, out: out, rates: nil))
+    {
+      return
     }
-    if rates != nil ? bezier(Yes.self) : bezier(No.self) { return }
+    if r.simpleTiming, case .underdamped(let a, let wd, let b) = p.pointee.curve {
+      springStage(L.self, UnderdampedSpring(a: a, wd: wd, b: b), p, r, clock, count: count, into: out, rates: nil)
+      return
+    }
+    rareStage(p, r, clock, count: count, into: out, rates: nil)
+  }
+
+  /// `progressStage` that also stores each lane's d(progress)/d(driver) to `rates` (when
+  /// velocities are asked for: the velocity stage then multiplies it by each channel's
+  /// delta): the curve's slope (a Bezier's at the parameter it solved, a spring's x'(t))
+  /// times the media timing's rate (`partRate`), 0 outside the active interval. `rates`
+  /// nil: `progressStage` itself. In `WideLanes` only (the velocity and retarget passes'
+  /// width), as the rare paths.
+  @inline(never)
+  static func progressStage(
+    _: WideLanes.Type, _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock, count: Int,
+    into out: UnsafeMutablePointer<Float>, rates: UnsafeMutablePointer<Float>?
+  ) {
+    guard let rates else {
+      progressStage(WideLanes.self, p, r, clock, count: count, into: out)
+      return
+    }
+    if r.simpleTiming,
+      p.pointee.solvePath.dispatch(
+        ProgressStage<WideLanes, Yes>(part: p, timing: r, clock: clock, count: count, out: out, rates: rates))
+    {
+      return
+    }
+    rareStage(p, r, clock, count: count, into: out, rates: rates)
+  }
+
+  /// The progress paths no 4-lane scenario takes, compiled once, in `WideLanes` (lane-wise
+  /// arithmetic: 8 lanes give what 4 would; the scratch rows hold whole 8-lane groups,
+  /// `ScratchLayout.blockCells`): a Bezier part with media timing other than the simple
+  /// case (`timedBezierStage`), and every spring the simple-timed stages leave (all of
+  /// them with rates).
+  @inline(never)
+  static func rareStage(
+    _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock, count: Int,
+    into out: UnsafeMutablePointer<Float>, rates: UnsafeMutablePointer<Float>?
+  ) {
+    typealias L = WideLanes
     switch p.pointee.curve {
+    case .bezier, .fittedBezier, .rootFittedBezier:
+      timedBezierStage(p, r, clock, count: count, into: out, rates: rates)
     case .underdamped(let a, let wd, let b):
       springStage(L.self, UnderdampedSpring(a: a, wd: wd, b: b), p, r, clock, count: count, into: out, rates: rates)
     case .critical(let w0, let c):
@@ -173,23 +214,17 @@ extension Kernel {
       springStage(
         L.self, OverdampedSpring(a: a, beta: beta, c: c, slow: slow, fast: fast), p, r, clock, count: count,
         into: out, rates: rates)
-    case .bezier, .fittedBezier, .rootFittedBezier:
-      break  // `bezier` above
     }
   }
 
-  /// The Bezier loop of `progressStage`; `S` fixes the solve (`BezierSolve`); with `Keep`
-  /// `Yes`, each lane's parameter s is stored to `parameters` too (`BezierSolve.solve`: the
+  /// The Bezier loop of `progressStage` for the simple media timing (speed 1, at most one
+  /// iteration, no autoreverse: `timedBezierStage` takes the rest); `S` fixes the solve
+  /// (`BezierSolve`); with `Keep` `Yes`, each lane's rate is stored to `rates` too (the
   /// same progress bits), a type so the loop without it stays as it was.
   static func bezierStage<L: FloatLanes, S: BezierSolve, Keep: StaticFlag>(
     _: L.Type, _: S.Type, _: Keep.Type, _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock,
     count: Int, into out: UnsafeMutablePointer<Float>, rates: UnsafeMutablePointer<Float>? = nil
   ) {
-    // Timing other than the simple case: its own loop (`timedBezierStage`).
-    guard r.simpleTiming else {
-      timedBezierStage(L.self, Keep.self, p, r, clock, count: count, into: out, rates: rates)
-      return
-    }
     // The part's fields read where the part is (through a pointer: passed by value, it was
     // copied per call, a 300-byte `memcpy`).
     let c = p.pointee.bezier
@@ -233,27 +268,27 @@ extension Kernel {
 
   /// `bezierStage` for media timing other than the simple case (a speed, repeats or
   /// autoreverse): no preset, retarget or scroll effect has it, so its loop is compiled
-  /// once per lane width with the curve's solve read at run time (`RuntimeNewtonSolve` and
-  /// the fitted ones: the same arithmetic as the specialised solves, so the same bits)
-  /// rather than once per specialised solve.
-  @inline(never)
-  static func timedBezierStage<L: FloatLanes, Keep: StaticFlag>(
-    _: L.Type, _: Keep.Type, _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock,
+  /// once, in `WideLanes` (`rareStage`), with the curve's solve read at run time
+  /// (`RuntimeNewtonSolve` and the fitted ones: the same arithmetic as the specialised
+  /// solves, so the same bits) and the rates stored when `rates` is given (a uniform
+  /// branch per group) rather than once per specialised solve and per `Keep`.
+  static func timedBezierStage(
+    _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock,
     count: Int, into out: UnsafeMutablePointer<Float>, rates: UnsafeMutablePointer<Float>?
   ) {
     switch p.pointee.bezier.solve {
-    case .newton: timedBezierLoop(L.self, RuntimeNewtonSolve.self, Keep.self, p, r, clock, count: count, into: out, rates: rates)
-    case .fitted: timedBezierLoop(L.self, RuntimeFittedSolve.self, Keep.self, p, r, clock, count: count, into: out, rates: rates)
-    case .rootFitted:
-      timedBezierLoop(L.self, RuntimeRootFittedSolve.self, Keep.self, p, r, clock, count: count, into: out, rates: rates)
+    case .newton: timedBezierLoop(RuntimeNewtonSolve.self, p, r, clock, count: count, into: out, rates: rates)
+    case .fitted: timedBezierLoop(RuntimeFittedSolve.self, p, r, clock, count: count, into: out, rates: rates)
+    case .rootFitted: timedBezierLoop(RuntimeRootFittedSolve.self, p, r, clock, count: count, into: out, rates: rates)
     }
   }
 
   @inline(__always)
-  static func timedBezierLoop<L: FloatLanes, S: BezierSolve, Keep: StaticFlag>(
-    _: L.Type, _: S.Type, _: Keep.Type, _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock,
+  static func timedBezierLoop<S: BezierSolve>(
+    _: S.Type, _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock,
     count: Int, into out: UnsafeMutablePointer<Float>, rates: UnsafeMutablePointer<Float>?
   ) {
+    typealias L = WideLanes
     let c = p.pointee.bezier
     let dur = p.pointee.duration, delay = p.pointee.delay, endLocalTime = p.pointee.endLocalTime, inv = 1 / dur
     var i = 0
@@ -264,18 +299,15 @@ extension Kernel {
       // x exactly 1 at the end (local * (1 / dur) can round below it, and keyframes that
       // jump at their end, such as a spring segment cut there, would show it).
       let x = L.clamp(local * inv, 0, 1).replacing(with: L(repeating: 1), where: L.ge(local, L(repeating: dur)))
-      let y: L
-      if Keep.value {
-        let solved: (progress: L, parameter: L) = S.solve(x, c)
+      // `solve`'s progress has `progress`'s bits (`BezierSolve`).
+      let solved: (progress: L, parameter: L) = S.solve(x, c)
+      if let rates {
         let (rateLocal, factor) = partRate(duration: dur, delay: delay, r, clock, input: input)
         let slope = (bezierSlope(atParameter: solved.parameter, c) * inv)
           .replacing(with: L(repeating: 0), where: L.ge(rateLocal, L(repeating: dur)))
-        (slope * factor).store(to: rates.unsafelyUnwrapped + i)
-        y = solved.progress
-      } else {
-        y = S.progress(x, c)
+        (slope * factor).store(to: rates + i)
       }
-      y.replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
+      solved.progress.replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
       i += L.width
     }
   }

@@ -353,7 +353,10 @@ extension Kernel {
   /// eased fraction x de/du (a Bezier's dy/dx at its per-lane parameter, a spring's
   /// velocity over the segment's seconds) x 1/span; 0 outside (0, 1) and from a
   /// spring segment's end on. `KeyframeTrack.slope` is the reference.
-  @inline(__always)
+  /// Out of line (one call per lane group of a keyframe channel's velocity, a path no
+  /// benchmark scenario takes): inlined, its every easing was optimised a second time in
+  /// the velocity loop.
+  @inline(never)
   static func keyframeSlope<L: FloatLanes>(
     _ f: L, _ k: CompiledKeyframes, _ table: UnsafePointer<Float>, _ n: Int
   ) -> (constant: L, height: L, width: L) {

@@ -30,7 +30,7 @@ extension Kernel {
       for j in pieces.indices {
         let row = k.pointee.progressRow + j
         progressStage(
-          L.self, pieces.baseAddress.unsafelyUnwrapped + j, .retarget,
+          WideLanes.self, pieces.baseAddress.unsafelyUnwrapped + j, .retarget,
           .clock(start: input(k.pointee.beginRow(ofPiece: j)), t: t), count: count, into: scratch + row * block,
           rates: rates?.keep(row))
       }

@@ -8,7 +8,10 @@ import Foundation
 
 extension Kernel {
   /// The matrix of keyframes `k` at the animation's progress `p` (clamped to [0, 1]).
-  @inline(__always)
+  /// Out of line: its every path (componentwise, discrete, 2D, 3D with two sines and a
+  /// recomposition) inlined into `wholeMatrix` was optimised there a second time, on a
+  /// path no preset or benchmark scenario takes (one call per lane group).
+  @inline(never)
   static func matrixKeyframes<L: FloatLanes>(_ k: CompiledMatrixKeyframes, progress p: L) -> LaneMatrix<L> {
     k.table.withUnsafeBufferPointer { t in matrixKeyframes(k, t.baseAddress.unsafelyUnwrapped, f: L.clamp(p, 0, 1)) }
   }
