@@ -239,6 +239,13 @@ public struct CompiledRecipe: Sendable {
   /// channel of its kind, animated by the recipe) and, with `foldRetarget`, whose fold's
   /// progress read the batch's retarget rows; `curves` seeds the compiled curves (those
   /// of the recipe it derives from).
+  ///
+  /// Compiled unoptimised (`@_optimize(none)`), as the other once-per-recipe plans
+  /// (`VelocityPlan`, `PlanarConstants`, `CompiledMatrixKeyframes`, `timelineShift`): it
+  /// runs once per recipe (and per retargeted shape), over a handful of channels, while
+  /// its optimisation cost every build of the kernel about 1.3 s of its 32 s of SIL
+  /// optimisation. The curve fits and tables it calls stay optimised.
+  @_optimize(none)
   package init(
     _ recipe: Recipe, motion: MotionPolicy? = nil, source: ProgressSource = .clock, retargets shapes: [RetargetShape],
     foldRetarget: RetargetShape? = nil, curves: [AnimationCurve: CompiledCurve] = [:]

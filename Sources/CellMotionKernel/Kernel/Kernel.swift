@@ -332,16 +332,19 @@ public enum Kernel {
       // A fold recipe's pass stores them with its halves, interleaved with its work.
       if r.fold == nil && storeIdentity { storeIdentityBlock(count: n, at: b, outputs) }
     case .identity(let k), .planar(let k):
-      evaluatePlanarRun(L.self, r, k, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+      let unpacked = evaluatePlanarRun(
+        L.self, r, k, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
       if outputs.affine {
-        storeAffineBlock(soa, stride: 2 * block, count: n, unpacked: L.pairsUnpacked, to: outputs.matrices + 6 * b)
+        storeAffineBlock(soa, stride: 2 * block, count: n, unpacked: unpacked, to: outputs.matrices + 6 * b)
       } else {
-        storePlanarBlock(soa, stride: 2 * block, count: n, unpacked: L.pairsUnpacked, to: outputs.matrices + 16 * b)
+        storePlanarBlock(soa, stride: 2 * block, count: n, unpacked: unpacked, to: outputs.matrices + 16 * b)
       }
     case .axisRotation(let ar):
       axisRotationBlock(L.self, r, ar, at: b, count: n, progress: progress, inputs: inputs, outputs: outputs)
     case .general:
-      evaluateGeneralBlock(L.self, r, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
+      // In `WideLanes` whatever `L`: no 4-lane scenario takes the general path (lane-wise
+      // arithmetic into the block's SoA rows, whole 8-lane groups).
+      evaluateGeneralBlock(WideLanes.self, r, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
       storeMatrixBlock(soa, stride: block, count: n, to: outputs.matrices + 16 * b)
     }
   }

@@ -40,27 +40,41 @@ extension Kernel {
       if plain && !cubic {
         // Lines whose values follow the cell's height or the table's width (a slide from
         // the table's edge, a page's width): the same loop with those parts selected too.
+        // In `WideLanes` whatever `L` (no 4-lane scenario takes it; lane-wise arithmetic
+        // into a scratch row of whole 8-lane groups).
         plainGeometryKeyframeStage(
-          L.self, part: part, progress: progress, segments, n, height: height, tableWidth: tableWidth, count: count,
-          into: out)
+          WideLanes.self, part: part, progress: progress, segments, n, height: height, tableWidth: tableWidth,
+          count: count, into: out)
         return
       }
-      let k = kp.pointee
-      var i = 0
-      while i < count {
-        let f = L.clamp(progress(k.part, i) as L, 0, 1)
-        var value: L
-        if k.usesGeometry {
-          let v = keyframeValue(f, k, segments, n, geometry: true)
-          let rest = count - i
-          let he: L = loadGroup(height + i, rest), tw: L = loadGroup(tableWidth + i, rest)
-          value = L.muladd(he, v.height, L.muladd(tw, v.width, v.constant))
-        } else {
-          value = keyframeValue(f, k, segments, n, geometry: false).constant
-        }
-        value.store(to: out + i)
-        i += L.width
+      easedKeyframeStage(kp, segments, n, progress: progress, height: height, tableWidth: tableWidth, count: count, into: out)
+    }
+  }
+
+  /// `keyframeStage` for the tracks with easings per segment or per-segment values the
+  /// plain loops do not take: every feature tested per group. Compiled once, in
+  /// `WideLanes` (no 4-lane scenario takes it).
+  @inline(never)
+  static func easedKeyframeStage(
+    _ kp: UnsafePointer<CompiledKeyframes>, _ segments: UnsafePointer<Float>, _ n: Int, progress: StagedProgress,
+    height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>
+  ) {
+    typealias L = WideLanes
+    let k = kp.pointee
+    var i = 0
+    while i < count {
+      let f = L.clamp(progress(k.part, i) as L, 0, 1)
+      var value: L
+      if k.usesGeometry {
+        let v = keyframeValue(f, k, segments, n, geometry: true)
+        let rest = count - i
+        let he: L = loadGroup(height + i, rest), tw: L = loadGroup(tableWidth + i, rest)
+        value = L.muladd(he, v.height, L.muladd(tw, v.width, v.constant))
+      } else {
+        value = keyframeValue(f, k, segments, n, geometry: false).constant
       }
+      value.store(to: out + i)
+      i += L.width
     }
   }
 

@@ -185,6 +185,7 @@ package struct VelocityPlan: Sendable {
     return PartScale(quads: quads, geometric: users.filter { !isConstant($0) })
   }
 
+  @_optimize(none)  // once per recipe: `CompiledRecipe.init`
   init(_ r: CompiledRecipe) {
     partChannels = Array(repeating: [], count: r.parts.count)
     retargets = []

@@ -38,6 +38,7 @@ struct PlanarConstants: Sendable {
   /// whether they translate first (`CompiledRecipe.translateFirst`).
   var hasChannels = false
   var translateFirst = false
+  @_optimize(none)  // once per recipe: `CompiledRecipe.init`
   init(_ r: CompiledRecipe) {
     func small(_ from: Float, _ delta: Float, _ part: Int) -> Bool {
       let b = r.progressBounds(row: part)
@@ -145,11 +146,13 @@ enum ChannelPlanar<
 
 extension Kernel {
   /// Stage 3 of a planar block with the shape picked for the recipe and outputs: the common
-  /// recipes get a specialised loop (`MatrixPlanar`, `ChannelPlanar`), the rest `AnyPlanar`.
+  /// recipes get a specialised loop (`MatrixPlanar`, `ChannelPlanar`), the rest `AnyPlanar`,
+  /// in `WideLanes` whatever `L` (no 4-lane scenario takes it). Returns how the pair rows
+  /// were stored (`FloatLanes.pairsUnpacked` of the lanes that stored them).
   static func evaluatePlanarRun<L: FloatLanes>(
     _: L.Type, _ r: CompiledRecipe, _ k: PlanarConstants, at b: Int, count n: Int, progress: StagedProgress,
     soa: UnsafeMutablePointer<Float>, inputs: KernelInputs, outputs: KernelOutputs
-  ) {
+  ) -> Bool {
     @inline(__always) func run<S: PlanarShape>(_ shape: S.Type) {
       evaluatePlanarBlock(
         L.self, S.self, r, k, at: b, count: n, progress: progress, soa: soa, inputs: inputs, outputs: outputs)
@@ -176,8 +179,12 @@ extension Kernel {
       case (true, _): run(ChannelPlanar<Yes, Yes, No, Yes>.self)
       }
     } else {
-      run(AnyPlanar.self)
+      evaluatePlanarBlock(
+        WideLanes.self, AnyPlanar.self, r, k, at: b, count: n, progress: progress, soa: soa, inputs: inputs,
+        outputs: outputs)
+      return WideLanes.pairsUnpacked
     }
+    return L.pairsUnpacked
   }
 
   /// Stage 3 of a planar block (`CompiledRecipe.isPlanar`): cells `b ..< b + n`, the six
