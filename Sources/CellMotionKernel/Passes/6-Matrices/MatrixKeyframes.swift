@@ -46,8 +46,10 @@ extension Kernel {
     }
   }
 
-  /// The matrix at fraction `f` from each lane's selected segment constants `v`.
-  @inline(__always)
+  /// The matrix at fraction `f` from each lane's selected segment constants `v`. Out of
+  /// line too: through the two `matrixKeyframes` above and their closures it was inlined,
+  /// and optimised again, four levels up.
+  @inline(never)
   static func matrixKeyframes<L: FloatLanes>(
     _ k: CompiledMatrixKeyframes, selected v: UnsafePointer<L>, f: L
   ) -> LaneMatrix<L> {
