@@ -101,8 +101,13 @@ package struct CompiledRetarget: Sendable {
   /// The staged pieces, in the order their progress is staged from `progressRow` on: a
   /// timed segment's part, then each additive layer's (curve, duration). One array, so
   /// the stages borrow each piece where it is (a segment held in an enum's payload was
-  /// copied, 300 bytes, per block).
-  package let pieces: [CompiledPart]
+  /// copied, 300 bytes, per block). Inline (a segment and at most
+  /// `ChannelMotion.maxLayers` layers): an array, reached through a pointer per block, was
+  /// retained and released around each use. The first `pieceCount` are used.
+  package let pieces: InlineArray<5, CompiledPart>
+  package let pieceCount: Int
+  /// Where `pieces` sits in the struct (read once).
+  fileprivate static let piecesOffset = MemoryLayout<CompiledRetarget>.offset(of: \.pieces)!
   /// The carrying segment's spring (`kind` `.carrying`).
   package let carrying: CompiledCurve?
   /// Rows of the segment's numbers (`RetargetShape.segmentRows`).
@@ -117,11 +122,11 @@ package struct CompiledRetarget: Sendable {
   package let isFold: Bool
 
   /// Scratch rows of staged progress this retarget uses (one per piece).
-  var progressRows: Int { pieces.count }
+  var progressRows: Int { pieceCount }
   /// The first additive layer's index in `pieces` (after a timed segment's part).
   var firstLayer: Int { kind == .timed ? 1 : 0 }
   /// Additive layers.
-  var layerCount: Int { pieces.count - firstLayer }
+  var layerCount: Int { pieceCount - firstLayer }
   /// Scratch row of the first additive layer's staged progress.
   var firstLayerRow: Int { progressRow + firstLayer }
   /// The retarget row (from `input`) of piece `j`'s begin times: a timed segment's begin,
@@ -148,9 +153,23 @@ package struct CompiledRetarget: Sendable {
       (self.base, kind, carrying) = (nil, .carrying, compile(.spring(spring)))
     }
     pieces += shape.layers.map { part($0.curve, $0.duration) }
-    self.pieces = pieces
+    precondition(pieces.count <= 1 + ChannelMotion.maxLayers)
+    // Unused slots hold a copy of the first piece (or a linear part when there is none).
+    let filler =
+      pieces.first ?? CompiledPart(curve: CompiledCurve(.bezier(.linear)), duration: 1, delay: 0, endLocalTime: 1)
+    var inline = InlineArray<5, CompiledPart>(repeating: filler)
+    for (j, p) in pieces.enumerated() { inline[j] = p }
+    self.pieces = inline
+    pieceCount = pieces.count
     (self.input, self.row, self.progressRow) = (input, row, progressRow)
     segmentRows = shape.segmentRows
     assert(progressRows == shape.scratchRows - 1)
+  }
+}
+
+extension UnsafePointer<CompiledRetarget> {
+  /// Piece `j` (below `pieceCount`) where the retarget holds it: no copy, no retain.
+  func piece(_ j: Int) -> UnsafePointer<CompiledPart> {
+    (UnsafeRawPointer(self) + CompiledRetarget.piecesOffset).assumingMemoryBound(to: CompiledPart.self) + j
   }
 }

@@ -370,9 +370,11 @@ struct StagedProgress: @unchecked Sendable {
     self.base = base
     self.stride = stride
   }
-  /// The lane group of part `part` at the block's cell `i`.
+  /// The lane group of part `part` at the block's cell `i`. Wrapping arithmetic: `part`
+  /// and `i` come from the recipe's compiled layout, inside the block's scratch; checked
+  /// products left an overflow test and branch per slot in every group loop.
   @inline(__always)
-  func callAsFunction<L: FloatLanes>(_ part: Int, _ i: Int) -> L { L.load(base + part * stride + i) }
+  func callAsFunction<L: FloatLanes>(_ part: Int, _ i: Int) -> L { L.load(base + (part &* stride &+ i)) }
 }
 
 extension Kernel {

@@ -25,15 +25,13 @@ extension Kernel {
     let inputs = rows + k.pointee.input * stride + b
     @inline(__always) func input(_ j: Int) -> UnsafePointer<Float> { inputs + j * stride }
     // Each piece's progress staged (with velocities asked for, its rate kept: `RateRows`),
-    // each piece borrowed where the array holds it.
-    k.pointee.pieces.withUnsafeBufferPointer { pieces in
-      for j in pieces.indices {
-        let row = k.pointee.progressRow + j
-        progressStage(
-          WideLanes.self, pieces.baseAddress.unsafelyUnwrapped + j, .retarget,
-          .clock(start: input(k.pointee.beginRow(ofPiece: j)), t: t), count: count, into: scratch + row * block,
-          rates: rates?.keep(row))
-      }
+    // each piece borrowed where the retarget holds it (`piece`).
+    for j in 0..<k.pointee.pieceCount {
+      let row = k.pointee.progressRow + j
+      progressStage(
+        WideLanes.self, k.piece(j), .retarget,
+        .clock(start: input(k.pointee.beginRow(ofPiece: j)), t: t), count: count, into: scratch + row * block,
+        rates: rates?.keep(row))
     }
     let progress = StagedProgress(base: UnsafePointer(scratch), stride: block)
     let out = scratch + k.pointee.row * block

@@ -131,12 +131,18 @@ struct RateQuad: Sendable {
   var used: Int
 }
 
-/// A part's users for the kept-rate path (`Kernel.scaleRate`).
+/// A part's users for the kept-rate path (`Kernel.scaleRate`), held inline (at most one
+/// user per channel): reached through a pointer per block, arrays here were retained and
+/// released around every read.
 struct PartScale: Sendable {
-  /// The users whose delta is a constant, four to a quad.
-  var quads: [RateQuad]
-  /// The others (a delta with the cell's geometry).
-  var geometric: [(row: Int, delta: SIMD3<Float>)]
+  /// The users whose delta is a constant, four to a quad: the first `quadCount`.
+  var quads = InlineArray<3, RateQuad>(repeating: RateQuad(rows: .zero, deltas: .zero, used: 0))
+  var quadCount = 0
+  /// The others (a delta with the cell's geometry): the first `geometricCount`.
+  var geometric = InlineArray<11, (row: Int, delta: SIMD3<Float>)>(repeating: (0, .zero))
+  var geometricCount = 0
+  /// Whether the part has users at all.
+  var isEmpty: Bool { quadCount == 0 && geometricCount == 0 }
 }
 
 /// Where each channel's velocity comes from, compiled once (`CompiledRecipe.velocityPlan`).
@@ -149,6 +155,8 @@ package struct VelocityPlan: Sendable {
   var retargets: [(row: Int, index: Int)]
   /// Output rows of channels the recipe does not animate (written as 0).
   var zeroRows: [Int]
+  /// `zeroRows` as bits (`ChannelRows.bit`).
+  var zeroRowMask: UInt16 = 0
   /// Keyframe channels: output row and index in `CompiledRecipe.keyframes`.
   var keyframes: [(row: Int, index: Int)]
   /// Bit `row` set for each row this recipe writes a velocity to (not zeroRows).
@@ -166,6 +174,7 @@ package struct VelocityPlan: Sendable {
   ) {
     (self.partChannels, self.retargets, self.zeroRows, self.keyframes) = (partChannels, retargets, zeroRows, keyframes)
     partScales = partChannels.map(Self.scales)
+    zeroRowMask = zeroRows.reduce(0) { $0 | ChannelRows.bit($1) }
   }
 
   /// A part's users split for `Kernel.scaleRate`: constant deltas in quads (a short last
@@ -182,7 +191,16 @@ package struct VelocityPlan: Sendable {
       }
       return q
     }
-    return PartScale(quads: quads, geometric: users.filter { !isConstant($0) })
+    var scale = PartScale()
+    for q in quads {
+      scale.quads[scale.quadCount] = q
+      scale.quadCount += 1
+    }
+    for u in users where !isConstant(u) {
+      scale.geometric[scale.geometricCount] = u
+      scale.geometricCount += 1
+    }
+    return scale
   }
 
   @_optimize(none)  // once per recipe: `CompiledRecipe.init`
@@ -213,6 +231,7 @@ package struct VelocityPlan: Sendable {
       }
     }
     partScales = partChannels.map(Self.scales)
+    zeroRowMask = zeroRows.reduce(0) { $0 | ChannelRows.bit($1) }
   }
 }
 
@@ -283,8 +302,10 @@ extension Kernel {
   ) {
     let plan = r.velocityPlan
     // Rows that may hold something other than 0 (`KernelOutputs.velocityRowsToClear`).
-    for row in plan.zeroRows where outputs.velocityRowsToClear & ChannelRows.bit(row) != 0 {
-      (out + row * stride + b).update(repeating: 0, count: count)
+    var clear = plan.zeroRowMask & outputs.velocityRowsToClear
+    while clear != 0 {
+      (out + clear.trailingZeroBitCount * stride + b).update(repeating: 0, count: count)
+      clear &= clear &- 1
     }
     let height = inputs.height + b, tableWidth = inputs.tableWidth + b
     // Each part's rate to every channel that reads it (retargeted channels running their
@@ -292,19 +313,20 @@ extension Kernel {
     // The plan's arrays borrowed (indexed, each array read was retained and released).
     r.parts.withUnsafeBufferPointer { parts in
       plan.partScales.withUnsafeBufferPointer { scales in
-        for k in 0..<plan.partChannels.count where !plan.partChannels[k].isEmpty {
+        for k in 0..<scales.count where !scales[k].isEmpty {
+          if let rate = rates[k] {
+            // The kept rate: the part's users read inline (`PartScale`).
+            scaleRate(
+              L.self, rate, scales.baseAddress.unsafelyUnwrapped + k, height: height, tableWidth: tableWidth,
+              count: count, into: out + b, stride: stride)
+            continue
+          }
           plan.partChannels[k].withUnsafeBufferPointer { users in
-            if let rate = rates[k] {
-              scaleRate(
-                L.self, rate, scales.baseAddress.unsafelyUnwrapped + k, height: height, tableWidth: tableWidth,
-                count: count, into: out + b, stride: stride)
-            } else {
-              let part = parts.baseAddress.unsafelyUnwrapped + k
-              rateStage(
-                part, PartRateStage<L>(
-                  part: part, timing: r.timing, clock: clock, count: count, users: users, height: height,
-                  tableWidth: tableWidth, out: out + b, stride: stride))
-            }
+            let part = parts.baseAddress.unsafelyUnwrapped + k
+            rateStage(
+              part, PartRateStage<L>(
+                part: part, timing: r.timing, clock: clock, count: count, users: users, height: height,
+                tableWidth: tableWidth, out: out + b, stride: stride))
           }
         }
       }
@@ -345,19 +367,17 @@ extension Kernel {
         // Each piece's delta x its rate added: a timed segment's (to - from), each layer's
         // delta.
         let firstLayer = k.pointee.firstLayer, segmentRows = k.pointee.segmentRows, row0 = k.pointee.progressRow
-        k.pointee.pieces.withUnsafeBufferPointer { pieces in
-          for j in pieces.indices {
-            let layer = j - firstLayer
-            let from = layer < 0 ? input(1) : nil, to = layer < 0 ? input(2) : input(1 + segmentRows + 2 * layer)
-            if let rate = rates[row0 + j] {
-              addRate(L.self, rate, from: from, to: to, count: count, into: target)
-            } else {
-              let part = pieces.baseAddress.unsafelyUnwrapped + j
-              rateStage(
-                part, RowRateStage<L>(
-                  duration: part.pointee.duration, t: t, begin: input(k.pointee.beginRow(ofPiece: j)), from: from, to: to,
-                  count: count, out: target))
-            }
+        for j in 0..<k.pointee.pieceCount {
+          let layer = j - firstLayer
+          let from = layer < 0 ? input(1) : nil, to = layer < 0 ? input(2) : input(1 + segmentRows + 2 * layer)
+          if let rate = rates[row0 + j] {
+            addRate(L.self, rate, from: from, to: to, count: count, into: target)
+          } else {
+            let part = k.piece(j)
+            rateStage(
+              part, RowRateStage<L>(
+                duration: part.pointee.duration, t: t, begin: input(k.pointee.beginRow(ofPiece: j)), from: from, to: to,
+                count: count, out: target))
           }
         }
       }
@@ -373,22 +393,22 @@ extension Kernel {
     _: L.Type, _ rate: UnsafePointer<Float>, _ users: UnsafePointer<PartScale>, height: UnsafePointer<Float>,
     tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>, stride: Int
   ) {
-    users.pointee.quads.withUnsafeBufferPointer { quads in
-      for q in quads {
-        if q.used == 1 {
-          let target = out + Int(q.rows[0]) * stride
-          var i = 0
-          while i < count {
-            storeGroup(L.load(rate + i) * q.deltas[0], target + i, count &- i)
-            i &+= L.width
-          }
-        } else {
-          let row = { (k: Int) in out + Int(q.rows[k]) * stride }
-          scaleRateFour(L.self, rate, (row(0), row(1), row(2), row(3)), q.deltas, count: count)
+    for j in 0..<users.pointee.quadCount {
+      let q = users.pointee.quads[j]
+      if q.used == 1 {
+        let target = out + Int(q.rows[0]) * stride
+        var i = 0
+        while i < count {
+          storeGroup(L.load(rate + i) * q.deltas[0], target + i, count &- i)
+          i &+= L.width
         }
+      } else {
+        let row = { (k: Int) in out + Int(q.rows[k]) * stride }
+        scaleRateFour(L.self, rate, (row(0), row(1), row(2), row(3)), q.deltas, count: count)
       }
     }
-    for u in users.pointee.geometric {
+    for j in 0..<users.pointee.geometricCount {
+      let u = users.pointee.geometric[j]
       let target = out + u.row * stride
       var i = 0
       while i < count {

@@ -224,10 +224,11 @@ extension Kernel {
     let s = progress.stride
     let m = evaluatePlanarGroup(
       r, k, S.self, progress: progress, at: i, width: g.width, height: g.height, tableWidth: g.tableWidth)
-    // Pair rows (a, b), (c, d), (tx, ty), 2 s Floats each (`storePlanarBlock`).
-    L.storePairs(m.a, m.b, to: soa + 2 * i)
-    L.storePairs(m.c, m.d, to: soa + 2 * s + 2 * i)
-    L.storePairs(m.tx, m.ty, to: soa + 4 * s + 2 * i)
+    // Pair rows (a, b), (c, d), (tx, ty), 2 s Floats each (`storePlanarBlock`); offsets
+    // inside the block's scratch (wrapping arithmetic: no overflow test per group).
+    L.storePairs(m.a, m.b, to: soa + (2 &* i))
+    L.storePairs(m.c, m.d, to: soa + (2 &* s &+ 2 &* i))
+    L.storePairs(m.tx, m.ty, to: soa + (4 &* s &+ 2 &* i))
     if S.extras(corners: outputs.corners != nil), let co = outputs.corners {
       let z = L(repeating: 0), one = L(repeating: 1)
       let matrix = LaneMatrix<L>(linear: (m.a, m.b, z, m.c, m.d, z, z, z, one), translation: (m.tx, m.ty, z))
