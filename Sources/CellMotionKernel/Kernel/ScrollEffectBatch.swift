@@ -296,16 +296,16 @@ public struct ScrollEffectBatch: Sendable {
     guard sample + 8 <= n else { return 0 }
     var held = 0
     var g = 0
-    while g + 8 <= n {
+    while g &+ 8 <= n {
       guard QuietPhase.allQuiet(quiet.slack(SIMD8<Float>.load(leading + g), SIMD8<Float>.load(extent + g))) else {
-        g += 8
+        g &+= 8
         continue
       }
-      var h = g + 8
-      while h + 8 <= n
+      var h = g &+ 8
+      while h &+ 8 <= n
         && QuietPhase.allQuiet(quiet.slack(SIMD8<Float>.load(leading + h), SIMD8<Float>.load(extent + h)))
       {
-        h += 8
+        h &+= 8
       }
       if h - g >= shortestSkip {
         body(g, h)
@@ -357,13 +357,13 @@ public struct ScrollEffectBatch: Sendable {
     while i < n {
       // The next cell at the identity, eight at a time, then where its run ends.
       var a = i
-      while a + 8 <= n && all(.!atIdentity(a)) { a += 8 }
+      while a &+ 8 <= n && all(.!atIdentity(a)) { a &+= 8 }
       while a < n && !atIdentity(cell: a) { a += 1 }
       guard a < n else { break }
       var b = a + 1
       while b < n && b & 7 != 0 && atIdentity(cell: b) { b += 1 }
       if b & 7 == 0 {
-        while b + 8 <= n && all(atIdentity(b)) { b += 8 }
+        while b &+ 8 <= n && all(atIdentity(b)) { b &+= 8 }
         while b < n && atIdentity(cell: b) { b += 1 }
       }
       let lo = (a + 7) & ~7, hi = b == n ? n : b & ~7
@@ -384,11 +384,11 @@ public struct ScrollEffectBatch: Sendable {
   package static func firstIndex(_ p: UnsafePointer<Float>, of value: Float, from i: Int, to end: Int) -> Int {
     var j = i
     let v = SIMD8<Float>(repeating: value)
-    while j + 8 <= end {
+    while j &+ 8 <= end {
       if Swift.any(SIMD8<Float>.load(p + j) .== v) { break }
-      j += 8
+      j &+= 8
     }
-    while j < end && p[j] != value { j += 1 }
+    while j < end && p[j] != value { j &+= 1 }
     return j
   }
 
@@ -435,11 +435,11 @@ public struct ScrollEffectBatch: Sendable {
   package static func runEnd(_ p: UnsafePointer<Float>, from i: Int, to end: Int, value: Float) -> Int {
     var j = i
     let v = SIMD8<Float>(repeating: value)
-    while j + 8 <= end {
+    while j &+ 8 <= end {
       if any(SIMD8<Float>.load(p + j) .!= v) { break }
-      j += 8
+      j &+= 8
     }
-    while j < end && p[j] == value { j += 1 }
+    while j < end && p[j] == value { j &+= 1 }
     return j
   }
 
@@ -452,19 +452,19 @@ public struct ScrollEffectBatch: Sendable {
     var start = i
     var k = i + 1
     while k < end {
-      if k + 8 <= end && !any(SIMD8<Float>.load(p + k) .== SIMD8<Float>.load(p + k - 1)) {
+      if k &+ 8 <= end && !any(SIMD8<Float>.load(p + k) .== SIMD8<Float>.load(p + k - 1)) {
         // Each of the eight differs from the one before: the run ending at k - 1 ends
         // there, and the run ending at k + 7 is that value alone.
         if k - start >= longRun { return start }
         start = k + 7
-        k += 8
+        k &+= 8
         continue
       }
       if p[k] != p[start] {
         if k - start >= longRun { return start }
         start = k
       }
-      k += 1
+      k &+= 1
     }
     return end - start >= longRun ? start : end
   }
@@ -473,26 +473,26 @@ public struct ScrollEffectBatch: Sendable {
   static func fill(_ p: UnsafeMutablePointer<Float>, _ value: Float, count: Int) {
     let v = SIMD8<Float>(repeating: value)
     var i = 0
-    while i + 8 <= count {
+    while i &+ 8 <= count {
       v.store(to: p + i)
-      i += 8
+      i &+= 8
     }
     while i < count {
       p[i] = value
-      i += 1
+      i &+= 1
     }
   }
 
   /// `count` values from `source` to `p`, eight per load and store.
   static func copy(_ p: UnsafeMutablePointer<Float>, _ source: UnsafePointer<Float>, count: Int) {
     var i = 0
-    while i + 8 <= count {
+    while i &+ 8 <= count {
       SIMD8<Float>.load(source + i).store(to: p + i)
-      i += 8
+      i &+= 8
     }
     while i < count {
       p[i] = source[i]
-      i += 1
+      i &+= 1
     }
   }
 
@@ -507,7 +507,7 @@ public struct ScrollEffectBatch: Sendable {
         // only hidden.
         let written: Float = noEffect ? 0 : 1
         var g = 0
-        while g + 8 <= n {
+        while g &+ 8 <= n {
           let kind = SIMD8<Float>.load(k + g)
           // (A lane compare: SIMD's == compares lane by lane in a loop.)
           if all(kind .== 2) {
@@ -526,7 +526,7 @@ public struct ScrollEffectBatch: Sendable {
               for i in g..<(g + 8) where k[i] == 1 { Kernel.storeIdentity(count: 1, at: i, out) }
             }
           }
-          g += 8
+          g &+= 8
         }
         for i in g..<n where k[i] > written {
           out.opacity[i] = k[i] == 2 ? 0 : 1

@@ -163,17 +163,17 @@ struct TimelineResolver {
     extents: UnsafeMutablePointer<Float>, modes: UnsafeMutablePointer<Float>
   ) {
     var i = 0
-    while i + 4 <= count {
+    while i &+ 4 <= count {
       let r = resolve(D(SIMD4<Float>.load(extent + i)))
       r.slope.store(to: slopes + i)
       r.intercept.store(to: intercepts + i)
       r.span.store(to: spans + i)
       r.extent.store(to: extents + i)
       r.mode.store(to: modes + i)
-      i += 4
+      i &+= 4
     }
     if i < count {
-      let rest = count - i
+      let rest = count &- i
       var S = D(repeating: Double(extent[i]))
       for k in 0..<rest { S[k] = Double(extent[i + k]) }
       let r = resolve(S)

@@ -160,7 +160,7 @@ extension Kernel {
     let dur = part.pointee.duration, delay = part.pointee.delay, endLocalTime = part.pointee.endLocalTime
     var i = 0
     while i < count {
-      let input: L = loadGroup(clock.input + i, count - i)
+      let input: L = loadGroup(clock.input + i, count &- i)
       let (local, inactive) = partLocalTime(
         duration: dur, delay: delay, endLocalTime: endLocalTime, r, clock, input: input)
       spring.progress(local, duration: dur).replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
@@ -170,7 +170,7 @@ extension Kernel {
         (spring.velocity(rateLocal).replacing(with: L(repeating: 0), where: L.ge(rateLocal, L(repeating: dur))) * factor)
           .store(to: rates + i)
       }
-      i += L.width
+      i &+= L.width
     }
   }
 

@@ -293,7 +293,7 @@ extension Kernel {
     let dur = p.pointee.duration, delay = p.pointee.delay, endLocalTime = p.pointee.endLocalTime, inv = 1 / dur
     var i = 0
     while i < count {
-      let input: L = loadGroup(clock.input + i, count - i)
+      let input: L = loadGroup(clock.input + i, count &- i)
       let (local, inactive) = partLocalTime(
         duration: dur, delay: delay, endLocalTime: endLocalTime, r, clock, input: input)
       // x exactly 1 at the end (local * (1 / dur) can round below it, and keyframes that
@@ -308,7 +308,7 @@ extension Kernel {
         (slope * factor).store(to: rates + i)
       }
       solved.progress.replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
-      i += L.width
+      i &+= L.width
     }
   }
 }

@@ -67,14 +67,14 @@ extension Kernel {
       var value: L
       if k.usesGeometry {
         let v = keyframeValue(f, k, segments, n, geometry: true)
-        let rest = count - i
+        let rest = count &- i
         let he: L = loadGroup(height + i, rest), tw: L = loadGroup(tableWidth + i, rest)
         value = L.muladd(he, v.height, L.muladd(tw, v.width, v.constant))
       } else {
         value = keyframeValue(f, k, segments, n, geometry: false).constant
       }
       value.store(to: out + i)
-      i += L.width
+      i &+= L.width
     }
   }
 
@@ -103,7 +103,7 @@ extension Kernel {
           ? L.muladd(L.muladd(L.muladd(a0.replacing(with: a1, where: m), u, b0.replacing(with: b1, where: m)), u, c), u, d)
           : L.muladd(c, u, d)
         v.store(to: out + i)
-        i += L.width
+        i &+= L.width
       }
       return
     }
@@ -132,7 +132,7 @@ extension Kernel {
       let u = L.segmentFraction(f, start: start, invSpan: inv)
       let v = S.cubic ? L.muladd(L.muladd(L.muladd(a, u, b), u, c), u, d) : L.muladd(c, u, d)
       v.store(to: out + i)
-      i += L.width
+      i &+= L.width
     }
   }
 
@@ -203,7 +203,7 @@ extension Kernel {
     var i = 0
     while i < count {
       let (s, u) = tableSegment(progress(part, i), start: start, inv: inv)
-      let he: L = loadGroup(height + i, count - i), tw: L = loadGroup(tableWidth + i, count - i)
+      let he: L = loadGroup(height + i, count &- i), tw: L = loadGroup(tableWidth + i, count &- i)
       let v = L.muladd(
         he, L.muladd(cm_permute8(hc, s), u, cm_permute8(hd, s)),
         L.muladd(
@@ -248,12 +248,12 @@ extension Kernel {
       while i < count {
         let (m, u) = twoSegments(progress(part, i), start: (start0, start1), inv: (inv0, inv1))
         @inline(__always) func pick(_ x: L, _ y: L) -> L { x.replacing(with: y, where: m) }
-        let he: L = loadGroup(height + i, count - i), tw: L = loadGroup(tableWidth + i, count - i)
+        let he: L = loadGroup(height + i, count &- i), tw: L = loadGroup(tableWidth + i, count &- i)
         let v = L.muladd(
           he, L.muladd(pick(hc0, hc1), u, pick(hd0, hd1)),
           L.muladd(tw, L.muladd(pick(wc0, wc1), u, pick(wd0, wd1)), L.muladd(pick(c0, c1), u, pick(d0, d1))))
         v.store(to: out + i)
-        i += L.width
+        i &+= L.width
       }
       return
     }
@@ -281,10 +281,10 @@ extension Kernel {
         wd = wd.replacing(with: at(s, 13), where: m)
       }
       let u = L.segmentFraction(f, start: start, invSpan: inv)
-      let he: L = loadGroup(height + i, count - i), tw: L = loadGroup(tableWidth + i, count - i)
+      let he: L = loadGroup(height + i, count &- i), tw: L = loadGroup(tableWidth + i, count &- i)
       let v = L.muladd(he, L.muladd(hc, u, hd), L.muladd(tw, L.muladd(wc, u, wd), L.muladd(c, u, d)))
       v.store(to: out + i)
-      i += L.width
+      i &+= L.width
     }
   }
 
