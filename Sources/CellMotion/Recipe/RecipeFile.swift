@@ -47,6 +47,11 @@ extension Recipe {
 
 /// The steps of `Recipe.decodeFile` (and `ScrollEffect.decodeFile`) between parsing and
 /// decoding, and the writer.
+///
+/// The file steps that run once per file (the schema check, the legacy upgrade, the scroll
+/// effect's reader and writer) are compiled unoptimised (`@_optimize(none)`), as the
+/// schemas' literals are: optimising them cost every build of CellMotion about 0.7 s of
+/// SIL time (`-sil-print-pass-time`) for microseconds a file.
 package enum RecipeFile {
   /// A recipe as its file's JSON (sorted keys, pretty-printed), as `Recipe.decodeFile`
   /// reads it back; nil for a recipe with a number that is not finite (a validated recipe
@@ -94,6 +99,7 @@ package enum RecipeFile {
   /// Rewrites the first on-disk form's curves, `{"bezier": {"_0": {...}}}` and
   /// `{"spring": {"_0": {...}}}`, as `{"bezier": {...}}` and `{"spring": {...}}`, so old
   /// files pass the schema check; nothing else changes.
+  @_optimize(none)  // file reading and writing: once per file (`RecipeFile`)
   static func upgradeLegacy(_ tree: JSONValue) -> JSONValue {
     guard case .object(var root) = tree else { return tree }
     if case .array(var channels)? = root["channels"] {

@@ -314,6 +314,7 @@ enum RecipeSchema {
   /// - Throws: `CellMotionError.unknownName` naming the key or value and its JSON path
   ///   (e.g. `channels[1].curv`), with `source` for context; the errors of
   ///   `TimingCurve(parsing:)` for a curve string.
+  @_optimize(none)  // file reading and writing: once per file (`RecipeFile`)
   static func check(_ tree: JSONValue, against shape: Shape = shape, path: String = "", source: String) throws(CellMotionError) {
     switch shape {
     case .object(let properties, _, _, _, _):

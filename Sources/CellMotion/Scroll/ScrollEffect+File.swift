@@ -169,6 +169,7 @@ enum ScrollEffectFile {
   // MARK: Reading
 
   /// The effect the `"scroll"` object `value` makes of `recipe`.
+  @_optimize(none)  // file reading and writing: once per file (`RecipeFile`)
   static func effect(_ value: JSONValue, recipe: Recipe, source: String) throws(CellMotionError) -> ScrollEffect {
     let scroll = try object(value, "scroll", source)
     let timelineObject = try object(scroll["timeline"], "scroll.timeline", source)
@@ -290,6 +291,7 @@ enum ScrollEffectFile {
   // MARK: Writing
 
   /// The `"scroll"` object of `effect`.
+  @_optimize(none)  // file reading and writing: once per file (`RecipeFile`)
   static func tree(_ effect: ScrollEffect) -> JSONValue {
     let t = effect.timeline
     var kind: (String, [String: JSONValue])
