@@ -17,8 +17,10 @@ public enum LaneWidth: String, Sendable, CaseIterable, Codable {
   /// SIMD4<Float> (4 lanes; SSE): the width the benchmark compares SIMD8 with. The passes
   /// it compares (progress, keyframes, opacity, matrices, folds) run in 4 lanes; the ones
   /// no 4-lane scenario runs (velocities, retargets, the scroll timeline pass, the general
-  /// path's whole-matrix animation) run their 8-lane code (`WideLanes`), lane by lane the
-  /// same arithmetic, so each is compiled once rather than once per width.
+  /// matrix path, `AnyPlanar`, eased and geometry keyframe tracks, media timing other than
+  /// the simple case, springs other than under-damped) run their 8-lane code
+  /// (`WideLanes`), lane by lane the same arithmetic, so each is compiled once rather than
+  /// once per width.
   case simd4
 
   /// SIMD8: one ymm register per vector when built for AVX2 (-target-cpu haswell), two
