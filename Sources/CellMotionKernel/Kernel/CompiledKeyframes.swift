@@ -108,7 +108,6 @@ package struct CompiledKeyframes: Sendable {
   }
 
   /// The flat table and whether any segment is cubic.
-  @_optimize(none)  // once per recipe: `CompiledRecipe.init`
   static func table(_ segments: [KeyframeSegment]) -> (table: [Float], cubic: Bool) {
     var t: [Float] = []
     t.reserveCapacity(segments.count * tableStride)
@@ -183,7 +182,6 @@ package struct CompiledKeyframes: Sendable {
 
   /// cubicPaced: lines through the values and the spline's turning points, each timed by
   /// the distance its value travels over the total (see the file's comment).
-  @_optimize(none)  // once per recipe: `CompiledRecipe.init`
   static func pacedPolyline(_ track: KeyframeTrack) -> [KeyframeSegment] {
     let v = track.values
     var points = [v[0]]

@@ -27,7 +27,6 @@ package struct CompiledMatrixKeyframes: Sendable, Hashable {
   package let easings: SegmentEasings
   package let hasTwoD: Bool, hasThreeD: Bool, hasComponentwise: Bool, hasDiscrete: Bool
 
-  @_optimize(none)  // once per recipe: `CompiledRecipe.init`
   package init(_ k: MatrixKeyframes, interpolation: TransformInterpolationMode, duration: Double) throws(CellMotionError) {
     let timing = try k.timing()
     let n = k.values.count

@@ -52,7 +52,6 @@ extension CompiledRecipe {
   /// the kernel's cells start that much later (`startShift`, in Double) and each part's
   /// delay is taken relative to it. Throws when a part's timeline exceeds
   /// `maxTimelineDurations`.
-  @_optimize(none)  // once per recipe: `CompiledRecipe.init`
   static func timelineShift(_ recipe: Recipe) throws(CellMotionError) -> Double {
     var parts: [(field: String, duration: Double, delay: Double)] = []
     for (i, c) in recipe.channels.enumerated() { parts.append(("\(recipe.name).channels[\(i)]", c.duration, c.delay)) }

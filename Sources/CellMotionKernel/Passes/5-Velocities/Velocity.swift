@@ -179,7 +179,6 @@ package struct VelocityPlan: Sendable {
 
   /// A part's users split for `Kernel.scaleRate`: constant deltas in quads (a short last
   /// quad repeats its last row and delta), the others kept apart.
-  @_optimize(none)  // once per recipe: `CompiledRecipe.init`
   static func scales(_ users: [(row: Int, delta: SIMD3<Float>)]) -> PartScale {
     let isConstant = { (u: (row: Int, delta: SIMD3<Float>)) in u.delta.y == 0 && u.delta.z == 0 }
     let constant = users.filter(isConstant)
@@ -204,7 +203,6 @@ package struct VelocityPlan: Sendable {
     return scale
   }
 
-  @_optimize(none)  // once per recipe: `CompiledRecipe.init`
   init(_ r: CompiledRecipe) {
     partChannels = Array(repeating: [], count: r.parts.count)
     retargets = []

@@ -38,7 +38,6 @@ struct PlanarConstants: Sendable {
   /// whether they translate first (`CompiledRecipe.translateFirst`).
   var hasChannels = false
   var translateFirst = false
-  @_optimize(none)  // once per recipe: `CompiledRecipe.init`
   init(_ r: CompiledRecipe) {
     func small(_ from: Float, _ delta: Float, _ part: Int) -> Bool {
       let b = r.progressBounds(row: part)
