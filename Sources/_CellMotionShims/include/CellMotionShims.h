@@ -119,6 +119,23 @@ static inline __attribute__((always_inline)) cm_float8 cm_sqrt8(cm_float8 x) {
 typedef float cm_float8_u __attribute__((ext_vector_type(8), aligned(4)));
 typedef float cm_float4_u __attribute__((ext_vector_type(4), aligned(4)));
 typedef double cm_double4 __attribute__((ext_vector_type(4)));
+/// Sets the lanes of `bad` where the eight values at `p` are outside [lo, hi] (NaN is
+/// outside). Through pointers: a 256-bit vector passed by value changes the ABI without AVX.
+static inline __attribute__((always_inline)) void cm_or_outside8(cm_int8 *bad, const float *p, float lo, float hi) {
+  cm_float8 v = *(const cm_float8_u *)p;
+  *bad |= ~((v >= lo) & (v <= hi));
+}
+/// Whether one value is outside [lo, hi] (NaN is outside).
+static inline __attribute__((always_inline)) int cm_outside1(float v, float lo, float hi) {
+  return !(v >= lo && v <= hi);
+}
+/// Whether any lane of `*bad` is set.
+static inline __attribute__((always_inline)) int cm_any_lane8(const cm_int8 *bad) {
+  int any = 0;
+  for (int k = 0; k < 8; k++) any |= (*bad)[k];
+  return any != 0;
+}
+
 /// Whether any of the `n` values at `a` is outside [loA, hiA] or any at `b` outside
 /// [loB, hiB] (NaN is outside): eight values of each per loop, the verdict kept in a
 /// register (in Swift, the same loop with the mask kept as SIMD8<Int32> took 17
@@ -128,12 +145,11 @@ static inline __attribute__((always_inline)) int cm_any_outside2(
   cm_int8 bad = 0;
   long i = 0;
   for (; i + 8 <= n; i += 8) {
-    cm_float8 va = *(const cm_float8_u *)(a + i), vb = *(const cm_float8_u *)(b + i);
-    bad |= ~((va >= loA) & (va <= hiA)) | ~((vb >= loB) & (vb <= hiB));
+    cm_or_outside8(&bad, a + i, loA, hiA);
+    cm_or_outside8(&bad, b + i, loB, hiB);
   }
-  int any = 0;
-  for (int k = 0; k < 8; k++) any |= bad[k];
-  for (; i < n; i++) any |= !(a[i] >= loA && a[i] <= hiA && b[i] >= loB && b[i] <= hiB);
+  int any = cm_any_lane8(&bad);
+  for (; i < n; i++) any |= cm_outside1(a[i], loA, hiA) | cm_outside1(b[i], loB, hiB);
   return any != 0;
 }
 
@@ -142,13 +158,9 @@ static inline __attribute__((always_inline)) int cm_any_outside2(
 static inline __attribute__((always_inline)) int cm_any_outside(const float *p, float lo, float hi, long n) {
   cm_int8 bad = 0;
   long i = 0;
-  for (; i + 8 <= n; i += 8) {
-    cm_float8 v = *(const cm_float8_u *)(p + i);
-    bad |= ~((v >= lo) & (v <= hi));
-  }
-  int any = 0;
-  for (int k = 0; k < 8; k++) any |= bad[k];
-  for (; i < n; i++) any |= !(p[i] >= lo && p[i] <= hi);
+  for (; i + 8 <= n; i += 8) cm_or_outside8(&bad, p + i, lo, hi);
+  int any = cm_any_lane8(&bad);
+  for (; i < n; i++) any |= cm_outside1(p[i], lo, hi);
   return any != 0;
 }
 

@@ -153,28 +153,22 @@ package struct VelocityPlan: Sendable {
   var partScales: [PartScale] = []
   /// Retargeted channels: output row and index in `CompiledRecipe.retargets`.
   var retargets: [(row: Int, index: Int)]
-  /// Output rows of channels the recipe does not animate (written as 0).
-  var zeroRows: [Int]
-  /// `zeroRows` as bits (`ChannelRows.bit`).
-  var zeroRowMask: UInt16 = 0
+  /// The output rows of channels the recipe does not animate (written as 0), as bits
+  /// (`ChannelRows.bit`).
+  var zeroRows: UInt16
   /// Keyframe channels: output row and index in `CompiledRecipe.keyframes`.
   var keyframes: [(row: Int, index: Int)]
-  /// Bit `row` set for each row this recipe writes a velocity to (not zeroRows).
-  package var movingRows: UInt16 {
-    var mask = ChannelRows.all
-    for r in zeroRows { mask &= ~ChannelRows.bit(r) }
-    return mask
-  }
+  /// Bit `row` set for each row this recipe writes a velocity to (not `zeroRows`).
+  package var movingRows: UInt16 { ChannelRows.all & ~zeroRows }
 
-  static let empty = VelocityPlan(partChannels: [], retargets: [], zeroRows: [], keyframes: [])
+  static let empty = VelocityPlan(partChannels: [], retargets: [], zeroRows: 0, keyframes: [])
 
   init(
-    partChannels: [[(row: Int, delta: SIMD3<Float>)]], retargets: [(row: Int, index: Int)], zeroRows: [Int],
+    partChannels: [[(row: Int, delta: SIMD3<Float>)]], retargets: [(row: Int, index: Int)], zeroRows: UInt16,
     keyframes: [(row: Int, index: Int)]
   ) {
     (self.partChannels, self.retargets, self.zeroRows, self.keyframes) = (partChannels, retargets, zeroRows, keyframes)
     partScales = partChannels.map(Self.scales)
-    zeroRowMask = zeroRows.reduce(0) { $0 | ChannelRows.bit($1) }
   }
 
   /// A part's users split for `Kernel.scaleRate`: constant deltas in quads (a short last
@@ -206,12 +200,12 @@ package struct VelocityPlan: Sendable {
   init(_ r: CompiledRecipe) {
     partChannels = Array(repeating: [], count: r.parts.count)
     retargets = []
-    zeroRows = []
+    zeroRows = 0
     keyframes = []
     let keyframeRows = r.parts.count..<(r.parts.count + r.keyframes.count)
     for (row, kind) in Channel.allCases.enumerated() {
       guard let ch = r.channels.last(where: { $0.channel == kind }) else {
-        zeroRows.append(row)
+        zeroRows |= ChannelRows.bit(row)
         continue
       }
       if ch.part < r.parts.count {
@@ -226,11 +220,10 @@ package struct VelocityPlan: Sendable {
           partChannels[base.part].append((row, base.to - base.from))
         }
       } else {
-        zeroRows.append(row)
+        zeroRows |= ChannelRows.bit(row)
       }
     }
     partScales = partChannels.map(Self.scales)
-    zeroRowMask = zeroRows.reduce(0) { $0 | ChannelRows.bit($1) }
   }
 }
 
@@ -301,7 +294,7 @@ extension Kernel {
   ) {
     let plan = r.velocityPlan
     // Rows that may hold something other than 0 (`KernelOutputs.velocityRowsToClear`).
-    var clear = plan.zeroRowMask & outputs.velocityRowsToClear
+    var clear = plan.zeroRows & outputs.velocityRowsToClear
     while clear != 0 {
       (out + clear.trailingZeroBitCount * stride + b).update(repeating: 0, count: count)
       clear &= clear &- 1
