@@ -50,7 +50,12 @@ struct SolvePathTests {
     }
     let easeInEaseOut = CompiledCurve(.bezier(.easeInEaseOut)), easeOut = CompiledCurve(.bezier(.easeOut))
     let easeIn = CompiledCurve(.bezier(.easeIn))
+    let linear = CompiledCurve(.bezier(.linear))
     for x in groups() {
+      // The identity path returns x: the bits of the Newton loop with no step on the
+      // identity polynomials (the progress stage clamps x to [0, 1] before it).
+      #expect(progress(IdentitySolve.self, linear, x) == progress(NewtonSolve<0, 0>.self, linear, x))
+      #expect(progress(IdentitySolve.self, linear, x) == x)
       #expect(progress(FittedSolve<7, 1>.self, easeInEaseOut, x) == progress(RuntimeFittedSolve.self, easeInEaseOut, x))
       #expect(progress(RootFittedSolve<4, 1>.self, easeOut, x) == progress(RuntimeRootFittedSolve.self, easeOut, x))
       #expect(progress(RootFittedSolve<4, 1>.self, easeIn, x) == progress(RuntimeRootFittedSolve.self, easeIn, x))

@@ -95,7 +95,8 @@ protocol BezierSolve {
 }
 
 /// Newton's solve with `n` steps, from the quadratic first guess when `guess` is 1 (Swift's
-/// integer generic parameters). `NewtonSolve<0, 0>` is the identity path.
+/// integer generic parameters). The progress stage runs the run-time loop for these; the
+/// tests hold it to this one's bits.
 enum NewtonSolve<let n: Int, let guess: Int>: BezierSolve {
   @inline(__always)
   static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
@@ -106,6 +107,24 @@ enum NewtonSolve<let n: Int, let guess: Int>: BezierSolve {
     let s = Kernel.bezierParameterLanes(
       x, L(repeating: c.ax), L(repeating: c.bx), L(repeating: c.cx), steps: n, quadraticGuess: guess != 0)
     return (Kernel.bezierY(s, x, c), s)
+  }
+}
+
+/// y = x: the identity polynomials x(s) = y(s) = s (`SolvePath.identity`, a curve on the
+/// diagonal such as linear; every scroll effect's timing). The bits of `NewtonSolve<0, 0>`
+/// on those polynomials, ((0 s + 0) s + 1) s = s with the ends made exact, without its
+/// cubic: x arrives clamped to [0, 1], and only -0 at the start differs (made +0 here, as
+/// the end select there makes it). Scroll effects' progress stage: 27 -> 12 instructions a
+/// lane group.
+enum IdentitySolve: BezierSolve {
+  @inline(__always)
+  static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
+    x.replacing(with: L(repeating: 1), where: L.ge(x, L(repeating: 1)))
+      .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
+  }
+  @inline(__always)
+  static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {
+    (progress(x, c), x)
   }
 }
 

@@ -38,8 +38,10 @@ enum SolvePath: Hashable, Sendable, CaseIterable {
   /// The path of a compiled curve.
   init(_ curve: CompiledCurve) {
     switch curve {
-    case .bezier(_, _, _, _, _, _, let steps, _):
-      self = steps == 0 ? .identity : .newton
+    case .bezier(let ax, let bx, let cx, let ay, let by, let cy, let steps, _):
+      // Only the identity polynomials (a curve on the diagonal) skip the solve; another
+      // curve with x(s) = s and no step still needs y(s), which the run-time loop computes.
+      self = steps == 0 && (ax, bx, cx, ay, by, cy) == (0, 0, 1, 0, 0, 1) ? .identity : .newton
     case .fittedBezier(_, _, _, _, _, _, let fit, let steps):
       self = (fit.degree, steps) == (7, 1) ? .fitted7x1 : .fitted
     case .rootFittedBezier(_, _, _, _, _, _, let fit, let steps):
@@ -64,7 +66,7 @@ extension SolvePath {
   @inline(__always)
   func dispatch<V: SolveVisitor>(_ v: V) -> Bool {
     switch self {
-    case .identity: v.visit(NewtonSolve<0, 0>.self)
+    case .identity: v.visit(IdentitySolve.self)
     case .fitted7x1: v.visit(FittedSolve<7, 1>.self)
     case .root4x1: v.visit(RootFittedSolve<4, 1>.self)
     case .newton: v.visit(RuntimeNewtonSolve.self)
