@@ -21,7 +21,7 @@ private func checkLeaves<L: _BlockLeaf>(_ b: _Blocks<L>, _ context: String) {
 
 @Suite("Rows in leaves")
 struct BlocksTests {
-  @Test("random batches on tables of up to 6,000 rows equal a brute-force rebuild (heights, offsets, identifiers)")
+  @Test("random batches on tables of up to 6,000 rows equal a brute-force rebuild (heights, offsets, shortest row, identifiers)")
   func randomBatches() throws {
     for seed: UInt64 in 1...Sweep.pick(quick: 24, full: 120) {
       var rng = SeededGenerator(seed: seed)
@@ -106,6 +106,8 @@ struct BlocksTests {
           sum += h
         }
         #expect(rows.layout.contentHeight == sum, "\(context)")
+        // The shortest row, kept from the walk that sums the leaf offsets.
+        #expect(rows.layout.minimumRowHeight == heights.min(), "\(context)")
         let lo = heights.isEmpty ? 0 : Int(rng.next() % UInt64(heights.count))
         let hi = min(heights.count, lo + Int(rng.next() % 700))
         var tops = [Double](repeating: .nan, count: hi - lo)

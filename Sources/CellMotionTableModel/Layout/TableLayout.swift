@@ -127,6 +127,9 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// `tops[b]`: the offset of leaf b's first row, points; `tops[leaves]` is the content
   /// height. Empty when uniform.
   private(set) var tops: [Double]
+  /// The smallest leaf minimum (per-row), found in the walk that sums `tops`; +infinity
+  /// when uniform or without rows.
+  private var leastHeight: Double = .infinity
 
   /// Most rows a layout may have: 50,000,000. Per-row storage (which a uniform layout
   /// switches to at its first `setHeight` of another height, a leaf's worth of rows at a
@@ -138,10 +141,10 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   public static let rowHeightRange: ClosedRange<Double> = 0...InputLimits.length.upperBound
 
   /// The smallest row height in points, or nil for a layout without rows.
-  /// - Complexity: O(1) for a uniform layout, O(leaves) otherwise.
+  /// - Complexity: O(1).
   package var minimumRowHeight: Double? {
     if let h = uniformHeight { return rowCount > 0 ? h : nil }
-    return blocks.leaves.lazy.map(\.minimum).min()
+    return rowCount > 0 ? leastHeight : nil
   }
 
   /// The first row whose height is below `minimum` points, with its height, or nil.
@@ -210,7 +213,7 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   /// `init(checkedBlocks:)` with the leaf offsets written to `buffer`'s memory where nothing
   /// else holds it (`_Recycle`); `buffer` is left empty.
   init(checkedBlocks blocks: _Blocks<_HeightLeaf>, topsIn buffer: inout [Double]) throws(CellMotionError) {
-    let tops = Self.tops(of: blocks, in: &buffer)
+    let (tops, least) = Self.tops(of: blocks, in: &buffer)
     let sum = tops[tops.count - 1]
     guard sum.isFinite else {
       throw .outOfRange(field: "rowHeights", value: sum, expected: "a finite total height")
@@ -219,25 +222,33 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     self.uniformHeight = nil
     self.blocks = blocks
     self.tops = tops
+    self.leastHeight = least
   }
 
   /// Leaf offsets: the running sum of the leaves' sums, left to right, in `spare`'s memory
-  /// (`Array._reusing`).
-  private static func tops(of blocks: _Blocks<_HeightLeaf>, in spare: inout [Double]) -> [Double] {
+  /// (`Array._reusing`), and the smallest leaf minimum (one walk of the leaves: a batch at
+  /// a million rows checks the shortest row, and a walk of its own missed the cache on
+  /// every leaf again).
+  private static func tops(of blocks: _Blocks<_HeightLeaf>, in spare: inout [Double]) -> (
+    tops: [Double], least: Double
+  ) {
     let n = blocks.leaves.count + 1
     var tops = [Double]._reusing(&spare, capacity: n)
     // Filled, then written through a pointer (an append per leaf cost five times more).
     tops.append(contentsOf: repeatElement(0, count: n))
-    blocks.leaves.withUnsafeBufferPointer { leaves in
+    let least = blocks.leaves.withUnsafeBufferPointer { leaves in
       tops.withUnsafeMutableBufferPointer { t in
         var s = 0.0
+        var least = Double.infinity
         for b in 0..<leaves.count {
           s += leaves[b].sum
-          t[b + 1] = s
+          t[b &+ 1] = s
+          least = Swift.min(least, leaves[b].minimum)
         }
+        return least
       }
     }
-    return tops
+    return (tops, least)
   }
 
   /// The heights as leaves (a uniform layout's as one run).

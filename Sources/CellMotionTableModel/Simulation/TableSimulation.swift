@@ -245,7 +245,7 @@ public struct TableSimulation: Sendable {
 
   /// Throws `.outOfRange` naming `field` when a band of `band` points over `layout` could
   /// meet more than `maxVisibleRows` rows (see there).
-  /// - Complexity: O(1) for a uniform layout, O(n) otherwise.
+  /// - Complexity: O(1) (`TableLayout.minimumRowHeight`).
   static func checkVisibleRows(_ layout: TableLayout, band: Double, field: String) throws(CellMotionError) {
     guard let shortest = layout.minimumRowHeight else { return }
     let most = min(Double(layout.rowCount), band / shortest + 2)
