@@ -56,6 +56,11 @@ struct SolvePathTests {
       // identity polynomials (the progress stage clamps x to [0, 1] before it).
       #expect(progress(IdentitySolve.self, linear, x) == progress(NewtonSolve<0, 0>.self, linear, x))
       #expect(progress(IdentitySolve.self, linear, x) == x)
+    }
+    // A -0 (a clamp of a negative zero) comes out +0, as the Newton loop's end select gives.
+    let negativeZero = progress(IdentitySolve.self, linear, SIMD8<Float>(repeating: -0.0))
+    #expect((0..<8).allSatisfy { negativeZero[$0].sign == .plus })
+    for x in groups() {
       #expect(progress(FittedSolve<7, 1>.self, easeInEaseOut, x) == progress(RuntimeFittedSolve.self, easeInEaseOut, x))
       #expect(progress(RootFittedSolve<4, 1>.self, easeOut, x) == progress(RuntimeRootFittedSolve.self, easeOut, x))
       #expect(progress(RootFittedSolve<4, 1>.self, easeIn, x) == progress(RuntimeRootFittedSolve.self, easeIn, x))

@@ -84,6 +84,11 @@ package struct CompiledKeyframes: Sendable {
   package private(set) var cubic = false
   /// Which easings occur (the stage computes only those).
   package let easings: SegmentEasings
+  /// Tracks from this one on (itself included) whose segments `sharedTwoSegmentStage`
+  /// finds once for all: plain two-segment lines of one part with the same starts and
+  /// spans (a depth page's opacity, slide and scale). 1 when no such track follows; 0 for
+  /// a track inside an earlier track's run. Set by `markSharedSegments`.
+  package var sharedRun = 1
   /// Bounds of the value over every fraction (constant part; unbounded with geometry),
   /// widened like `CompiledCurve.progressBounds`: lets the matrix passes prove a rotation
   /// stays small.
@@ -105,6 +110,34 @@ package struct CompiledKeyframes: Sendable {
     easings = SegmentEasings(segments.map(\.kind))
     if !usesGeometry { valueBounds = Self.bounds(segments) }
     (table, cubic) = Self.table(segments)
+  }
+
+  /// Whether the track is two segments of lines with no easing: what
+  /// `Kernel.sharedTwoSegmentStage` takes.
+  var isPlainTwoSegmentLines: Bool {
+    segments.count == 2 && !easings.any && !cubic
+  }
+
+  /// Whether `self` and `other` find the same segment and fraction for every progress:
+  /// both plain two-segment lines of one part, with the same starts and inverse spans.
+  func sharesSegments(with other: CompiledKeyframes) -> Bool {
+    let s = Self.tableStride
+    return part == other.part && isPlainTwoSegmentLines && other.isPlainTwoSegmentLines
+      && table[0] == other.table[0] && table[1] == other.table[1] && table[s] == other.table[s]
+      && table[s + 1] == other.table[s + 1]
+  }
+
+  /// Sets `sharedRun` on each run of consecutive tracks that share their segments
+  /// (`sharesSegments(with:)`).
+  static func markSharedSegments(_ tracks: inout [CompiledKeyframes]) {
+    var k = 0
+    while k < tracks.count {
+      var e = k + 1
+      while e < tracks.count && tracks[k].sharesSegments(with: tracks[e]) { e += 1 }
+      tracks[k].sharedRun = e - k
+      for j in (k + 1)..<e { tracks[j].sharedRun = 0 }
+      k = e
+    }
   }
 
   /// The flat table and whether any segment is cubic.

@@ -403,6 +403,7 @@ public struct CompiledRecipe: Sendable {
         channel: .rotationX, part: partOfKey[foldKey], from: held ? SIMD3(1, 0, 0) : .zero, to: SIMD3(1, 0, 0))
       foldRow = addRetarget(shape, base: base, isFold: true)
     }
+    CompiledKeyframes.markSharedSegments(&keyframes)
     self.keyframes = keyframes
     self.angleReaches = angleReaches
     self.retargets = retargets

@@ -276,13 +276,27 @@ public enum Kernel {
             }
           }
         case .keyframes:
-          // Each track borrowed where the array holds it (`keyframeStage`).
+          // Each track borrowed where the array holds it (`keyframeStage`); a run of
+          // tracks that share their segments in one stage (`sharedTwoSegmentStage`).
           r.keyframes.withUnsafeBufferPointer { keyframes in
-            for k in keyframes.indices {
+            var k = 0
+            while k < keyframes.count {
               let track = keyframes.baseAddress.unsafelyUnwrapped + k
+              let run = track.pointee.sharedRun
+              // The segment rows go to the last two matrix rows, free until the matrix
+              // pass (not with velocities: the kept rates are there).
+              if run > 1 && !velocities {
+                sharedTwoSegmentStage(
+                  L.self, track, run: run, progress: progress, height: height, tableWidth: tableWidth, count: n,
+                  rows: soa + (ScratchLayout.matrixRows - 2) * block, block: block
+                ) { base + layout.staged($0) }
+                k &+= run
+                continue
+              }
               keyframeStage(
                 L.self, track, progress: progress, height: height, tableWidth: tableWidth, count: n,
                 into: base + layout.staged(track.pointee.row))
+              k &+= 1
             }
           }
         case .retargets:

@@ -113,14 +113,12 @@ enum NewtonSolve<let n: Int, let guess: Int>: BezierSolve {
 /// y = x: the identity polynomials x(s) = y(s) = s (`SolvePath.identity`, a curve on the
 /// diagonal such as linear; every scroll effect's timing). The bits of `NewtonSolve<0, 0>`
 /// on those polynomials, ((0 s + 0) s + 1) s = s with the ends made exact, without its
-/// cubic: x arrives clamped to [0, 1], and only -0 at the start differs (made +0 here, as
-/// the end select there makes it). Scroll effects' progress stage: 27 -> 12 instructions a
-/// lane group.
+/// cubic or its selects: x arrives clamped to [0, 1] (the progress stage's callers), and
+/// adding 0 turns a -0 at the start into the +0 that select gives.
 enum IdentitySolve: BezierSolve {
   @inline(__always)
   static func progress<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> L {
-    x.replacing(with: L(repeating: 1), where: L.ge(x, L(repeating: 1)))
-      .replacing(with: L(repeating: 0), where: L.ge(L(repeating: 0), x))
+    x + L(repeating: 0)
   }
   @inline(__always)
   static func solve<L: FloatLanes>(_ x: L, _ c: BezierConstants) -> (progress: L, parameter: L) {

@@ -214,6 +214,90 @@ extension Kernel {
     }
   }
 
+  /// Keyframe tracks `tracks[0 ..< run]` (a run of `CompiledKeyframes.sharedRun`: plain
+  /// two-segment lines of one part with the same starts and spans), each into its scratch
+  /// row. Every lane's segment and fraction are found once for all of them
+  /// (`twoSegments`) and kept in two rows of `rows` (the fraction, and 1 in the second
+  /// segment, else 0); each track then selects and evaluates its line (and its height and
+  /// width lines) as `plainKeyframeStage` and `plainGeometryKeyframeStage` do: the same
+  /// bits. `rows`: two rows of `count` (rounded up to whole groups) Floats nothing else
+  /// uses during the pass.
+  static func sharedTwoSegmentStage<L: FloatLanes>(
+    _: L.Type, _ tracks: UnsafePointer<CompiledKeyframes>, run: Int, progress: StagedProgress,
+    height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int, rows: UnsafeMutablePointer<Float>,
+    block: Int, into out: (Int) -> UnsafeMutablePointer<Float>
+  ) {
+    let fractions = rows, seconds = rows + block
+    twoSegmentRows(L.self, tracks, progress: progress, count: count, fractions: fractions, seconds: seconds)
+    for j in 0..<run {
+      let track = tracks + j
+      track.pointee.table.withUnsafeBufferPointer { table in
+        twoSegmentLines(
+          L.self, table.baseAddress.unsafelyUnwrapped, geometry: track.pointee.usesGeometry, fractions: fractions,
+          seconds: seconds, height: height, tableWidth: tableWidth, count: count, into: out(track.pointee.row))
+      }
+    }
+  }
+
+  /// The segment rows of `sharedTwoSegmentStage`.
+  @inline(never)
+  static func twoSegmentRows<L: FloatLanes>(
+    _: L.Type, _ track: UnsafePointer<CompiledKeyframes>, progress: StagedProgress, count: Int,
+    fractions: UnsafeMutablePointer<Float>, seconds: UnsafeMutablePointer<Float>
+  ) {
+    let part = track.pointee.part
+    track.pointee.table.withUnsafeBufferPointer { t in
+      let table = t.baseAddress.unsafelyUnwrapped, stride = CompiledKeyframes.tableStride
+      let start0 = L(repeating: table[0]), inv0 = L(repeating: table[1])
+      let start1 = L(repeating: table[stride]), inv1 = L(repeating: table[stride &+ 1])
+      let zero = L(repeating: 0), one = L(repeating: 1)
+      var i = 0
+      while i < count {
+        let (m, u) = twoSegments(progress(part, i), start: (start0, start1), inv: (inv0, inv1))
+        u.store(to: fractions + i)
+        zero.replacing(with: one, where: m).store(to: seconds + i)
+        i &+= L.width
+      }
+    }
+  }
+
+  /// One track of `sharedTwoSegmentStage` from the segment rows.
+  @inline(never)
+  static func twoSegmentLines<L: FloatLanes>(
+    _: L.Type, _ table: UnsafePointer<Float>, geometry: Bool, fractions: UnsafePointer<Float>,
+    seconds: UnsafePointer<Float>, height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int,
+    into out: UnsafeMutablePointer<Float>
+  ) {
+    let stride = CompiledKeyframes.tableStride, s1 = table + stride
+    @inline(__always) func at(_ s: UnsafePointer<Float>, _ j: Int) -> L { L(repeating: s[j]) }
+    let (c0, d0, c1, d1) = (at(table, 4), at(table, 5), at(s1, 4), at(s1, 5))
+    let half = L(repeating: 0.5)
+    var i = 0
+    guard geometry else {
+      while i < count {
+        let m = L.ge(L.load(seconds + i), half), u = L.load(fractions + i)
+        L.muladd(c0.replacing(with: c1, where: m), u, d0.replacing(with: d1, where: m)).store(to: out + i)
+        i &+= L.width
+      }
+      return
+    }
+    let (hc0, hd0, hc1, hd1) = (at(table, 8), at(table, 9), at(s1, 8), at(s1, 9))
+    let (wc0, wd0, wc1, wd1) = (at(table, 12), at(table, 13), at(s1, 12), at(s1, 13))
+    @inline(__always) func group(_ he: L, _ tw: L) {
+      let m = L.ge(L.load(seconds + i), half), u = L.load(fractions + i)
+      @inline(__always) func pick(_ x: L, _ y: L) -> L { x.replacing(with: y, where: m) }
+      L.muladd(
+        he, L.muladd(pick(hc0, hc1), u, pick(hd0, hd1)),
+        L.muladd(tw, L.muladd(pick(wc0, wc1), u, pick(wd0, wd1)), L.muladd(pick(c0, c1), u, pick(d0, d1)))
+      ).store(to: out + i)
+    }
+    while i &+ L.width <= count {
+      group(L.load(height + i), L.load(tableWidth + i))
+      i &+= L.width
+    }
+    if i < count { group(loadGroup(height + i, count &- i), loadGroup(tableWidth + i, count &- i)) }
+  }
+
   /// A two-segment track's lanes at progress `f` (clamped to [0, 1] here): which lanes are
   /// in the second segment (f at or past its start), and each lane's fraction through its
   /// segment (`segmentFraction`).
@@ -245,16 +329,21 @@ extension Kernel {
         at(s1, 0), at(s1, 1), at(s1, 4), at(s1, 5), at(s1, 8), at(s1, 9), at(s1, 12), at(s1, 13)
       )
       var i = 0
-      while i < count {
+      @inline(__always) func group(_ he: L, _ tw: L) {
         let (m, u) = twoSegments(progress(part, i), start: (start0, start1), inv: (inv0, inv1))
         @inline(__always) func pick(_ x: L, _ y: L) -> L { x.replacing(with: y, where: m) }
-        let he: L = loadGroup(height + i, count &- i), tw: L = loadGroup(tableWidth + i, count &- i)
         let v = L.muladd(
           he, L.muladd(pick(hc0, hc1), u, pick(hd0, hd1)),
           L.muladd(tw, L.muladd(pick(wc0, wc1), u, pick(wd0, wd1)), L.muladd(pick(c0, c1), u, pick(d0, d1))))
         v.store(to: out + i)
+      }
+      // Whole groups, then the partial one (its two loads' tests in the loop were about
+      // one instruction a cell).
+      while i &+ L.width <= count {
+        group(L.load(height + i), L.load(tableWidth + i))
         i &+= L.width
       }
+      if i < count { group(loadGroup(height + i, count &- i), loadGroup(tableWidth + i, count &- i)) }
       return
     }
     if L.width == 8 && n <= tableSegments && cm_has_permute8() != 0 {
