@@ -20,6 +20,8 @@ extension Kernel {
   static func storePlanarBlock(
     _ pairs: UnsafePointer<Float>, stride: Int, count n: Int, unpacked: Bool, to p: UnsafeMutablePointer<Float>
   ) {
+    // Wrapping index arithmetic in the loops below (checked, each 8 cells carried three
+    // overflow tests).
     var i = 0
     // One loop per (slot order, alignment), so both are constants inside each. A Swift
     // array's storage (FrameOutput) starts 16 or 48 bytes past a 64-byte line: there the
@@ -27,24 +29,24 @@ extension Kernel {
     let off16 = UInt(bitPattern: p) & 31 == 16
     switch (unpacked, off16) {
     case (true, false):
-      while i + 8 <= n {
-        cm_store_planar_pairs8(pairs + 2 * i, stride, 1, p + 16 * i)
-        i += 8
+      while i &+ 8 <= n {
+        cm_store_planar_pairs8(pairs + 2 &* i, stride, 1, p + 16 &* i)
+        i &+= 8
       }
     case (false, false):
-      while i + 8 <= n {
-        cm_store_planar_pairs8(pairs + 2 * i, stride, 0, p + 16 * i)
-        i += 8
+      while i &+ 8 <= n {
+        cm_store_planar_pairs8(pairs + 2 &* i, stride, 0, p + 16 &* i)
+        i &+= 8
       }
     case (true, true):
-      while i + 8 <= n {
-        cm_store_planar_pairs8_off16(pairs + 2 * i, stride, 1, p + 16 * i)
-        i += 8
+      while i &+ 8 <= n {
+        cm_store_planar_pairs8_off16(pairs + 2 &* i, stride, 1, p + 16 &* i)
+        i &+= 8
       }
     case (false, true):
-      while i + 8 <= n {
-        cm_store_planar_pairs8_off16(pairs + 2 * i, stride, 0, p + 16 * i)
-        i += 8
+      while i &+ 8 <= n {
+        cm_store_planar_pairs8_off16(pairs + 2 &* i, stride, 0, p + 16 &* i)
+        i &+= 8
       }
     }
     while i < n {
@@ -90,14 +92,14 @@ extension Kernel {
   ) {
     var i = 0
     if unpacked {
-      while i + 8 <= n {
-        cm_store_affine_pairs8(pairs + 2 * i, stride, 1, p + 6 * i)
-        i += 8
+      while i &+ 8 <= n {
+        cm_store_affine_pairs8(pairs + 2 &* i, stride, 1, p + 6 &* i)
+        i &+= 8
       }
     } else {
-      while i + 8 <= n {
-        cm_store_affine_pairs8(pairs + 2 * i, stride, 0, p + 6 * i)
-        i += 8
+      while i &+ 8 <= n {
+        cm_store_affine_pairs8(pairs + 2 &* i, stride, 0, p + 6 &* i)
+        i &+= 8
       }
     }
     while i < n {
@@ -118,14 +120,14 @@ extension Kernel {
     var i = 0
     // See `storePlanarBlock` for the two alignments.
     if UInt(bitPattern: p) & 31 == 16 {
-      while i + 8 <= n {
-        cm_store_matrices8_off16(soa + i, stride, p + 16 * i)
-        i += 8
+      while i &+ 8 <= n {
+        cm_store_matrices8_off16(soa + i, stride, p + 16 &* i)
+        i &+= 8
       }
     } else {
-      while i + 8 <= n {
-        cm_store_matrices8(soa + i, stride, p + 16 * i)
-        i += 8
+      while i &+ 8 <= n {
+        cm_store_matrices8(soa + i, stride, p + 16 &* i)
+        i &+= 8
       }
     }
     while i < n {
