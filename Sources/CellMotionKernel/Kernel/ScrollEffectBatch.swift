@@ -610,7 +610,9 @@ struct TimelinePass {
   }
 
   /// One shape's loop: whole groups (whole-vector loads and stores), then the partial group
-  /// (mixed into one loop, the tail's lane-by-lane code scalarised every group).
+  /// through the same loop on a padded copy of its inputs (`tail`), so the group's code is
+  /// compiled once per shape: a second, partial copy of it was about half of each loop's
+  /// optimiser time.
   @inline(never)
   func loop<L: FloatLanes, S: TimelineShape>(_: L.Type, _: S.Type, _ io: TimelineColumns) -> (
     fills: Bool, atIdentity: Int
@@ -619,50 +621,71 @@ struct TimelinePass {
     var most = L(repeating: 0), hits = L(repeating: 0)
     let identity = L(repeating: io.identity)
     let counts = !io.identity.isNaN
-    @inline(__always) func group(_ i: Int, _ rest: Int, whole: Bool) {
-      @inline(__always) func load(_ column: UnsafePointer<Float>) -> L {
-        whole ? L.load(column + i) : Kernel.loadGroup(column + i, rest)
-      }
-      let p = load(io.leading)
-      let section: L? = io.sectionEnds.map { load($0) }
+    let whole = io.count / L.width * L.width
+    var i = 0
+    while i < whole {
+      let p = L.load(io.leading + i)
+      let section: L? = io.sectionEnds.map { L.load($0 + i) }
       // A uniform run's timeline is the pass's own (a branch the whole loop takes the same
       // way); otherwise each cell's from the columns.
       let cell = TimelineCell(
-        span: S.readsSpan ? (io.uniform ? c.span : load(io.spans)) : c.zero,
-        extent: S.readsExtent ? (io.uniform ? c.extent : load(io.extents)) : c.zero)
-      let slope = io.uniform ? c.slope : load(io.slopes)
-      let intercept = io.uniform ? c.intercept : load(io.intercepts)
+        span: S.readsSpan ? (io.uniform ? c.span : L.load(io.spans + i)) : c.zero,
+        extent: S.readsExtent ? (io.uniform ? c.extent : L.load(io.extents + i)) : c.zero)
+      let slope = io.uniform ? c.slope : L.load(io.slopes + i)
+      let intercept = io.uniform ? c.intercept : L.load(io.intercepts + i)
       var (value, kind) = S.group(c, L.muladd(p, slope, intercept), p: p, cell: cell, sectionEnd: section)
       if folds { value = L.maximum(value, c.zero - value) }
       let f = L.clamp((value - domainLower) * domainScale, 0, 1)
-      if whole {
-        f.store(to: io.progress + i)
-        kind.store(to: io.kinds + i)
-        if counts {
-          // f + kind is the identity (0 or 1) for the effect at its identity (kind 0, f the
-          // identity) and, with the identity 1, for cells with no effect at progress 0 (kind
-          // 1; the identity too): never for hidden cells (kind 2).
-          let x = f + kind
-          hits = hits + c.zero.replacing(with: c.one, where: L.and(L.ge(x, identity), L.ge(identity, x)))
-        }
-      } else {
-        Kernel.storeGroup(f, io.progress + i, rest)
-        Kernel.storeGroup(kind, io.kinds + i, rest)
+      f.store(to: io.progress + i)
+      kind.store(to: io.kinds + i)
+      if counts {
+        // f + kind is the identity (0 or 1) for the effect at its identity (kind 0, f the
+        // identity) and, with the identity 1, for cells with no effect at progress 0 (kind
+        // 1; the identity too): never for hidden cells (kind 2).
+        let x = f + kind
+        hits = hits + c.zero.replacing(with: c.one, where: L.and(L.ge(x, identity), L.ge(identity, x)))
       }
       most = L.maximum(most, kind)
-    }
-    var i = 0
-    while i &+ L.width <= io.count {
-      group(i, L.width, whole: true)
       i &+= L.width
     }
-    if i < io.count { group(i, io.count &- i, whole: false) }
     var any: Float = 0, atIdentity: Float = 0
     for k in 0..<L.width {
       any = Swift.max(any, most[lane: k])
       atIdentity += hits[lane: k]
     }
+    if whole < io.count && tail(L.self, S.self, io, from: whole) { any = 1 }
     return (any != 0, Int(atIdentity))
+  }
+
+  /// The cells from `i` (fewer than a group) through `loop` as one whole group: their
+  /// inputs copied, the lanes past them repeating the first (as `Kernel.loadGroup` pads),
+  /// their outputs copied back. Their cells are not counted at the identity (only whole
+  /// groups are: `skipIdentityRuns` trims runs to whole groups). Returns whether any got
+  /// a kind other than 0.
+  func tail<L: FloatLanes, S: TimelineShape>(_: L.Type, _: S.Type, _ io: TimelineColumns, from i: Int) -> Bool {
+    let rest = io.count - i, w = L.width
+    // Eight columns of a group each, on the stack (under the 1 KiB that
+    // `withUnsafeTemporaryAllocation` keeps there).
+    return withUnsafeTemporaryAllocation(of: Float.self, capacity: 8 * w) { buffer in
+      let t = buffer.baseAddress!
+      @inline(__always) func padded(_ k: Int, _ column: UnsafePointer<Float>?) -> UnsafePointer<Float>? {
+        guard let column else { return nil }
+        let d = t + k * w
+        for j in 0..<w { d[j] = column[i + (j < rest ? j : 0)] }
+        return UnsafePointer(d)
+      }
+      let group = TimelineColumns(
+        leading: padded(0, io.leading)!, sectionEnds: padded(1, io.sectionEnds),
+        slopes: io.uniform ? io.slopes : padded(2, io.slopes)!, intercepts: io.uniform ? io.intercepts : padded(3, io.intercepts)!,
+        spans: io.uniform ? io.spans : padded(4, io.spans)!, extents: io.uniform ? io.extents : padded(5, io.extents)!,
+        uniform: io.uniform, count: w, progress: t + 6 * w, kinds: t + 7 * w, identity: .nan)
+      let fills = loop(L.self, S.self, group).fills
+      for j in 0..<rest {
+        io.progress[i + j] = t[6 * w + j]
+        io.kinds[i + j] = t[7 * w + j]
+      }
+      return fills
+    }
   }
 }
 
