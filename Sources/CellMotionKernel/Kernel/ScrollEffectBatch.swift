@@ -657,8 +657,8 @@ struct TimelinePass {
     return (any != 0, Int(atIdentity))
   }
 
-  /// The cells from `i` (fewer than a group) through `loop` as one whole group: their
-  /// inputs copied, the lanes past them repeating the first (as `Kernel.loadGroup` pads),
+  /// The cells from `i` (fewer than a group) through `loop` as one whole group: the inputs
+  /// the shape reads copied, the lanes past them repeating the first (as `Kernel.loadGroup` pads),
   /// their outputs copied back. Their cells are not counted at the identity (only whole
   /// groups are: `skipIdentityRuns` trims runs to whole groups). Returns whether any got
   /// a kind other than 0.
@@ -677,7 +677,8 @@ struct TimelinePass {
       let group = TimelineColumns(
         leading: padded(0, io.leading)!, sectionEnds: padded(1, io.sectionEnds),
         slopes: io.uniform ? io.slopes : padded(2, io.slopes)!, intercepts: io.uniform ? io.intercepts : padded(3, io.intercepts)!,
-        spans: io.uniform ? io.spans : padded(4, io.spans)!, extents: io.uniform ? io.extents : padded(5, io.extents)!,
+        spans: io.uniform || !S.readsSpan ? io.spans : padded(4, io.spans)!,
+        extents: io.uniform || !S.readsExtent ? io.extents : padded(5, io.extents)!,
         uniform: io.uniform, count: w, progress: t + 6 * w, kinds: t + 7 * w, identity: .nan)
       let fills = loop(L.self, S.self, group).fills
       for j in 0..<rest {

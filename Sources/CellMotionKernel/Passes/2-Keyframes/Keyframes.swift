@@ -268,34 +268,57 @@ extension Kernel {
     seconds: UnsafePointer<Float>, height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int,
     into out: UnsafeMutablePointer<Float>
   ) {
-    let stride = CompiledKeyframes.tableStride, s1 = table + stride
-    @inline(__always) func at(_ s: UnsafePointer<Float>, _ j: Int) -> L { L(repeating: s[j]) }
-    let (c0, d0, c1, d1) = (at(table, 4), at(table, 5), at(s1, 4), at(s1, 5))
+    let lines = TwoSegmentLines<L>(table)
     let half = L(repeating: 0.5)
     var i = 0
     guard geometry else {
       while i < count {
         let m = L.ge(L.load(seconds + i), half), u = L.load(fractions + i)
-        L.muladd(c0.replacing(with: c1, where: m), u, d0.replacing(with: d1, where: m)).store(to: out + i)
+        lines.value(m, u).store(to: out + i)
         i &+= L.width
       }
       return
     }
-    let (hc0, hd0, hc1, hd1) = (at(table, 8), at(table, 9), at(s1, 8), at(s1, 9))
-    let (wc0, wd0, wc1, wd1) = (at(table, 12), at(table, 13), at(s1, 12), at(s1, 13))
-    @inline(__always) func group(_ he: L, _ tw: L) {
-      let m = L.ge(L.load(seconds + i), half), u = L.load(fractions + i)
-      @inline(__always) func pick(_ x: L, _ y: L) -> L { x.replacing(with: y, where: m) }
-      L.muladd(
-        he, L.muladd(pick(hc0, hc1), u, pick(hd0, hd1)),
-        L.muladd(tw, L.muladd(pick(wc0, wc1), u, pick(wd0, wd1)), L.muladd(pick(c0, c1), u, pick(d0, d1)))
-      ).store(to: out + i)
-    }
     while i &+ L.width <= count {
-      group(L.load(height + i), L.load(tableWidth + i))
+      let m = L.ge(L.load(seconds + i), half), u = L.load(fractions + i)
+      lines.value(m, u, height: L.load(height + i), tableWidth: L.load(tableWidth + i)).store(to: out + i)
       i &+= L.width
     }
-    if i < count { group(loadGroup(height + i, count &- i), loadGroup(tableWidth + i, count &- i)) }
+    if i < count {
+      let m = L.ge(L.load(seconds + i), half), u = L.load(fractions + i)
+      let he: L = loadGroup(height + i, count &- i), tw: L = loadGroup(tableWidth + i, count &- i)
+      lines.value(m, u, height: he, tableWidth: tw).store(to: out + i)
+    }
+  }
+
+  /// A plain two-segment track's lines, constant, per cell height and per table width, for
+  /// each segment (table columns 4, 5, 8, 9, 12, 13): the one place their selection and
+  /// arithmetic is written, so the per-track stage (`plainGeometryKeyframeStage`) and a
+  /// shared run (`twoSegmentLines`) give the same bits.
+  struct TwoSegmentLines<L: FloatLanes> {
+    let c0, d0, c1, d1, hc0, hd0, hc1, hd1, wc0, wd0, wc1, wd1: L
+    @inline(__always)
+    init(_ table: UnsafePointer<Float>) {
+      let s1 = table + CompiledKeyframes.tableStride
+      @inline(__always) func at(_ s: UnsafePointer<Float>, _ j: Int) -> L { L(repeating: s[j]) }
+      (c0, d0, c1, d1) = (at(table, 4), at(table, 5), at(s1, 4), at(s1, 5))
+      (hc0, hd0, hc1, hd1) = (at(table, 8), at(table, 9), at(s1, 8), at(s1, 9))
+      (wc0, wd0, wc1, wd1) = (at(table, 12), at(table, 13), at(s1, 12), at(s1, 13))
+    }
+    /// The constant line of each lane's segment (`second`: the lanes in the second) at
+    /// fraction `u`.
+    @inline(__always)
+    func value(_ second: L.Mask, _ u: L) -> L {
+      L.muladd(c0.replacing(with: c1, where: second), u, d0.replacing(with: d1, where: second))
+    }
+    /// (c u + d) + height (hc u + hd) + width (wc u + wd) of each lane's segment.
+    @inline(__always)
+    func value(_ second: L.Mask, _ u: L, height he: L, tableWidth tw: L) -> L {
+      @inline(__always) func pick(_ x: L, _ y: L) -> L { x.replacing(with: y, where: second) }
+      return L.muladd(
+        he, L.muladd(pick(hc0, hc1), u, pick(hd0, hd1)),
+        L.muladd(tw, L.muladd(pick(wc0, wc1), u, pick(wd0, wd1)), value(second, u)))
+    }
   }
 
   /// A two-segment track's lanes at progress `f` (clamped to [0, 1] here): which lanes are
@@ -320,30 +343,22 @@ extension Kernel {
     @inline(__always) func at(_ s: UnsafePointer<Float>, _ j: Int) -> L { L(repeating: s[j]) }
     if n == 2 {
       // Three keys (a depth page's slide): both segments' constants read once, as in
-      // `plainKeyframeStage`; the same bits.
+      // `plainKeyframeStage` (`TwoSegmentLines`, which a shared run also evaluates).
       let s1 = table + stride
-      let (start0, inv0, c0, d0, hc0, hd0, wc0, wd0) = (
-        at(table, 0), at(table, 1), at(table, 4), at(table, 5), at(table, 8), at(table, 9), at(table, 12), at(table, 13)
-      )
-      let (start1, inv1, c1, d1, hc1, hd1, wc1, wd1) = (
-        at(s1, 0), at(s1, 1), at(s1, 4), at(s1, 5), at(s1, 8), at(s1, 9), at(s1, 12), at(s1, 13)
-      )
-      var i = 0
-      @inline(__always) func group(_ he: L, _ tw: L) {
+      let (start0, inv0, start1, inv1) = (at(table, 0), at(table, 1), at(s1, 0), at(s1, 1))
+      let lines = TwoSegmentLines<L>(table)
+      @inline(__always) func group(_ i: Int, _ he: L, _ tw: L) {
         let (m, u) = twoSegments(progress(part, i), start: (start0, start1), inv: (inv0, inv1))
-        @inline(__always) func pick(_ x: L, _ y: L) -> L { x.replacing(with: y, where: m) }
-        let v = L.muladd(
-          he, L.muladd(pick(hc0, hc1), u, pick(hd0, hd1)),
-          L.muladd(tw, L.muladd(pick(wc0, wc1), u, pick(wd0, wd1)), L.muladd(pick(c0, c1), u, pick(d0, d1))))
-        v.store(to: out + i)
+        lines.value(m, u, height: he, tableWidth: tw).store(to: out + i)
       }
       // Whole groups, then the partial one (its two loads' tests in the loop were about
       // one instruction a cell).
+      var i = 0
       while i &+ L.width <= count {
-        group(L.load(height + i), L.load(tableWidth + i))
+        group(i, L.load(height + i), L.load(tableWidth + i))
         i &+= L.width
       }
-      if i < count { group(loadGroup(height + i, count &- i), loadGroup(tableWidth + i, count &- i)) }
+      if i < count { group(i, loadGroup(height + i, count &- i), loadGroup(tableWidth + i, count &- i)) }
       return
     }
     if L.width == 8 && n <= tableSegments && cm_has_permute8() != 0 {
