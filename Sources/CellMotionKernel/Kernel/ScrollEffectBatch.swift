@@ -117,15 +117,28 @@ public struct ScrollEffectBatch: Sendable {
     }
     guard output.capacity >= n else { throw .bufferSize(field: "FrameOutput capacity", expected: n, actual: output.capacity) }
     try Check.length(crossExtent, "crossExtent")
-    try Self.checkColumns(leading, InputLimits.scrollPosition, "leading", extent, InputLimits.length, "extent")
-    if let sectionEnds { try Self.checkColumn(sectionEnds, InputLimits.scrollPosition, "sectionEnds") }
     try batch.resizeForProgress(count: n)
+    let vertical = effect.timeline.axis == .vertical
+    // The positions and extents checked, and the extents copied into the recipe's geometry
+    // (the extent along the axis) in the same pass, which also tells whether every extent
+    // is the same (a list of equal rows: one run, no search for its end).
+    let (lead, pos) = (InputLimits.scrollPosition, InputLimits.length)
+    let verdict = batch.withProgressColumns { _, width, height, _, _ in
+      cm_check2_copying_b(
+        leading.baseAddress, Float(lead.lowerBound), Float(lead.upperBound), extent.baseAddress,
+        Float(pos.lowerBound), Float(pos.upperBound), n, (vertical ? height : width).baseAddress)
+    }
+    if verdict & 1 != 0 {
+      try Self.checkColumn(leading, lead, "leading")
+      try Self.checkColumn(extent, pos, "extent")
+    }
+    let equalExtents = verdict & 2 == 0
+    if let sectionEnds { try Self.checkColumn(sectionEnds, InputLimits.scrollPosition, "sectionEnds") }
     if kinds.count < n {
       kinds.append(contentsOf: repeatElement(0, count: n - kinds.count))
       timelineColumns.append(contentsOf: repeatElement(0, count: 5 * kinds.count - timelineColumns.count))
     }
     let stride = kinds.count
-    let vertical = effect.timeline.axis == .vertical
     let axis = scroll.along(effect.timeline.axis)
     let cross = Float(crossExtent), tableWidth = Float(scroll.viewportWidth)
     var fills = false
@@ -164,7 +177,7 @@ public struct ScrollEffectBatch: Sendable {
             var i = range.lowerBound
             let n = range.upperBound
             while i < n {
-              let j = Self.runEnd(e, from: i + 1, to: n, value: e[i])
+              let j = equalExtents ? n : Self.runEnd(e, from: i + 1, to: n, value: e[i])
               if j - i >= Self.longRun {
                 // One timeline for the run: its constants go to the lanes, not to columns.
                 run(pass(at: i), i, j, uniform: true)
@@ -202,10 +215,9 @@ public struct ScrollEffectBatch: Sendable {
           } else {
             resolveAndPass(0..<n)
           }
-          // The recipe's geometry: the extent along the axis, the cross size across it.
-          let along = vertical ? height.baseAddress! : width.baseAddress!
+          // The recipe's geometry: the extent along the axis (copied as it was checked), the
+          // cross size across it.
           let across = vertical ? width.baseAddress! : height.baseAddress!
-          Self.copy(along, e, count: n)
           // The cross size and the table width are the same for every cell: written again
           // only where they changed or cells were added. The detail height is read only by
           // folds, which a scroll effect has none of (it keeps the valid size
@@ -403,23 +415,6 @@ public struct ScrollEffectBatch: Sendable {
     for (k, v) in c.enumerated() { try Check.within(Double(v), range, "\(field)[\(k)]") }
   }
 
-  /// `checkColumn` of two columns of one length in one loop (`cm_any_outside2`): the error
-  /// is the one `checkColumn` gives for the first column, else for the second.
-  static func checkColumns(
-    _ a: UnsafeBufferPointer<Float>, _ ra: ClosedRange<Double>, _ fa: String, _ b: UnsafeBufferPointer<Float>,
-    _ rb: ClosedRange<Double>, _ fb: String
-  ) throws(CellMotionError) {
-    precondition(a.count == b.count)
-    let ok =
-      a.isEmpty
-      || cm_any_outside2(
-        a.baseAddress, Float(ra.lowerBound), Float(ra.upperBound), b.baseAddress, Float(rb.lowerBound),
-        Float(rb.upperBound), a.count) == 0
-    guard !ok else { return }
-    try checkColumn(a, ra, fa)
-    try checkColumn(b, rb, fb)
-  }
-
   /// Runs of equal extents at least this long are resolved once (scalar) and filled.
   static let longRun = 8
 
@@ -479,19 +474,6 @@ public struct ScrollEffectBatch: Sendable {
     }
     while i < count {
       p[i] = value
-      i &+= 1
-    }
-  }
-
-  /// `count` values from `source` to `p`, eight per load and store.
-  static func copy(_ p: UnsafeMutablePointer<Float>, _ source: UnsafePointer<Float>, count: Int) {
-    var i = 0
-    while i &+ 8 <= count {
-      SIMD8<Float>.load(source + i).store(to: p + i)
-      i &+= 8
-    }
-    while i < count {
-      p[i] = source[i]
       i &+= 1
     }
   }

@@ -90,15 +90,18 @@ static inline __attribute__((always_inline)) cm_float8 cm_permute8(cm_float8 tab
 #endif
 }
 
-/// Each lane's segment of a keyframe table of up to eight segments whose starts are the
-/// lanes of `starts` (lanes past the last segment +infinity): how many of starts 1...7 are
-/// <= f. The starts never decrease, so this is the last segment whose start is <= f (0 for
-/// NaN). Seven compares and subtracts, no loop: the broadcasts of the starts are the same
-/// for every group, outside the caller's loop.
-static inline __attribute__((always_inline)) cm_int8 cm_segment_index8(cm_float8 f, cm_float8 starts) {
+/// Each lane's segment of a keyframe table of up to `lanes` (4 or 8) segments whose starts
+/// are the lanes of `starts` (lanes past the last segment +infinity): how many of starts
+/// 1 ..< lanes are <= f. The starts never decrease, so this is the last segment whose start
+/// is <= f (0 for NaN). Seven compares and subtracts for 8 (three for 4; `lanes` is a
+/// constant where it is inlined), no loop: the broadcasts of the starts are the same for
+/// every group, outside the caller's loop.
+static inline __attribute__((always_inline)) cm_int8 cm_segment_index8(cm_float8 f, cm_float8 starts, int lanes) {
   cm_int8 index = 0;
 #pragma clang loop unroll(full)
-  for (int s = 1; s < 8; s++) index -= (cm_int8)(f >= starts[s]);
+  for (int s = 1; s < 8; s++) {
+    if (s < lanes) index -= (cm_int8)(f >= starts[s]);
+  }
   return index;
 }
 
@@ -137,24 +140,36 @@ static inline __attribute__((always_inline)) int cm_any_lane8(const cm_int8 *bad
 }
 
 /// Whether any of the `n` values at `a` is outside [loA, hiA] or any at `b` outside
-/// [loB, hiB] (NaN is outside): eight values of each per loop, the verdict kept in a
-/// register (in Swift, the same loop with the mask kept as SIMD8<Int32> took 17
-/// instructions per eight cells, callgrind; here about 11).
-static inline __attribute__((always_inline)) int cm_any_outside2(
-    const float *a, float loA, float hiA, const float *b, float loB, float hiB, long n) {
-  cm_int8 bad = 0;
+/// [loB, hiB] (NaN is outside), eight values of each per loop with the verdict kept in a
+/// register (in Swift, the check alone with the mask kept as SIMD8<Int32> took 17
+/// instructions per eight cells, callgrind; here about 11); and, in the same pass, the `b`
+/// values copied to `dst` and compared with b[0] (a scroll effect's extents, which become
+/// the batch's height or width column and whose runs of equal values it resolves once: one
+/// pass over them instead of three). Bit 0 of the result: some value is outside its range;
+/// bit 1: some `b` value differs from b[0] (a NaN differs).
+static inline __attribute__((always_inline)) int cm_check2_copying_b(
+    const float *a, float loA, float hiA, const float *b, float loB, float hiB, long n, float *dst) {
+  cm_int8 bad = 0, differs = 0;
+  const float first = n > 0 ? b[0] : 0;
   long i = 0;
   for (; i + 8 <= n; i += 8) {
     cm_or_outside8(&bad, a + i, loA, hiA);
-    cm_or_outside8(&bad, b + i, loB, hiB);
+    const cm_float8 v = *(const cm_float8_u *)(b + i);
+    bad |= ~((v >= loB) & (v <= hiB));
+    differs |= (v != first);
+    *(cm_float8_u *)(dst + i) = v;
   }
-  int any = cm_any_lane8(&bad);
-  for (; i < n; i++) any |= cm_outside1(a[i], loA, hiA) | cm_outside1(b[i], loB, hiB);
-  return any != 0;
+  int any = cm_any_lane8(&bad), diff = cm_any_lane8(&differs);
+  for (; i < n; i++) {
+    any |= cm_outside1(a[i], loA, hiA) | cm_outside1(b[i], loB, hiB);
+    diff |= !(b[i] == first);
+    dst[i] = b[i];
+  }
+  return (any != 0) | ((diff != 0) << 1);
 }
 
 /// Whether any of the `n` values at `p` is outside [lo, hi] (NaN is outside), as
-/// `cm_any_outside2` for one column.
+/// `cm_check2_copying_b`'s check for one column.
 static inline __attribute__((always_inline)) int cm_any_outside(const float *p, float lo, float hi, long n) {
   cm_int8 bad = 0;
   long i = 0;

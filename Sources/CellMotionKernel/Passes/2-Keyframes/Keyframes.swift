@@ -108,7 +108,11 @@ extension Kernel {
       return
     }
     if L.width == 8 && n <= tableSegments && cm_has_permute8() != 0 {
-      tableKeyframeStage(S.self, part: part, progress: progress, table, n, count: count, into: out)
+      if n <= 4 {
+        tableKeyframeStage(S.self, Yes.self, part: part, progress: progress, table, n, count: count, into: out)
+      } else {
+        tableKeyframeStage(S.self, No.self, part: part, progress: progress, table, n, count: count, into: out)
+      }
       return
     }
     var i = 0
@@ -150,14 +154,15 @@ extension Kernel {
   }
 
   /// Each lane's segment index in a table of up to eight segments (`start`: their starts,
-  /// +infinity past the last) and its fraction through it, at progress `progress` (clamped
-  /// to [0, 1] here), as `twoSegments` gives them for two.
+  /// +infinity past the last; up to four with `atMostFour`, which compares three starts, not
+  /// seven) and its fraction through it, at progress `progress` (clamped to [0, 1] here), as
+  /// `twoSegments` gives them for two.
   @inline(__always)
-  static func tableSegment(_ progress: SIMD8<Float>, start: SIMD8<Float>, inv: SIMD8<Float>) -> (
-    index: SIMD8<Int32>, u: SIMD8<Float>
-  ) {
+  static func tableSegment(
+    _ progress: SIMD8<Float>, start: SIMD8<Float>, inv: SIMD8<Float>, atMostFour: Bool = false
+  ) -> (index: SIMD8<Int32>, u: SIMD8<Float>) {
     let f = SIMD8<Float>.clamp(progress, 0, 1)
-    let s = cm_segment_index8(f, start)
+    let s = cm_segment_index8(f, start, atMostFour ? 4 : 8)
     return (s, SIMD8<Float>.segmentFraction(f, start: cm_permute8(start, s), invSpan: cm_permute8(inv, s)))
   }
 
@@ -167,10 +172,11 @@ extension Kernel {
   /// (`cm_segment_index8`: seven compares) and looks its constants up (`cm_permute8`:
   /// one instruction per constant), instead of a compare and a select per constant and
   /// segment. The segment found is the one the selects find (starts never decrease), and the
-  /// arithmetic after it is the same: the same bits. (A wheel picker's four-segment track:
-  /// 7.6 -> 5.3 instructions a cell, callgrind.)
-  static func tableKeyframeStage<S: SegmentShape>(
-    _: S.Type, part: Int, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
+  /// arithmetic after it is the same: the same bits. Tracks of up to four segments (`Four`)
+  /// compare three starts, not seven. (A wheel picker's four-segment track: 7.6 -> 5.3
+  /// instructions a cell, callgrind; 4.4 with three compares.)
+  static func tableKeyframeStage<S: SegmentShape, Four: StaticFlag>(
+    _: S.Type, _: Four.Type, part: Int, progress: StagedProgress, _ table: UnsafePointer<Float>, _ n: Int,
     count: Int, into out: UnsafeMutablePointer<Float>
   ) {
     typealias L = SIMD8<Float>
@@ -179,7 +185,7 @@ extension Kernel {
     let c = tableColumn8(table, n, 4), d = tableColumn8(table, n, 5)
     var i = 0
     while i < count {
-      let (s, u) = tableSegment(progress(part, i), start: start, inv: inv)
+      let (s, u) = tableSegment(progress(part, i), start: start, inv: inv, atMostFour: Four.value)
       let cs = cm_permute8(c, s), ds = cm_permute8(d, s)
       let v =
         S.cubic

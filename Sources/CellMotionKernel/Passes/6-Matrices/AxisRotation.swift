@@ -135,6 +135,12 @@ extension Kernel {
   @inline(__always)
   static func sincos<L: FloatLanes>(_ x: L, near centre: SIMD3<Float>?) -> (sin: L, cos: L) {
     guard let c = centre else { return L.sincos(x) }
+    return sincos(x, nearCentre: c)
+  }
+
+  /// `sincos(_:near:)` with a centre.
+  @inline(__always)
+  static func sincos<L: FloatLanes>(_ x: L, nearCentre c: SIMD3<Float>) -> (sin: L, cos: L) {
     let r = L.sincosSmall(x - c.x)
     return (L.muladd(r.cos, c.y, r.sin * c.z), L.muladd(r.cos, c.z, r.sin * -c.y))
   }
@@ -175,16 +181,17 @@ extension Kernel {
     // The scroll presets' shapes at the preferred width (`DepthShape`): the vertical wheel
     // picker and the horizontal cover flow, each a straight-line loop. Other shapes, other
     // widths and frames asking for corners read their flags at run time below.
-    if L.self == SIMD8<Float>.self, outputs.corners == nil, ar.depthOnly {
-      switch (ar.aboutX, r.translateFirst, ar.shift != nil) {
-      case (true, true, true):
+    let tz = r.channelSlots.tz
+    if L.self == SIMD8<Float>.self, outputs.corners == nil, ar.depthOnly, tz.row >= 0, !tz.usesGeometry {
+      switch (ar.aboutX, r.translateFirst, ar.shift != nil, ar.halvedCentre != nil, ar.centre != nil) {
+      case (true, true, true, true, _):
         return axisDepthBlock(
-          SIMD8<Float>.self, Depth<Yes, Yes, Yes>.self, r, ar, at: b, count: n, progress: progress, inputs: inputs,
-          outputs: outputs)
-      case (false, false, false):
+          SIMD8<Float>.self, Depth<Yes, Yes, Yes, Yes>.self, r, ar, at: b, count: n, progress: progress,
+          inputs: inputs, outputs: outputs)
+      case (false, false, false, false, true):
         return axisDepthBlock(
-          SIMD8<Float>.self, Depth<No, No, No>.self, r, ar, at: b, count: n, progress: progress, inputs: inputs,
-          outputs: outputs)
+          SIMD8<Float>.self, Depth<No, No, No, No>.self, r, ar, at: b, count: n, progress: progress,
+          inputs: inputs, outputs: outputs)
       default: break
       }
     }
@@ -352,10 +359,16 @@ extension Kernel {
     _: S.Type, _ r: CompiledRecipe, _ ar: AxisRotation, _ x: ShiftLanes<L>, _ tzSlot: ChannelSlot,
     progress: StagedProgress, at i: Int, width: L, height: L, tableWidth: L
   ) -> LaneMatrix<L> {
-    let (s, c) = axisSinCos(ar, progress: progress, at: i, height: height, tableWidth: tableWidth)
+    // The angle near its centre or its halved centre, and tz a line of its progress
+    // (`axisRotationBlock` takes a depth shape only then): no test per group.
+    let angle = L.muladd(progress(ar.part, i) as L, ar.delta.x, L(repeating: ar.from.x))
+    let (s, c) =
+      S.halvedAngle
+      ? sincos(angle, nearHalved: ar.halvedCentre.unsafelyUnwrapped)
+      : sincos(angle, nearCentre: ar.centre.unsafelyUnwrapped)
     let zero = L(repeating: 0), one = L(repeating: 1), k = r.m34
     let ax = width * r.anchor.x, ay = height * r.anchor.y
-    let tz = tzSlot.value(progress, at: i, identity: 0, height: height, tableWidth: tableWidth)
+    let tz = L.muladd(progress(tzSlot.row, i) as L, tzSlot.delta.x, L(repeating: tzSlot.from.x))
     let pz = S.aboutX ? s : -s, qz = c
     var pa = c, qa = S.aboutX ? -s : s
     // The translation along a (nil: 0) and z: through the rotation first (t = tz Q) or not.
@@ -403,20 +416,24 @@ extension Kernel {
 }
 
 /// A `DepthShape`'s flags, each known to the compiler (`Kernel.axisDepthBlock`): the
-/// rotation's axis, the translation's order (`CompiledRecipe.translateFirst`) and whether a
-/// `ShearTranslation` shift applies.
+/// rotation's axis, the translation's order (`CompiledRecipe.translateFirst`), whether a
+/// `ShearTranslation` shift applies, and whether the angle is within reach of a halved
+/// centre (`AxisRotation.halvedCentre`) or of a centre (`AxisRotation.centre`). Its
+/// translation along z is a line of its progress without geometry.
 protocol DepthShape {
   static var aboutX: Bool { get }
   static var translateFirst: Bool { get }
   static var shifts: Bool { get }
+  static var halvedAngle: Bool { get }
 }
 
-/// The two shapes compiled: `Depth<Yes, Yes, Yes>` (a vertical wheel picker) and
-/// `Depth<No, No, No>` (a horizontal cover flow).
-enum Depth<AboutX: StaticFlag, TranslateFirst: StaticFlag, Shifts: StaticFlag>: DepthShape {
+/// The two shapes compiled: `Depth<Yes, Yes, Yes, Yes>` (a vertical wheel picker) and
+/// `Depth<No, No, No, No>` (a horizontal cover flow).
+enum Depth<AboutX: StaticFlag, TranslateFirst: StaticFlag, Shifts: StaticFlag, HalvedAngle: StaticFlag>: DepthShape {
   @inline(__always) static var aboutX: Bool { AboutX.value }
   @inline(__always) static var translateFirst: Bool { TranslateFirst.value }
   @inline(__always) static var shifts: Bool { Shifts.value }
+  @inline(__always) static var halvedAngle: Bool { HalvedAngle.value }
 }
 
 /// A `ShearTranslation`'s entries as lanes, broadcast once per block, named by the
