@@ -77,7 +77,7 @@ package struct CompiledKeyframes: Sendable {
   /// `segments` flattened for the stage, `tableStride` Floats each: start, 1/span, the
   /// constant cubic (A, B, C, D), the height and width cubics, kind, seconds, then the six
   /// curve constants (padded to 24).
-  package private(set) var table: [Float] = []
+  package private(set) var table = KeyframeTable([])
   static var tableStride: Int { 24 }
   package var usesGeometry: Bool
   /// Whether any segment has cubic or quadratic terms (cubic mode); lines otherwise.
@@ -109,7 +109,8 @@ package struct CompiledKeyframes: Sendable {
     }
     easings = SegmentEasings(segments.map(\.kind))
     if !usesGeometry { valueBounds = Self.bounds(segments) }
-    (table, cubic) = Self.table(segments)
+    let (values, cubic) = Self.table(segments)
+    (table, self.cubic) = (KeyframeTable(values), cubic)
   }
 
   /// Whether the track is two segments of lines with no easing: what
@@ -284,5 +285,31 @@ package struct CompiledKeyframes: Sendable {
     }
     let margin = 1e-3 * max(1, abs(lo), abs(hi))
     return (lo - margin, hi + margin)
+  }
+}
+
+/// A keyframe track's flat segment table (`CompiledKeyframes.table`), fixed once built and
+/// read through its base pointer. A `[Float]` read through a track pointer
+/// (`track.pointee.table.withUnsafeBufferPointer`) was retained and released around every
+/// read, once per block and track (a depth page's tracks and shared segment rows: about
+/// 0.9 instructions a cell, callgrind).
+package final class KeyframeTable: @unchecked Sendable {
+  /// The table's Floats (`count` of them), never written after `init`; freed with it.
+  let base: UnsafeMutablePointer<Float>
+  package let count: Int
+
+  init(_ values: [Float]) {
+    count = values.count
+    base = .allocate(capacity: Swift.max(values.count, 1))
+    values.withUnsafeBufferPointer { v in
+      if let b = v.baseAddress { base.initialize(from: b, count: v.count) }
+    }
+  }
+
+  deinit { base.deallocate() }
+
+  subscript(i: Int) -> Float {
+    precondition(i >= 0 && i < count)
+    return base[i]
   }
 }

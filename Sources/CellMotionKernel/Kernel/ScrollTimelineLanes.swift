@@ -7,6 +7,7 @@
 // costs a few vector operations per cell instead of a scalar resolution per row.
 
 import CellMotion
+import _CellMotionShims
 
 /// `ScrollTimeline.resolved(extent:scroll:)` for one frame's scroll state, in lanes.
 struct TimelineResolver {
@@ -217,16 +218,19 @@ struct QuietPhase {
     let th = (hasShare ? hidden - share * S.replacing(with: container, where: container .< S) : F()) - inset
     let d = th.replacing(with: 0, where: th .< 0).replacing(with: hidden, where: th .> hidden)
     let c = p + S * 0.5 - centre
-    let margin = 1 + 1e-6 * (p.replacing(with: -p, where: p .< 0) + S + centreSize)
-    return d - (c.replacing(with: -c, where: c .< 0) + margin)
+    let margin = 1 + 1e-6 * (Self.magnitude(p) + S + centreSize)
+    return d - (Self.magnitude(c) + margin)
   }
 
-  /// Whether every lane of `slack` is at least 0 (its sign bits or-ed: -0 counts as
-  /// negative, which only makes the test stricter; the columns are finite).
+  /// |x| per lane, by clearing the sign bit (one `vandps`; a compare, negation and select
+  /// otherwise). It gives +0 for -0, which changes no sum here: each adds a positive term.
   @inline(always)
-  static func allQuiet(_ slack: F) -> Bool {
-    let bits = unsafeBitCast(slack, to: SIMD8<Int32>.self)
-    let four = bits.lowHalf | bits.highHalf, two = four.lowHalf | four.highHalf
-    return two.x | two.y >= 0
+  static func magnitude(_ x: F) -> F {
+    unsafeBitCast(unsafeBitCast(x, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: F.self)
   }
+
+  /// Whether every lane of `slack` is at least 0 (no sign bit set, `cm_no_sign8`: -0
+  /// counts as negative, which only makes the test stricter; the columns are finite).
+  @inline(always)
+  static func allQuiet(_ slack: F) -> Bool { cm_no_sign8(slack) != 0 }
 }

@@ -78,6 +78,21 @@ static inline __attribute__((always_inline)) int cm_has_permute8(void) {
 #endif
 }
 
+/// Whether no lane of `v` has its sign bit set (-0 counts as negative): one `vmovmskps`
+/// with AVX (the lanes' bits or-ed in halves took eight instructions); the lanes' bits
+/// or-ed otherwise.
+static inline __attribute__((always_inline)) int cm_no_sign8(cm_float8 v) {
+#if defined(__AVX__)
+  return __builtin_ia32_movmskps256(v) == 0;
+#else
+  cm_int8 b;
+  __builtin_memcpy(&b, &v, 32);
+  int any = 0;
+  for (int k = 0; k < 8; k++) any |= b[k];
+  return any >= 0;
+#endif
+}
+
 /// Lane k of the result is `table[index[k]]` (indexes 0...7). One `vpermps` with AVX2;
 /// lane by lane otherwise (callers check `cm_has_permute8` first).
 static inline __attribute__((always_inline)) cm_float8 cm_permute8(cm_float8 table, cm_int8 index) {

@@ -22,8 +22,8 @@ extension Kernel {
   ) {
     let part = kp.pointee.part, usesGeometry = kp.pointee.usesGeometry, cubic = kp.pointee.cubic
     let plain = !kp.pointee.easings.any
-    kp.pointee.table.withUnsafeBufferPointer { table in
-      let segments = table.baseAddress.unsafelyUnwrapped, n = table.count / CompiledKeyframes.tableStride
+    do {
+      let segments = UnsafePointer(kp.pointee.table.base), n = kp.pointee.table.count / CompiledKeyframes.tableStride
       // The common tracks (constant values, no easing per segment: the presets) take a
       // loop with no flag tested inside it: lines, or cubics.
       let plain = plain && n >= 2
@@ -237,11 +237,9 @@ extension Kernel {
     twoSegmentRows(L.self, tracks, progress: progress, count: count, fractions: fractions, seconds: seconds)
     for j in 0..<run {
       let track = tracks + j
-      track.pointee.table.withUnsafeBufferPointer { table in
-        twoSegmentLines(
-          L.self, table.baseAddress.unsafelyUnwrapped, geometry: track.pointee.usesGeometry, fractions: fractions,
-          seconds: seconds, height: height, tableWidth: tableWidth, count: count, into: out(track.pointee.row))
-      }
+      twoSegmentLines(
+        L.self, track.pointee.table.base, geometry: track.pointee.usesGeometry, fractions: fractions,
+        seconds: seconds, height: height, tableWidth: tableWidth, count: count, into: out(track.pointee.row))
     }
   }
 
@@ -252,8 +250,8 @@ extension Kernel {
     fractions: UnsafeMutablePointer<Float>, seconds: UnsafeMutablePointer<Float>
   ) {
     let part = track.pointee.part
-    track.pointee.table.withUnsafeBufferPointer { t in
-      let table = t.baseAddress.unsafelyUnwrapped, stride = CompiledKeyframes.tableStride
+    do {
+      let table = track.pointee.table.base, stride = CompiledKeyframes.tableStride
       let start0 = L(repeating: table[0]), inv0 = L(repeating: table[1])
       let start1 = L(repeating: table[stride]), inv1 = L(repeating: table[stride &+ 1])
       let zero = L(repeating: 0), one = L(repeating: 1)

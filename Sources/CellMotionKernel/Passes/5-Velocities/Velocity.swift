@@ -486,8 +486,8 @@ extension Kernel {
       }
     }
     let rate = kept ?? UnsafePointer(out)
-    k.table.withUnsafeBufferPointer { table in
-      let segments = table.baseAddress.unsafelyUnwrapped, n = table.count / CompiledKeyframes.tableStride
+    do {
+      let segments = UnsafePointer(k.table.base), n = k.table.count / CompiledKeyframes.tableStride
       var i = 0
       while i < count {
         let rest = count &- i
