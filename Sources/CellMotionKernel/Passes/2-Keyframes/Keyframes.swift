@@ -64,14 +64,13 @@ extension Kernel {
     var i = 0
     while i < count {
       let f = L.clamp(progress(k.part, i) as L, 0, 1)
-      var value: L
+      // One copy of the selection and evaluation, the geometry a flag (the same bits).
+      let v = keyframeValue(f, k, segments, n, geometry: k.usesGeometry)
+      var value = v.constant
       if k.usesGeometry {
-        let v = keyframeValue(f, k, segments, n, geometry: true)
         let rest = count &- i
         let he: L = loadGroup(height + i, rest), tw: L = loadGroup(tableWidth + i, rest)
         value = L.muladd(he, v.height, L.muladd(tw, v.width, v.constant))
-      } else {
-        value = keyframeValue(f, k, segments, n, geometry: false).constant
       }
       value.store(to: out + i)
       i &+= L.width
@@ -524,9 +523,10 @@ extension Kernel {
   /// coefficients `q`, the identity for segments without one) or, where its `kind` is a
   /// spring regime, that spring over the segment's `seconds` (`q` its constants; exactly 1
   /// at the segment's end or with no seconds). Only the easings in `easings` are computed.
-  /// Scalar and matrix keyframes share it; transparent, so each keeps it inline as it was
-  /// written there before (`@inline(__always)` left it out of line).
-  @_transparent
+  /// Out of line: every caller is a path no benchmark scenario takes (eased keyframe
+  /// tracks, matrix keyframes, keyframe velocities; one call per lane group), and each had
+  /// its own inlined copy of the Bezier solve and the three spring regimes to optimise.
+  @inline(never)
   static func easeSegments<L: FloatLanes>(
     _ u: L, kind: L, seconds: L, _ q: (L, L, L, L, L, L), _ easings: SegmentEasings
   ) -> L {
