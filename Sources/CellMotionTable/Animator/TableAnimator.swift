@@ -519,9 +519,9 @@ public struct TableAnimator: Sendable {
                 kinds.withUnsafeBufferPointer { kinds in
                   batch.row.withUnsafeBufferPointer { rows in
                     // One loop per case, each a literal in its loop (the selects between them
-                    // were a third of the effect loop's instructions; the layout's Floats
-                    // tested per row, a fifth of the plain loop's), the base addresses taken
-                    // once and the offsets wrapping (inside arrays sized for them).
+                    // were a third of the effect loop's instructions), the layout's Floats
+                    // too, the base addresses taken once and the offsets wrapping (inside
+                    // arrays sized for them): 48 -> 37 instructions an animated row.
                     let cells = rows.count
                     guard cells > 0, n > 0 else { return }
                     let m = m.baseAddress!, o = o.baseAddress!, y = y.baseAddress!, src = src.baseAddress!
@@ -757,19 +757,24 @@ public struct TableAnimator: Sendable {
       for k in 0..<6 { out[k] = s[k] + (k == place ? y : 0) }
       return
     }
-    // Row vectors: M x T moves column 1 (x: column 0) by column 4 x y. Two rows at a time
-    // in one SIMD8: each row's column 4 spread over its row, the sum formed in every lane
-    // and kept in the moved column's (a blend): the same Float product and sum as entry by
-    // entry, the other entries copied as they are (73 instructions a cell as scalars; a row
-    // at a time with an element insert, 20).
+    // Row vectors: M x T moves column 1 (x: column 0) by column 4 x y. A row at a time in
+    // one SIMD4 (the same Float products and sums as entry by entry; the other entries
+    // copied as they are): 73 instructions a cell as scalars, in every frame. (Two rows
+    // per SIMD8 with a blend was no better: the optimiser narrowed the sum to the two
+    // lanes kept, with more shuffles.)
     let src = UnsafeRawPointer(s), dst = UnsafeMutableRawPointer(out)
-    let moves = SIMDMask<SIMD8<Int32>>(
-      horizontal ? SIMD8<Int32>(-1, 0, 0, 0, -1, 0, 0, 0) : SIMD8<Int32>(0, -1, 0, 0, 0, -1, 0, 0))
-    for half in 0..<2 {
-      let r = src.loadUnaligned(fromByteOffset: 32 &* half, as: SIMD8<Float>.self)
-      let w = SIMD8<Float>(r[3], r[3], r[3], r[3], r[7], r[7], r[7], r[7])
-      let moved = r + w * y
-      dst.storeBytes(of: r.replacing(with: moved, where: moves), toByteOffset: 32 &* half, as: SIMD8<Float>.self)
+    if horizontal {
+      for row in 0..<4 {
+        var r = src.loadUnaligned(fromByteOffset: 16 &* row, as: SIMD4<Float>.self)
+        r[0] = r[0] + r[3] * y
+        dst.storeBytes(of: r, toByteOffset: 16 &* row, as: SIMD4<Float>.self)
+      }
+    } else {
+      for row in 0..<4 {
+        var r = src.loadUnaligned(fromByteOffset: 16 &* row, as: SIMD4<Float>.self)
+        r[1] = r[1] + r[3] * y
+        dst.storeBytes(of: r, toByteOffset: 16 &* row, as: SIMD4<Float>.self)
+      }
     }
   }
 

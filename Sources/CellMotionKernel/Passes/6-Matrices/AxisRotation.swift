@@ -181,8 +181,9 @@ extension Kernel {
     // The scroll presets' shapes at the preferred width (`DepthShape`): the vertical wheel
     // picker and the horizontal cover flow, each a straight-line loop. Other shapes, other
     // widths and frames asking for corners read their flags at run time below.
-    let tz = r.channelSlots.tz
-    if L.self == SIMD8<Float>.self, outputs.corners == nil, ar.depthOnly, tz.row >= 0, !tz.usesGeometry {
+    if L.self == SIMD8<Float>.self, outputs.corners == nil, ar.depthOnly, r.channelSlots.tz.row >= 0,
+      !r.channelSlots.tz.usesGeometry
+    {
       switch (ar.aboutX, r.translateFirst, ar.shift != nil, ar.halvedCentre != nil, ar.centre != nil) {
       case (true, true, true, true, _):
         return axisDepthBlock(
