@@ -603,6 +603,13 @@ struct ScrollEffectKernelTests {
           }
           let expected = column == "extent" ? "extent[\(j)]" : "leading[\(k)]"
           #expect(field == expected, "n \(n), \(bad) in \(column): \(field ?? "no error")")
+          // The batch keeps only valid extents (they are copied as they are checked), so
+          // evaluating it directly cannot produce NaN from a refused call's input.
+          let lengths = InputLimits.length
+          let kept = batch.batch.columns.height.prefix(n).allSatisfy {
+            $0.isFinite && Double($0) >= lengths.lowerBound && Double($0) <= lengths.upperBound
+          }
+          #expect(kept, "n \(n), \(bad) in \(column): an extent the call refused stayed in the batch")
           checked += 1
         }
       }

@@ -103,7 +103,8 @@ public struct ScrollEffectBatch: Sendable {
   ///   - options: the kernel's lane width and threads.
   /// - Throws: `.bufferSize` when the columns disagree or the output is too small; `.notFinite`
   ///   or `.outOfRange` for a position outside `InputLimits.scrollPosition` or an extent
-  ///   outside `InputLimits.length`; the errors of `Kernel.evaluate`.
+  ///   outside `InputLimits.length` (`batch` then holds `n` cells with placeholder extents,
+  ///   all valid, until the next call); the errors of `Kernel.evaluate`.
   /// - Complexity: O(cells); no allocation within the reserved capacity.
   public mutating func evaluate(
     leading: UnsafeBufferPointer<Float>, extent: UnsafeBufferPointer<Float>, crossExtent: Double,
@@ -129,8 +130,20 @@ public struct ScrollEffectBatch: Sendable {
         Float(pos.lowerBound), Float(pos.upperBound), n, (vertical ? height : width).baseAddress)
     }
     if verdict & 1 != 0 {
-      try Self.checkColumn(leading, lead, "leading")
-      try Self.checkColumn(extent, pos, "extent")
+      do throws(CellMotionError) {
+        try Self.checkColumn(leading, lead, "leading")
+        try Self.checkColumn(extent, pos, "extent")
+      } catch {
+        // The extents were copied as they were checked: a bad one must not stay in the
+        // batch, which a caller may evaluate itself (`batch`). Its cells get the placeholder
+        // length that `resizeForProgress` gives new cells until the next call.
+        let side = Float(pos.lowerBound)
+        batch.withProgressColumns { _, width, height, _, _ in
+          let along = vertical ? height : width
+          for i in 0..<n { along[i] = side }
+        }
+        throw error
+      }
     }
     let equalExtents = verdict & 2 == 0
     if let sectionEnds { try Self.checkColumn(sectionEnds, InputLimits.scrollPosition, "sectionEnds") }
