@@ -137,10 +137,8 @@ public struct ScrollEffectBatch: Sendable {
         // The extents were copied as they were checked: a bad one must not stay in the
         // batch, which a caller may evaluate itself (`batch`). Its cells get the placeholder
         // length that `resizeForProgress` gives new cells until the next call.
-        let side = Float(pos.lowerBound)
         batch.withProgressColumns { _, width, height, _, _ in
-          let along = vertical ? height : width
-          for i in 0..<n { along[i] = side }
+          Self.fill((vertical ? height : width).baseAddress!, Float(pos.lowerBound), count: n)
         }
         throw error
       }

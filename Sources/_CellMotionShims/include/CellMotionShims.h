@@ -169,8 +169,8 @@ static inline __attribute__((always_inline)) int cm_check2_copying_b(
   long i = 0;
   for (; i + 8 <= n; i += 8) {
     cm_or_outside8(&bad, a + i, loA, hiA);
+    cm_or_outside8(&bad, b + i, loB, hiB);
     const cm_float8 v = *(const cm_float8_u *)(b + i);
-    bad |= ~((v >= loB) & (v <= hiB));
     differs |= (v != first);
     *(cm_float8_u *)(dst + i) = v;
   }

@@ -335,7 +335,7 @@ extension Kernel {
       let c = b &+ i
       let m = axisDepthGroup(
         S.self, r, ar, shift, tz, progress: progress, at: i, width: loadGroup(inputs.width + c, lanes),
-        height: loadGroup(inputs.height + c, lanes), tableWidth: loadGroup(inputs.tableWidth + c, lanes))
+        height: loadGroup(inputs.height + c, lanes))
       L.storeMatrices(m, constant: constant, cells: lanes, to: outputs.matrices + 16 &* c)
     }
     var i = 0
@@ -358,7 +358,7 @@ extension Kernel {
   @inline(__always)
   static func axisDepthGroup<L: FloatLanes, S: DepthShape>(
     _: S.Type, _ r: CompiledRecipe, _ ar: AxisRotation, _ x: ShiftLanes<L>, _ tzSlot: ChannelSlot,
-    progress: StagedProgress, at i: Int, width: L, height: L, tableWidth: L
+    progress: StagedProgress, at i: Int, width: L, height: L
   ) -> LaneMatrix<L> {
     // The angle near its centre or its halved centre, and tz a line of its progress
     // (`axisRotationBlock` takes a depth shape only then): no test per group.
