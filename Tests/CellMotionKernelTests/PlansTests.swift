@@ -87,6 +87,67 @@ struct PlansTests {
     #expect(batch.columns.counts().allSatisfy { $0 == 0 })
   }
 
+  /// A table removes the batch's first cells most frames (they finish in the order they
+  /// started, and leave the screen from one edge): the columns then start later instead of
+  /// moving their cells down. The batch must still hold the same cells as one built from
+  /// them afresh (the same kernel output, bit for bit), and take the dropped front back
+  /// before its storage would grow, so a reserved batch never reallocates.
+  @Test("A batch whose front is removed keeps its cells, its output and its storage")
+  func frontRemoval() throws {
+    let recipes: [Recipe] = [.tipIn, .fade]
+    let capacity = 64
+    var batch = try CellBatch(recipes: recipes, capacity: capacity)
+    let reserved = batch.start.capacity
+    let g = CellGeometry(width: 320, height: 60)
+    var rng = SeededGenerator(seed: 0xF407)
+    var model: [(recipe: Int, row: Int, start: Double)] = []
+    var nextRow = 0
+    var frontDrops = 0, general = 0, reclaimed = 0
+    for step in 0..<400 {
+      let t = Double(step) * 0.03  // within the batch's 16 s window
+      // New cells start now (up to the capacity): their ends come after every earlier one's.
+      let headBeforeAppends = batch.columns.start.head
+      for _ in 0..<min(Int(rng.next() % 9), capacity - batch.count) {
+        let recipe = Int(rng.next() % 2)
+        try batch.append(recipe: recipe, row: nextRow, startTime: t, geometry: g)
+        model.append((recipe, nextRow, t))
+        nextRow += 1
+      }
+      let headBefore = batch.columns.start.head
+      if headBefore < headBeforeAppends { reclaimed += 1 }
+      let ends = (0..<batch.count).map { batch.endTime(ofCell: $0) }
+      if step % 7 == 3 {
+        // Rows from the middle too (the general compaction).
+        let drop = nextRow - 1 - Int(rng.next() % 20)
+        batch.removeCells(finishedBy: t, orRow: { $0 == drop })
+        model = model.indices.filter { ends[$0] > t && model[$0].row != drop }.map { model[$0] }
+        general += 1
+      } else {
+        batch.removeCells(finishedBy: t)
+        model = model.indices.filter { ends[$0] > t }.map { model[$0] }
+      }
+      if batch.columns.start.head > headBefore { frontDrops += 1 }
+      #expect(batch.row == model.map(\.row), "step \(step)")
+      #expect(batch.columns.counts().allSatisfy { $0 == batch.count }, "step \(step): \(batch.columns.counts())")
+      #expect(batch.start.capacity == reserved, "step \(step): the storage grew from \(reserved) to \(batch.start.capacity)")
+      if step % 10 == 0 || step == 399 {
+        var fresh = try CellBatch(recipes: recipes, capacity: capacity)
+        for c in model { try fresh.append(recipe: c.recipe, row: c.row, startTime: c.start, geometry: g) }
+        var a = try FrameOutput(capacity: capacity), b = try FrameOutput(capacity: capacity)
+        for time in [t, t + 0.1, t + 0.3] {
+          try Kernel.evaluate(batch, at: time, into: &a)
+          try Kernel.evaluate(fresh, at: time, into: &b)
+          let n = batch.count
+          #expect(a.matrices[..<(16 * n)] == b.matrices[..<(16 * n)], "step \(step) time \(time)")
+          #expect(a.opacity[..<n] == b.opacity[..<n], "step \(step) time \(time)")
+        }
+      }
+    }
+    // The cases this test is about happened: fronts dropped without a move, the front taken
+    // back before an append, and the general compaction between them.
+    #expect(frontDrops > 40 && reclaimed > 10 && general > 50, "fronts \(frontDrops) reclaimed \(reclaimed) general \(general)")
+  }
+
   /// Soak seed 34 (session 10226066640712208008, frame 388): the compaction scratch grew
   /// inside `compact`, so the first compaction of a batch larger than any before allocated
   /// in a steady table frame. Appends now grow it; compaction must find it long enough.

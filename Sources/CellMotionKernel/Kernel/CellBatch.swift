@@ -47,22 +47,22 @@ public struct CellBatch: Sendable {
   /// staggered start (start + stagger delay) plus its recipe's `startShift` (the delay all
   /// its parts share), computed in Double and rounded once (0 for cells driven by
   /// progress).
-  public var start: [Float] { columns.start }
+  public var start: CellColumn<Float> { columns.start }
   /// Each cell's progress (`ProgressSource.progress`; 0 for cells on the clock).
-  public var progress: [Float] { columns.progress }
+  public var progress: CellColumn<Float> { columns.progress }
   /// Cell bounds width, height, table width and fold detail height, points.
-  public var width: [Float] { columns.width }
-  public var height: [Float] { columns.height }
-  public var tableWidth: [Float] { columns.tableWidth }
-  public var detailHeight: [Float] { columns.detailHeight }
-  public var recipeIndex: [Int32] { columns.recipeIndex }
+  public var width: CellColumn<Float> { columns.width }
+  public var height: CellColumn<Float> { columns.height }
+  public var tableWidth: CellColumn<Float> { columns.tableWidth }
+  public var detailHeight: CellColumn<Float> { columns.detailHeight }
+  public var recipeIndex: CellColumn<Int32> { columns.recipeIndex }
   /// Row and position in the display batch (for the caller; stagger is already applied).
-  public var row: [Int] { columns.row }
-  public var batchPosition: [Int] { columns.batchPosition }
+  public var row: CellColumn<Int> { columns.row }
+  public var batchPosition: CellColumn<Int> { columns.batchPosition }
   /// Staggered start, absolute seconds (Double): the exact value `start` is derived from.
-  var startExact: [Double] { columns.startExact }
+  var startExact: CellColumn<Double> { columns.startExact }
   /// Each cell's retargeted channels and fold, exactly (nil: not retargeted).
-  var motions: [CellMotions?] { columns.motions }
+  var motions: CellColumn<CellMotions?> { columns.motions }
 
   /// How many neighbouring cells differ in recipe index: 0 when the whole batch is one run
   /// of one recipe, which the kernel then evaluates without scanning the indices.
@@ -599,8 +599,14 @@ public struct CellBatch: Sendable {
         }
       }
     }
-    runScratch.withUnsafeBufferPointer { runs in
-      columns.compact(runs: UnsafeBufferPointer(rebasing: runs[0..<pairs]), from: first)
+    if first == 0 && pairs == 2 && runScratch[0] + runScratch[1] == n {
+      // Only a front was removed (cells finish in the order they started and leave the
+      // screen from one edge): the columns start later, nothing moves.
+      columns.removeFirst(runScratch[0])
+    } else {
+      runScratch.withUnsafeBufferPointer { runs in
+        columns.compact(runs: UnsafeBufferPointer(rebasing: runs[0..<pairs]), from: first)
+      }
     }
     if retargetRows.rows > 0 {
       var w = first

@@ -8,7 +8,7 @@ import CellMotion
 
 /// Something done to every column alike (`CellColumns.visit`).
 protocol ColumnVisitor {
-  mutating func visit<T>(_ column: inout [T])
+  mutating func visit<T>(_ column: inout CellColumn<T>)
 }
 
 /// A batch's cells in structure-of-arrays form: the kernel's inputs (Float and Int32
@@ -28,22 +28,22 @@ struct CellColumns: Sendable {
   }
 
   /// Staggered start - timeOrigin, seconds (the clock's input).
-  var start: [Float] = []
+  var start = CellColumn<Float>()
   /// Staggered start, absolute seconds.
-  var startExact: [Double] = []
+  var startExact = CellColumn<Double>()
   /// Progress per cell (`ProgressSource.progress`'s input).
-  var progress: [Float] = []
+  var progress = CellColumn<Float>()
   /// Points.
-  var width: [Float] = []
-  var height: [Float] = []
-  var tableWidth: [Float] = []
-  var detailHeight: [Float] = []
-  var recipeIndex: [Int32] = []
-  var row: [Int] = []
-  var batchPosition: [Int] = []
+  var width = CellColumn<Float>()
+  var height = CellColumn<Float>()
+  var tableWidth = CellColumn<Float>()
+  var detailHeight = CellColumn<Float>()
+  var recipeIndex = CellColumn<Int32>()
+  var row = CellColumn<Int>()
+  var batchPosition = CellColumn<Int>()
   /// Absolute seconds after which the cell no longer changes.
-  var endExact: [Double] = []
-  var motions: [CellMotions?] = []
+  var endExact = CellColumn<Double>()
+  var motions = CellColumn<CellMotions?>()
 
   /// Runs `v` on every column, in declaration order: the one list of the columns.
   mutating func visit<V: ColumnVisitor>(_ v: inout V) {
@@ -66,7 +66,7 @@ struct CellColumns: Sendable {
   /// value). Callers append the same count to every column (`CellBatch.append(contentsOf:)`,
   /// `resizeForProgress`).
   @inline(__always)
-  static func append<T: _ColumnZero>(_ column: inout [T], _ n: Int, _ value: (Int) -> T) {
+  static func append<T: _ColumnZero>(_ column: inout CellColumn<T>, _ n: Int, _ value: (Int) -> T) {
     let first = column.count
     extend(&column, to: first + n)
     column.withUnsafeMutableBufferPointer { c in
@@ -78,15 +78,22 @@ struct CellColumns: Sendable {
 
   /// Appends `n` copies of `value` to `column` (one pass; `append(_:_:_:)` zero-fills first).
   @inline(__always)
-  static func append<T>(_ column: inout [T], repeating value: T, _ n: Int) {
+  static func append<T>(_ column: inout CellColumn<T>, repeating value: T, _ n: Int) {
     column.append(contentsOf: repeatElement(value, count: n))
   }
 
   /// Sets `column`'s count to `end`, new values zero until the caller writes them.
   @inline(__always)
-  static func extend<T: _ColumnZero>(_ column: inout [T], to end: Int) {
+  static func extend<T: _ColumnZero>(_ column: inout CellColumn<T>, to end: Int) {
     if column.count > end { column.removeLast(column.count - end) }
     if column.count < end { column.append(contentsOf: repeatElement(T._columnZero, count: end - column.count)) }
+  }
+
+  /// `extend(_:to:)` for a scratch array.
+  @inline(__always)
+  static func extend<T: _ColumnZero>(_ array: inout [T], to end: Int) {
+    if array.count > end { array.removeLast(array.count - end) }
+    if array.count < end { array.append(contentsOf: repeatElement(T._columnZero, count: end - array.count)) }
   }
 
   mutating func append(_ c: Cell) {
@@ -108,7 +115,7 @@ struct CellColumns: Sendable {
   mutating func counts() -> [Int] {
     struct Count: ColumnVisitor {
       var counts: [Int] = []
-      mutating func visit<T>(_ column: inout [T]) { counts.append(column.count) }
+      mutating func visit<T>(_ column: inout CellColumn<T>) { counts.append(column.count) }
     }
     var v = Count()
     visit(&v)
@@ -119,7 +126,7 @@ struct CellColumns: Sendable {
   /// (capacity kept): their pages become resident now rather than in the first frame that
   /// fills them. For an empty batch.
   mutating func touch(_ n: Int) {
-    func touch<T>(_ column: inout [T], _ zero: T) { column.reserveResident(n, touching: n, with: zero) }
+    func touch<T>(_ column: inout CellColumn<T>, _ zero: T) { column.reserveResident(n, touching: n, with: zero) }
     touch(&start, 0)
     touch(&startExact, 0)
     touch(&progress, 0)
@@ -137,7 +144,7 @@ struct CellColumns: Sendable {
   mutating func reserveCapacity(_ n: Int) {
     struct Reserve: ColumnVisitor {
       let n: Int
-      mutating func visit<T>(_ column: inout [T]) { column.reserveCapacity(n) }
+      mutating func visit<T>(_ column: inout CellColumn<T>) { column.reserveCapacity(n) }
     }
     var v = Reserve(n: n)
     visit(&v)
@@ -146,7 +153,7 @@ struct CellColumns: Sendable {
   /// Removes every cell, keeping capacity.
   mutating func removeAll() {
     struct RemoveAll: ColumnVisitor {
-      mutating func visit<T>(_ column: inout [T]) { column.removeAll(keepingCapacity: true) }
+      mutating func visit<T>(_ column: inout CellColumn<T>) { column.removeAll() }
     }
     var v = RemoveAll()
     visit(&v)
@@ -156,7 +163,7 @@ struct CellColumns: Sendable {
   mutating func move(cell from: Int, to: Int) {
     struct Move: ColumnVisitor {
       let from, to: Int
-      mutating func visit<T>(_ column: inout [T]) { column[to] = column[from] }
+      mutating func visit<T>(_ column: inout CellColumn<T>) { column[to] = column[from] }
     }
     var v = Move(from: from, to: to)
     visit(&v)
@@ -206,9 +213,23 @@ struct CellColumns: Sendable {
     motions.removeLast(motions.count - w)
   }
 
+  /// Removes the first `n` cells of every column in O(1) (no value moves; a removed cell's
+  /// motions are released).
+  mutating func removeFirst(_ n: Int) {
+    motions.withUnsafeMutableBufferPointer { c in
+      for r in 0..<n where c[r] != nil { c[r] = nil }
+    }
+    struct RemoveFirst: ColumnVisitor {
+      let n: Int
+      mutating func visit<T>(_ column: inout CellColumn<T>) { column.removeFirst(n) }
+    }
+    var v = RemoveFirst(n: n)
+    visit(&v)
+  }
+
   /// Keeps the values of `runs` in `column`, moved down to `first` in order.
   @inline(__always)
-  private static func compact<T: BitwiseCopyable>(_ column: inout [T], _ runs: UnsafeBufferPointer<Int>, _ first: Int) {
+  private static func compact<T: BitwiseCopyable>(_ column: inout CellColumn<T>, _ runs: UnsafeBufferPointer<Int>, _ first: Int) {
     var w = first
     column.withUnsafeMutableBufferPointer { c in
       let base = c.baseAddress!
@@ -229,7 +250,7 @@ struct CellColumns: Sendable {
   mutating func removeLast(_ n: Int) {
     struct RemoveLast: ColumnVisitor {
       let n: Int
-      mutating func visit<T>(_ column: inout [T]) { column.removeLast(n) }
+      mutating func visit<T>(_ column: inout CellColumn<T>) { column.removeLast(n) }
     }
     var v = RemoveLast(n: n)
     visit(&v)
