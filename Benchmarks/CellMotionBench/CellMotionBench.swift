@@ -110,7 +110,9 @@ struct CellMotionBench: ParsableCommand {
     }
     let runner = Runner(policy: policy, machine: machine)
     var results: [Measurement] = []
-    var progress = BenchProgress(total: scenarios.count + (runScroll ? 1 : 0) + (runDense ? 2 : 0) + (runUpdates ? 1 : 0))
+    let pairs = Summary.pairedBars(scenarios, catalog: ScenarioCatalog.families(sizes: Set(scenarios.map(\.cells)).sorted()))
+    var progress = BenchProgress(
+      total: scenarios.count + pairs.count + (runScroll ? 1 : 0) + (runDense ? 2 : 0) + (runUpdates ? 1 : 0))
     for scenario in scenarios {
       progress.step(scenario.name)
       let m = try runner.measure(scenario)
@@ -118,6 +120,14 @@ struct CellMotionBench: ParsableCommand {
       if !json, runs != nil {
         print("\(m.name) N=\(m.cells): cells evaluated in timedCall: \(m.cellsEvaluated)")
       }
+    }
+
+    // The summary's ratio bars (its third section), each measured again in pairs with its
+    // reference when both are in this run.
+    var paired: [PairedRatio] = []
+    for (scenario, reference) in pairs {
+      progress.step("\(scenario.name) paired with \(reference.name)")
+      paired.append(try runner.pair(scenario, against: reference))
     }
 
     var scroll: ScrollSessionResult? = nil
@@ -151,12 +161,15 @@ struct CellMotionBench: ParsableCommand {
     for s in scenarios where references[s.group] == nil { references[s.group] = s.variant }
     let document = BenchDocument(
       machine: machine, samplesPerScenario: policy.samples, results: results,
-      ratios: Report.ratios(results, references: references), scrollSession: scroll,
+      ratios: Report.ratios(results, references: references), pairedRatios: paired, scrollSession: scroll,
       denseScrollSession: dense, denseScrollEffectSession: denseEffect, updateSession: updates)
     if json {
       print(try Report.json(document))
     } else if summary {
-      print(Summary.text(machine: machine, results: results, scroll: scroll, dense: dense, denseEffect: denseEffect, updates: updates))
+      print(
+        Summary.text(
+          machine: machine, results: results, paired: paired, scroll: scroll, dense: dense, denseEffect: denseEffect,
+          updates: updates))
     } else {
       let table = Report.table(document)
       // The machine lines were printed before measuring; print the rest.

@@ -222,6 +222,67 @@ struct Runner {
   }
 }
 
+// MARK: - Paired ratios
+
+/// A scenario's time over a reference's, measured in alternating samples (`Runner.pair`).
+struct PairedRatio: Codable {
+  var scenario: String
+  var reference: String
+  var cells: Int
+  /// Median over the pairs of (scenario ns per cell / reference ns per cell), each pair two
+  /// back-to-back samples.
+  var ratio: Double
+  /// The pairs' 10th and 90th percentile ratios.
+  var p10: Double
+  var p90: Double
+  var pairs: Int
+}
+
+extension Runner {
+  /// `scenario` over `reference` with each sample of one next to a sample of the other (their
+  /// order alternating), the median of the pairs' ratios: on a shared machine whose speed
+  /// drifts by half within seconds, two medians taken seconds apart compare two machines;
+  /// two samples taken back to back compare the code (issue 33's bar is a ratio).
+  func pair(_ scenario: Scenario, against reference: Scenario) throws -> PairedRatio {
+    let a = try scenario.setup(), b = try reference.setup()
+    /// Calls of `run` per sample: at least `minimumSampleSeconds` after a warm-up.
+    func calibrate(_ run: () -> Void) -> Int {
+      let start = monotonicNanoseconds()
+      var calls = 0
+      repeat {
+        timedCall(run)
+        calls += 1
+      } while Double(monotonicNanoseconds() - start) < policy.warmupSeconds * 1e9
+      let perCall = Double(monotonicNanoseconds() - start) / Double(calls)
+      return max(1, Int((policy.minimumSampleSeconds * 1e9 / max(perCall, 1)).rounded(.up)))
+    }
+    let runsA = calibrate(a), runsB = calibrate(b)
+    /// ns per cell of one sample.
+    func sample(_ run: () -> Void, _ runs: Int, _ cells: Int) -> Double {
+      let t0 = monotonicNanoseconds()
+      for _ in 0..<runs { timedCall(run) }
+      return Double(monotonicNanoseconds() - t0) / Double(runs * max(cells, 1))
+    }
+    var ratios: [Double] = []
+    let count = max(policy.samples, policy.minimumSamples)
+    for k in 0..<count {
+      let x: Double, y: Double
+      if k % 2 == 0 {
+        x = sample(a, runsA, scenario.cells)
+        y = sample(b, runsB, reference.cells)
+      } else {
+        y = sample(b, runsB, reference.cells)
+        x = sample(a, runsA, scenario.cells)
+      }
+      ratios.append(x / y)
+    }
+    let sorted = ratios.sorted()
+    return PairedRatio(
+      scenario: scenario.name, reference: reference.name, cells: scenario.cells, ratio: Statistics.median(sorted),
+      p10: Statistics.quantile(sorted, 0.1), p90: Statistics.quantile(sorted, 0.9), pairs: sorted.count)
+  }
+}
+
 // MARK: - Catalog
 
 enum ScenarioCatalog {

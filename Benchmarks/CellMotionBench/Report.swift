@@ -18,6 +18,9 @@ struct BenchDocument: Codable {
   var samplesPerScenario: Int
   var results: [Measurement]
   var ratios: [Ratio]
+  /// The stated bars' ratios (scroll effects, the progress column and retargets over tip-in),
+  /// measured in alternating samples (`Runner.pair`): the ratios to read on a noisy machine.
+  var pairedRatios: [PairedRatio] = []
   /// The table scenario: a fling through 1,000,000 rows at 120 Hz with the tip-in recipe.
   var scrollSession: ScrollSessionResult?
   /// The dense scroll scenario (issue 32): about 10,000 visible rows on 1,000,000, scrolled

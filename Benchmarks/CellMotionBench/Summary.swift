@@ -57,6 +57,24 @@ enum Summary {
     ),
   ]
 
+  /// The section whose ratios are bars (issues 31 and 33: at most 1.1x, 2x, 1.5x tip-in).
+  static let pairedSection = 2
+
+  /// The bars' scenarios in `scenarios` with their reference (the section's first row, from
+  /// `catalog` when the run leaves it out) at the same size, to be measured again in pairs
+  /// (`Runner.pair`).
+  static func pairedBars(_ scenarios: [Scenario], catalog: [Scenario]) -> [(Scenario, Scenario)] {
+    let rows = sections[pairedSection].rows
+    guard let base = rows.first?.name else { return [] }
+    var out: [(Scenario, Scenario)] = []
+    for r in rows.dropFirst() {
+      for s in scenarios where s.name == r.name {
+        if let ref = (scenarios + catalog).first(where: { $0.name == base && $0.cells == s.cells }) { out.append((s, ref)) }
+      }
+    }
+    return out
+  }
+
   /// The scenarios the summary measures (each once, at `cells`).
   static func scenarios(_ catalog: [Scenario]) -> [Scenario] {
     var names: [String] = []
@@ -66,7 +84,8 @@ enum Summary {
 
   @_optimize(none)  // text handled once a run: not worth the optimiser's seconds at every build
   static func text(
-    machine: MachinePeaks, results: [Measurement], scroll: ScrollSessionResult?, dense: ScrollSessionResult?,
+    machine: MachinePeaks, results: [Measurement], paired: [PairedRatio], scroll: ScrollSessionResult?,
+    dense: ScrollSessionResult?,
     denseEffect: ScrollSessionResult?, updates: UpdateSessionResult?
   ) -> String {
     func f(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
@@ -82,8 +101,10 @@ enum Summary {
       lines.append("  \(Report.pad("", 44, left: true)) \(Report.pad("ns/cell", 9)) \(Report.pad("x first", 8))  frame (us)")
       var above = base
       for (r, m) in rows {
-        // An indented row is compared with the row above it; the others with the first.
-        let ratio = m.medianNsPerCell / (r.label.hasPrefix("  ") ? above : base).medianNsPerCell
+        // An indented row is compared with the row above it; the others with the first, in
+        // pairs of samples where they were measured so.
+        let pair = paired.first { $0.scenario == m.name && $0.cells == m.cells && $0.reference == base.name }
+        let ratio = pair?.ratio ?? m.medianNsPerCell / (r.label.hasPrefix("  ") ? above : base).medianNsPerCell
         above = m
         lines.append(
           "  \(Report.pad(r.label, 44, left: true)) \(Report.pad(Report.short(m.medianNsPerCell), 9)) "
@@ -116,6 +137,8 @@ enum Summary {
     lines.append("")
     lines.append("x first = ns per cell over the section's first row (indented rows: over the row above), same run; "
         + "frame = one call of \(cells) cells.")
+    lines.append("\(sections[pairedSection].title): x first is the median of \(paired.first?.pairs ?? 0) ratios of "
+        + "back-to-back samples (the machine's speed drifts between two medians).")
     return lines.joined(separator: "\n")
   }
 }
