@@ -18,6 +18,44 @@ import CellMotionTable
 import Foundation
 import _AllocCounter
 
+/// The kernel's tip-in time per cell (`tipIn/simd8` at 10,000 cells) measured just before
+/// and just after a session: what the session's frames are compared with (the table issues'
+/// bar: a frame at most twice the kernel's time for its rows). The scenario's own median,
+/// taken a minute earlier in the run, came from another speed of this shared machine (tip-in
+/// 3.3-5.1 ns a cell within minutes); the bracket is milliseconds from the frames.
+struct KernelBracket {
+  private let run: () -> Void
+  private var samples: [Double] = []
+
+  init() throws {
+    guard let tipIn = ScenarioCatalog.families(sizes: [Self.cells]).first(where: { $0.name == "tipIn/simd8" }) else {
+      throw CellMotionError.invalidCombination(field: "scenario", reason: "tipIn/simd8 is missing from the catalog")
+    }
+    run = try tipIn.setup()
+  }
+
+  static let cells = 10_000
+
+  /// Times `count` calls (after two untimed ones), ns per cell each.
+  mutating func sample(_ count: Int = 15) {
+    run()
+    run()
+    for _ in 0..<count {
+      let t0 = monotonicNanoseconds()
+      timedCall(run)
+      samples.append(Double(monotonicNanoseconds() - t0) / Double(Self.cells))
+    }
+  }
+
+  /// The median of every sample, ns per cell.
+  var nanosecondsPerCell: Double { Statistics.median(samples.sorted()) }
+
+  /// `frameMicroseconds` over the kernel's time for `rows` cells.
+  func frameOverKernel(_ frameMicroseconds: Double, rows: Double) -> Double {
+    frameMicroseconds * 1000 / (nanosecondsPerCell * rows)
+  }
+}
+
 struct ScrollSessionResult: Codable {
   var rows: Int
   var rate: Double
@@ -39,6 +77,10 @@ struct ScrollSessionResult: Codable {
   var frameBudgetShareMedian: Double
   var allocationsPerFrameSteadyState: Double
   var scrolledPoints: Double
+  /// The kernel's tip-in ns per cell measured around the session (`KernelBracket`), and the
+  /// median frame over its time for the median visible rows (the bar: at most 2).
+  var kernelNanosecondsPerCell: Double
+  var frameOverKernel: Double
 
   func summary(_ title: String) -> String {
     func f(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
@@ -46,7 +88,8 @@ struct ScrollSessionResult: Codable {
       \(title): \(rows) rows, viewport \(f(viewportPoints, 0)) points, \(Int(rate)) Hz, tip-in, \(frames) frames, \
       \(f(scrolledPoints, 0)) points scrolled
         init \(f(initMicroseconds)) us, first frame \(f(firstFrameMicroseconds)) us; per frame: median \(f(frameMedianMicroseconds)) us \
-      (\(f(frameBudgetShareMedian * 100, 2))% of 8.33 ms), p99 \(f(frameP99Microseconds)) us, worst \
+      (\(f(frameBudgetShareMedian * 100, 2))% of 8.33 ms; \(f(frameOverKernel, 2))x the kernel's tip-in for the visible \
+      rows, \(f(kernelNanosecondsPerCell, 2)) ns a cell measured around the session), p99 \(f(frameP99Microseconds)) us, worst \
       \(f(worstFrameMicroseconds)) us (frame \(worstFrameIndex))
         visible rows (median) \(f(visibleRowsMedian, 0)), animations in flight (median) \(f(animatingCellsMedian, 0)), \
       (max) \(animatingCellsMax), allocations per frame (steady state) \(f(allocationsPerFrameSteadyState, 2))
@@ -100,6 +143,8 @@ enum ScrollSession {
     case .constant(let v): scroll = try .constantVelocity(from: 0, velocity: v, startTime: 0, limits: limits)
     }
     let sim = try TableSimulation(layout: layout, viewportHeight: viewport, scroll: scroll, rule: .firstAppearanceOnly)
+    var kernel = try KernelBracket()
+    kernel.sample()
     let i0 = monotonicNanoseconds()
     var animator = try TableAnimator(
       simulation: sim, recipes: TableRecipes(first: .tipIn), cellWidth: 390, capacity: capacity, scrollEffect: effect)
@@ -141,18 +186,21 @@ enum ScrollSession {
       lastOffset = animator.frame.events.scrollOffset
       blackHole(animator.frame.matrices.first)
     }
+    kernel.sample()
     var worst = 0
     for i in times.indices where times[i] > times[worst] { worst = i }
     let sorted = times.sorted()
     let median = Statistics.median(sorted)
+    let visibleMedian = Statistics.median(visible.sorted())
     return ScrollSessionResult(
       rows: rows, rate: rate, frames: frames, viewportPoints: viewport,
-      visibleRowsMedian: Statistics.median(visible.sorted()), animatingCellsMax: maxAnimating,
+      visibleRowsMedian: visibleMedian, animatingCellsMax: maxAnimating,
       animatingCellsMedian: Statistics.median(animating.sorted()), initMicroseconds: initMicroseconds,
       firstFrameMicroseconds: times[0],
       frameMedianMicroseconds: median, frameP99Microseconds: Statistics.quantile(sorted, 0.99),
       worstFrameMicroseconds: times[worst], worstFrameIndex: worst, frameBudgetShareMedian: median / 8333.3,
       allocationsPerFrameSteadyState: counted > 0 ? Double(allocations) / Double(counted) : 0,
-      scrolledPoints: lastOffset)
+      scrolledPoints: lastOffset, kernelNanosecondsPerCell: kernel.nanosecondsPerCell,
+      frameOverKernel: kernel.frameOverKernel(median, rows: visibleMedian))
   }
 }

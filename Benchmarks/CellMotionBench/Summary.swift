@@ -117,7 +117,8 @@ enum Summary {
       /// One scroll session's line: its frame times and allocations after `label`.
       func session(_ label: String, _ s: ScrollSessionResult, firstFrame: Bool = true) -> String {
         let first = firstFrame ? "init \(f(s.initMicroseconds, 0)) us, first frame \(f(s.firstFrameMicroseconds, 0)) us, " : ""
-        return "  \(label): \(first)median \(f(s.frameMedianMicroseconds, 1)) us, p99 \(f(s.frameP99Microseconds, 1)) us, "
+        return "  \(label): \(first)median \(f(s.frameMedianMicroseconds, 1)) us (\(f(s.frameOverKernel))x kernel), "
+          + "p99 \(f(s.frameP99Microseconds, 1)) us, "
           + "\(f(s.allocationsPerFrameSteadyState)) allocations a frame"
       }
       if let s = scroll { lines.append(session("fling, \(f(s.visibleRowsMedian, 0)) rows visible", s)) }
@@ -130,8 +131,8 @@ enum Summary {
           "  batch updates (\(u.insertionsPerBatch) + \(u.deletionsPerBatch) rows): performBatchUpdates median "
             + "\(f(u.updateCallMillisecondsMedian)) ms, max \(f(u.updateCallMillisecondsMax)) ms")
         lines.append(
-          "    animating frames, \(f(u.visibleRowsMedian, 0)) rows visible: median \(f(u.frameMedianMicroseconds, 1)) us, "
-            + "p99 \(f(u.frameP99Microseconds, 1)) us")
+          "    animating frames, \(f(u.visibleRowsMedian, 0)) rows visible: median \(f(u.frameMedianMicroseconds, 1)) us "
+            + "(\(f(u.frameOverKernel))x kernel), p99 \(f(u.frameP99Microseconds, 1)) us")
       }
     }
     lines.append("")
@@ -139,6 +140,10 @@ enum Summary {
         + "frame = one call of \(cells) cells.")
     lines.append("\(sections[pairedSection].title): x first is the median of \(paired.first?.pairs ?? 0) ratios of "
         + "back-to-back samples (the machine's speed drifts between two medians).")
+    if scroll != nil || dense != nil || updates != nil {
+      lines.append("x kernel = the median frame over the kernel's tip-in time for the visible rows, measured just "
+          + "before and after the session.")
+    }
     return lines.joined(separator: "\n")
   }
 }
