@@ -737,10 +737,14 @@ public struct TableAnimator: Sendable {
       raw.storeBytes(of: horizontal ? SIMD2<Float>(y, 0) : SIMD2<Float>(0, y), toByteOffset: 16, as: SIMD2<Float>.self)
       return
     }
-    raw.storeBytes(of: SIMD4<Float>(1, 0, 0, 0), as: SIMD4<Float>.self)
-    raw.storeBytes(of: SIMD4<Float>(0, 1, 0, 0), toByteOffset: 16, as: SIMD4<Float>.self)
-    raw.storeBytes(of: SIMD4<Float>(0, 0, 1, 0), toByteOffset: 32, as: SIMD4<Float>.self)
-    raw.storeBytes(of: horizontal ? SIMD4<Float>(y, 0, 0, 1) : SIMD4<Float>(0, y, 0, 1), toByteOffset: 48, as: SIMD4<Float>.self)
+    // Two 32-byte stores (rows 1-2, constant; rows 3-4 with y): a dense frame writes 10,000
+    // of these, and four 16-byte stores a row were a store-port-bound loop.
+    raw.storeBytes(of: SIMD8<Float>(1, 0, 0, 0, 0, 1, 0, 0), as: SIMD8<Float>.self)
+    let y8 = SIMD8<Float>(repeating: y)
+    let rows34 = SIMD8<Float>(0, 0, 1, 0, 0, 0, 0, 1)
+    let yLane: SIMDMask<SIMD8<Int32>> =
+      horizontal ? SIMDMask(SIMD8<Int32>(0, 0, 0, 0, -1, 0, 0, 0)) : SIMDMask(SIMD8<Int32>(0, 0, 0, 0, 0, -1, 0, 0))
+    raw.storeBytes(of: rows34.replacing(with: y8, where: yLane), toByteOffset: 32, as: SIMD8<Float>.self)
   }
 
   /// Writes cell `i`'s matrix of `m` composed with a translation by `y` points down
