@@ -110,7 +110,10 @@ struct CellMotionBench: ParsableCommand {
     }
     let runner = Runner(policy: policy, machine: machine)
     var results: [Measurement] = []
-    let pairs = Summary.pairedBars(scenarios, catalog: ScenarioCatalog.families(sizes: Set(scenarios.map(\.cells)).sorted()))
+    // Not in callgrind mode (--runs): its counts are the scenarios' calls alone.
+    let pairs =
+      runs != nil
+      ? [] : Summary.pairedBars(scenarios, catalog: ScenarioCatalog.families(sizes: Set(scenarios.map(\.cells)).sorted()))
     var progress = BenchProgress(
       total: scenarios.count + pairs.count + (runScroll ? 1 : 0) + (runDense ? 2 : 0) + (runUpdates ? 1 : 0))
     for scenario in scenarios {
