@@ -151,6 +151,19 @@ struct Runner {
   var policy: TimingPolicy
   var machine: MachinePeaks
 
+  /// Warms `run` up (caches, page faults, lazy binding) for `warmupSeconds` and returns the
+  /// calls a sample takes to last at least `minimumSampleSeconds`, and the warm-up's calls.
+  func calibrate(_ run: () -> Void) -> (runsPerSample: Int, warmCalls: Int) {
+    let start = monotonicNanoseconds()
+    var calls = 0
+    repeat {
+      timedCall(run)
+      calls += 1
+    } while Double(monotonicNanoseconds() - start) < policy.warmupSeconds * 1e9
+    let perCall = Double(monotonicNanoseconds() - start) / Double(calls)
+    return (max(1, Int((policy.minimumSampleSeconds * 1e9 / max(perCall, 1)).rounded(.up))), calls)
+  }
+
   func measure(_ scenario: Scenario) throws -> Measurement {
     let run = try scenario.setup()
     let cells = scenario.cells
@@ -175,16 +188,9 @@ struct Runner {
         cellsEvaluated += cells
       }
     } else {
-      // Warm up (caches, page faults, lazy binding) and calibrate the batch size.
-      let warmStart = monotonicNanoseconds()
-      var warmCalls = 0
-      repeat {
-        timedCall(run)
-        warmCalls += 1
-      } while Double(monotonicNanoseconds() - warmStart) < policy.warmupSeconds * 1e9
+      let warmCalls: Int
+      (runsPerSample, warmCalls) = calibrate(run)
       cellsEvaluated += warmCalls * cells
-      let perCall = Double(monotonicNanoseconds() - warmStart) / Double(warmCalls)
-      runsPerSample = max(1, Int((policy.minimumSampleSeconds * 1e9 / max(perCall, 1)).rounded(.up)))
 
       let start = monotonicNanoseconds()
       while samples.count < policy.samples {
@@ -245,18 +251,7 @@ extension Runner {
   /// two samples taken back to back compare the code (issue 33's bar is a ratio).
   func pair(_ scenario: Scenario, against reference: Scenario) throws -> PairedRatio {
     let a = try scenario.setup(), b = try reference.setup()
-    /// Calls of `run` per sample: at least `minimumSampleSeconds` after a warm-up.
-    func calibrate(_ run: () -> Void) -> Int {
-      let start = monotonicNanoseconds()
-      var calls = 0
-      repeat {
-        timedCall(run)
-        calls += 1
-      } while Double(monotonicNanoseconds() - start) < policy.warmupSeconds * 1e9
-      let perCall = Double(monotonicNanoseconds() - start) / Double(calls)
-      return max(1, Int((policy.minimumSampleSeconds * 1e9 / max(perCall, 1)).rounded(.up)))
-    }
-    let runsA = calibrate(a), runsB = calibrate(b)
+    let runsA = calibrate(a).runsPerSample, runsB = calibrate(b).runsPerSample
     /// ns per cell of one sample.
     func sample(_ run: () -> Void, _ runs: Int, _ cells: Int) -> Double {
       let t0 = monotonicNanoseconds()
