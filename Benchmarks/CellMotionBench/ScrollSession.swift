@@ -143,6 +143,7 @@ enum ScrollSession {
     case .constant(let v): scroll = try .constantVelocity(from: 0, velocity: v, startTime: 0, limits: limits)
     }
     let sim = try TableSimulation(layout: layout, viewportHeight: viewport, scroll: scroll, rule: .firstAppearanceOnly)
+    // The kernel's reference before the animator is made (as in the update session).
     var kernel = try KernelBracket()
     kernel.sample()
     let i0 = monotonicNanoseconds()
