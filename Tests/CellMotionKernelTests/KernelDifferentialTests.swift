@@ -883,7 +883,7 @@ struct KernelBehaviourTests {
     let ends = (0..<batch.count).map { batch.endTime(ofCell: $0) }
     batch.removeCells { ends[$0] <= now }
     // fadeIn lasts 0.5 s: cells started at <= 1000.5 are done.
-    #expect(batch.row == [3, 4, 5, 6, 7, 8, 9])
+    #expect(Array(batch.row) == [3, 4, 5, 6, 7, 8, 9])
     var out = try FrameOutput(capacity: 10)
     try Kernel.evaluate(batch, at: now, into: &out)
     let before = Array(out.opacity[0..<7])

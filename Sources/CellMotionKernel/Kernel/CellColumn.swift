@@ -99,7 +99,4 @@ extension CellColumn: Sendable where Element: Sendable {}
 extension CellColumn: Equatable where Element: Equatable {
   /// The same values for the same cells (however much of the front each has dropped).
   public static func == (a: CellColumn, b: CellColumn) -> Bool { a.elementsEqual(b) }
-
-  /// The column's values are `b`.
-  public static func == (a: CellColumn, b: [Element]) -> Bool { a.elementsEqual(b) }
 }
