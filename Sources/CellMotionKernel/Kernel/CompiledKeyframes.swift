@@ -151,7 +151,11 @@ package struct CompiledKeyframes: Sendable {
       t += [s.kind.rawValue, s.seconds]
       for j in 0..<8 { t.append(s.curve[j]) }
     }
-    let cubic = segments.contains { s in [s.poly, s.polyHeight, s.polyWidth].contains { $0[0] != 0 || $0[1] != 0 } }
+    // Typed out: as one nested closure over an array literal it took 146 ms to type-check.
+    func curved(_ p: SIMD4<Float>) -> Bool { p[0] != 0 || p[1] != 0 }
+    let cubic = segments.contains { (s: KeyframeSegment) -> Bool in
+      curved(s.poly) || curved(s.polyHeight) || curved(s.polyWidth)
+    }
     return (t, cubic)
   }
 
