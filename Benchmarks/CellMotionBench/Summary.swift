@@ -117,7 +117,10 @@ enum Summary {
       /// One scroll session's line: its frame times and allocations after `label`.
       func session(_ label: String, _ s: ScrollSessionResult, firstFrame: Bool = true) -> String {
         let first = firstFrame ? "init \(f(s.initMicroseconds, 0)) us, first frame \(f(s.firstFrameMicroseconds, 0)) us, " : ""
-        return "  \(label): \(first)median \(f(s.frameMedianMicroseconds, 1)) us (\(f(s.frameOverKernel))x kernel), "
+        // Over the kernel only where the rows are many (the bar's sessions): a frame of 11
+        // rows is its fixed costs, not the kernel's.
+        let kernel = s.visibleRowsMedian >= 1000 ? " (\(f(s.frameOverKernel))x kernel)" : ""
+        return "  \(label): \(first)median \(f(s.frameMedianMicroseconds, 1)) us\(kernel), "
           + "p99 \(f(s.frameP99Microseconds, 1)) us, "
           + "\(f(s.allocationsPerFrameSteadyState)) allocations a frame"
       }
