@@ -111,9 +111,7 @@ struct CellMotionBench: ParsableCommand {
     let runner = Runner(policy: policy, machine: machine)
     var results: [Measurement] = []
     // Not in callgrind mode (--runs): its counts are the scenarios' calls alone.
-    let pairs =
-      runs != nil
-      ? [] : Summary.pairedBars(scenarios, catalog: ScenarioCatalog.families(sizes: Set(scenarios.map(\.cells)).sorted()))
+    let pairs = runs != nil ? [] : Summary.pairedBars(scenarios)
     var progress = BenchProgress(
       total: scenarios.count + pairs.count + (runScroll ? 1 : 0) + (runDense ? 2 : 0) + (runUpdates ? 1 : 0))
     for scenario in scenarios {

@@ -28,10 +28,8 @@ struct KernelBracket {
   private var samples: [Double] = []
 
   init() throws {
-    guard let tipIn = ScenarioCatalog.families(sizes: [Self.cells]).first(where: { $0.name == "tipIn/simd8" }) else {
-      throw CellMotionError.invalidCombination(field: "scenario", reason: "tipIn/simd8 is missing from the catalog")
-    }
-    run = try tipIn.setup()
+    // The one scenario (the catalog builds every other's too).
+    run = try KernelScenarios.scenario(Recipe.tipIn, Self.cells, .simd8).setup()
   }
 
   static let cells = 10_000

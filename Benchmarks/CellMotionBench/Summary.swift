@@ -2,6 +2,7 @@
 // ratios, the table sessions' frame times and the machine, on one screen (--all prints
 // every scenario at every size; --json the whole document).
 
+import CellMotion
 import Foundation
 
 enum Summary {
@@ -60,16 +61,20 @@ enum Summary {
   /// The section whose ratios are bars (issues 31 and 33: at most 1.1x, 2x, 1.5x tip-in).
   static let pairedSection = 2
 
-  /// The bars' scenarios in `scenarios` with their reference (the section's first row, from
-  /// `catalog` when the run leaves it out) at the same size, to be measured again in pairs
-  /// (`Runner.pair`).
-  static func pairedBars(_ scenarios: [Scenario], catalog: [Scenario]) -> [(Scenario, Scenario)] {
+  /// The bars' scenarios in `scenarios` with their reference (the section's first row,
+  /// tip-in in SIMD8, made for the size when the run leaves it out) at the same size, to be
+  /// measured again in pairs (`Runner.pair`).
+  static func pairedBars(_ scenarios: [Scenario]) -> [(Scenario, Scenario)] {
     let rows = sections[pairedSection].rows
     guard let base = rows.first?.name else { return [] }
     var out: [(Scenario, Scenario)] = []
     for r in rows.dropFirst() {
       for s in scenarios where s.name == r.name {
-        if let ref = (scenarios + catalog).first(where: { $0.name == base && $0.cells == s.cells }) { out.append((s, ref)) }
+        let ref =
+          scenarios.first { $0.name == base && $0.cells == s.cells }
+          ?? KernelScenarios.scenario(Recipe.tipIn, s.cells, .simd8)
+        precondition(ref.name == base, "the paired section's reference is \(base), not \(ref.name)")
+        out.append((s, ref))
       }
     }
     return out
