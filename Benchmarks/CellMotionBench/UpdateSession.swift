@@ -42,8 +42,8 @@ struct UpdateSessionResult: Codable {
   var firstFrameMicroseconds: Double
   /// The kernel's tip-in ns per cell measured around the session (`KernelBracket`), and the
   /// median animating frame over its time for the median visible rows (the bar: at most 2).
-  var kernelNanosecondsPerCell: Double = 0
-  var frameOverKernel: Double = 0
+  var kernelNanosecondsPerCell: Double
+  var frameOverKernel: Double
   /// The whole `performBatchUpdates` call by table size and batch size.
   var updateCallScaling: [UpdateCallPoint] = []
   /// The scaling in words.
@@ -58,9 +58,10 @@ struct UpdateSessionResult: Codable {
       \(f(updateCallMillisecondsMax, 2)) ms; the layout diff alone on a copy of the rows (fresh memory) median \
       \(f(layoutDiffMillisecondsMedian, 2)) ms, max \(f(layoutDiffMillisecondsMax, 2)) ms
         per frame while animating (\(animatingFrames) frames): median \(f(frameMedianMicroseconds)) us, p99 \
-      \(f(frameP99Microseconds)) us, worst \(f(worstFrameMicroseconds)) us (median \(f(frameOverKernel, 2))x the kernel's \
-      tip-in for the visible rows, \(f(kernelNanosecondsPerCell, 2)) ns a cell measured around the session); row animations drawn (max) \
-      \(rowAnimationsDrawnMax), allocations per frame (steady state) \(f(allocationsPerFrameSteadyState, 2))
+      \(f(frameP99Microseconds)) us, worst \(f(worstFrameMicroseconds)) us (median \(f(frameOverKernel, 2))x the \
+      kernel's tip-in for the visible rows, \(f(kernelNanosecondsPerCell, 2)) ns a cell measured around the session); \
+      row animations drawn (max) \(rowAnimationsDrawnMax), allocations per frame (steady state) \
+      \(f(allocationsPerFrameSteadyState, 2))
         first frame \(f(firstFrameMicroseconds)) us
         \(note)
       """
@@ -162,17 +163,18 @@ enum UpdateSession {
     }
     kernel.sample()
     let sortedFrames = frames.sorted()
+    let frameMedian = Statistics.median(sortedFrames)
     let visibleMedian = Statistics.median(visible.sorted())
     return UpdateSessionResult(
       rows: rows, rate: rate, batches: batchTimes.count, insertionsPerBatch: perBatch, deletionsPerBatch: perBatch,
       visibleRowsMedian: visibleMedian, rowAnimationsDrawnMax: drawnMax,
       layoutDiffMillisecondsMedian: Statistics.median(diff.sorted()), layoutDiffMillisecondsMax: diff.max() ?? 0,
       updateCallMillisecondsMedian: Statistics.median(call.sorted()), updateCallMillisecondsMax: call.max() ?? 0,
-      animatingFrames: frames.count, frameMedianMicroseconds: Statistics.median(sortedFrames),
+      animatingFrames: frames.count, frameMedianMicroseconds: frameMedian,
       frameP99Microseconds: Statistics.quantile(sortedFrames, 0.99), worstFrameMicroseconds: sortedFrames.last ?? 0,
       allocationsPerFrameSteadyState: counted > 0 ? Double(allocations) / Double(counted) : 0,
       firstFrameMicroseconds: firstFrame, kernelNanosecondsPerCell: kernel.nanosecondsPerCell,
-      frameOverKernel: kernel.frameOverKernel(Statistics.median(sortedFrames), rows: visibleMedian))
+      frameOverKernel: kernel.frameOverKernel(frameMedian, rows: visibleMedian))
   }
 
   /// The update call's cost by table size (1,000 insertions + 1,000 deletions) and by batch

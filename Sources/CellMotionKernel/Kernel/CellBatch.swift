@@ -75,8 +75,9 @@ public struct CellBatch: Sendable {
   /// cell, count) pairs; two more entries than `keepScratch` (a run needs a removed cell
   /// before it).
   var runScratch: [Int] = []
-  /// Scratch for `append(contentsOf:)`: the staggered starts of the cells being appended.
-  var startScratch: [Double] = []
+  /// Scratch for `append(contentsOf:)`: the staggered starts of the cells being appended
+  /// (a column like the others: `CellColumns.extend` sizes it).
+  var startScratch = CellColumn<Double>()
   /// Derived recipes by (base recipe, shapes), and the curves compiled so far.
   var derived: [DerivedKey: Int] = [:]
   var curveCache: [AnimationCurve: CompiledCurve] = [:]
@@ -230,7 +231,7 @@ public struct CellBatch: Sendable {
     }
     let n = starts.count
     // The scratch is moved out while the checks read `self` (it keeps its capacity).
-    var scratch: [Double] = []
+    var scratch = CellColumn<Double>()
     swap(&scratch, &startScratch)
     defer { swap(&scratch, &startScratch) }
     CellColumns.extend(&scratch, to: n)

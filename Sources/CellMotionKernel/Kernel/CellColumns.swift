@@ -89,13 +89,6 @@ struct CellColumns: Sendable {
     if column.count < end { column.append(contentsOf: repeatElement(T._columnZero, count: end - column.count)) }
   }
 
-  /// `extend(_:to:)` for a scratch array.
-  @inline(__always)
-  static func extend<T: _ColumnZero>(_ array: inout [T], to end: Int) {
-    if array.count > end { array.removeLast(array.count - end) }
-    if array.count < end { array.append(contentsOf: repeatElement(T._columnZero, count: end - array.count)) }
-  }
-
   mutating func append(_ c: Cell) {
     start.append(c.start)
     startExact.append(c.startExact)
