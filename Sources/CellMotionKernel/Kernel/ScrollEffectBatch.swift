@@ -50,8 +50,12 @@ public struct ScrollEffectBatch: Sendable {
   let phaseZeroIsIdentity: Bool
   /// The ranges of cells the kernel evaluates in a frame that skips some (capacity kept).
   var evaluated: [Range<Int>] = []
-  /// The runs of cells `quietPhaseRuns` found in the frame (capacity kept).
-  var quietRuns: [Range<Int>] = []
+  /// The runs of cells `quietPhaseRuns` found in the last frame (capacity kept):
+  /// increasing, disjoint, each from and to multiples of eight, every cell in them kind 1
+  /// (no effect). Other cells may be kind 1 too (`kinds`); these need not be read to know
+  /// it: the middle of a long list under an edge fade, which the fills and the table skip
+  /// whole (`forEachGap(in:count:_:)`).
+  package private(set) var quietRuns: [Range<Int>] = []
   /// Whether the fills write the cells with no effect (kind 1): the identity matrix and
   /// opacity 1. False for a caller that reads `kinds` and treats those cells itself (the
   /// table animator places them and keeps their opacity): their matrices and opacities in
@@ -112,6 +116,8 @@ public struct ScrollEffectBatch: Sendable {
     options: KernelOptions = .init()
   ) throws(CellMotionError) {
     let n = leading.count
+    // No runs until this frame finds them (a throw below leaves none).
+    quietRuns.removeAll(keepingCapacity: true)
     guard extent.count == n else { throw .bufferSize(field: "extent", expected: n, actual: extent.count) }
     if let sectionEnds, sectionEnds.count != n {
       throw .bufferSize(field: "sectionEnds", expected: n, actual: sectionEnds.count)
@@ -272,7 +278,19 @@ public struct ScrollEffectBatch: Sendable {
     } else {
       try Kernel.evaluate(batch, at: 0, into: &output, options: options)
     }
-    if fills { Self.applyFills(kinds, count: n, noEffect: fillsNoEffectCells, into: &output) }
+    if fills { Self.applyFills(kinds, count: n, noEffect: fillsNoEffectCells, quiet: quietRuns, into: &output) }
+  }
+
+  /// Calls `body` with the ranges of `0 ..< n` outside `runs` (increasing and disjoint,
+  /// within `0 ..< n`), in order; empty gaps are not passed.
+  @inline(__always)
+  package static func forEachGap(in runs: [Range<Int>], count n: Int, _ body: (Range<Int>) -> Void) {
+    var start = 0
+    for r in runs {
+      if start < r.lowerBound { body(start..<r.lowerBound) }
+      start = r.upperBound
+    }
+    if start < n { body(start..<n) }
   }
 
   /// The recipe progress (0 or 1) at which `effect`'s recipe is exactly the identity
@@ -310,11 +328,14 @@ public struct ScrollEffectBatch: Sendable {
     // there, at a small share of its cost (a long list around a small viewport: edge fade
     // 45.6 -> 52.4 instructions a cell without this look, 45.8 with it). Shorter runs it
     // may miss are still found after the pass (`skipIdentityRuns`).
+    // (A list shorter than two strides is looked at in halves: its middle is where its
+    // quiet cells are.)
+    let stride = Swift.min(quietSample, Swift.max(8, (n / 2) & ~7))
     var sample = 0
     while sample + 8 <= n
       && !QuietPhase.allQuiet(quiet.slack(SIMD8<Float>.load(leading + sample), SIMD8<Float>.load(extent + sample)))
     {
-      sample += quietSample
+      sample += stride
     }
     guard sample + 8 <= n else { return 0 }
     var held = 0
@@ -491,39 +512,51 @@ public struct ScrollEffectBatch: Sendable {
 
   /// Cells the timeline leaves alone get the identity and opacity 1 (unless `noEffect` is
   /// false: then they are left as they are); hidden cells opacity 0: the opacities eight at
-  /// a time, the identity matrices only for groups with such cells.
-  static func applyFills(_ kinds: [Float], count n: Int, noEffect: Bool = true, into output: inout FrameOutput) {
+  /// a time, the identity matrices only for groups with such cells. The cells of `quiet`
+  /// (runs of kind 1, `quietRuns`) are written whole or, without `noEffect`, not visited.
+  static func applyFills(
+    _ kinds: [Float], count n: Int, noEffect: Bool = true, quiet: [Range<Int>] = [], into output: inout FrameOutput
+  ) {
     output.withKernelOutputs(identityStored: false) { out in
       kinds.withUnsafeBufferPointer { kinds in
         let k = kinds.baseAddress!
         // The kinds a group's lanes are rewritten for: above 0 (no effect and hidden), or
         // only hidden.
         let written: Float = noEffect ? 0 : 1
-        var g = 0
-        while g &+ 8 <= n {
-          let kind = SIMD8<Float>.load(k + g)
-          // (A lane compare: SIMD's == compares lane by lane in a loop.)
-          if all(kind .== 2) {
-            // A whole group hidden (the pages or wheel rows past the ones in view): opacity
-            // 0, without reading what the kernel wrote (wheel picker, depth page: 1.6 fewer
-            // instructions a cell).
-            SIMD8<Float>(repeating: 0).store(to: out.opacity + g)
-          } else if any(kind .> SIMD8<Float>(repeating: written)) {
-            let none = kind .== 1
-            let o = SIMD8<Float>.load(out.opacity + g).replacing(with: 0, where: kind .== 2)
-            (noEffect ? o.replacing(with: 1, where: none) : o).store(to: out.opacity + g)
-            if noEffect && all(none) {
-              // A whole group with no effect (the middle of a long list): one store run.
-              Kernel.storeIdentity(count: 8, at: g, out)
-            } else if noEffect && !all(.!none) {  // any(none), which compiled to a lane-by-lane reduction here
-              for i in g..<(g + 8) where k[i] == 1 { Kernel.storeIdentity(count: 1, at: i, out) }
-            }
+        if noEffect {
+          for r in quiet {
+            Self.fill(out.opacity + r.lowerBound, 1, count: r.count)
+            Kernel.storeIdentity(count: r.count, at: r.lowerBound, out)
           }
-          g &+= 8
         }
-        for i in g..<n where k[i] > written {
-          out.opacity[i] = k[i] == 2 ? 0 : 1
-          if k[i] == 1 { Kernel.storeIdentity(count: 1, at: i, out) }
+        // The cells between the runs (each gap starts at a multiple of eight).
+        Self.forEachGap(in: quiet, count: n) { gap in
+          var g = gap.lowerBound
+          while g &+ 8 <= gap.upperBound {
+            let kind = SIMD8<Float>.load(k + g)
+            // (A lane compare: SIMD's == compares lane by lane in a loop.)
+            if all(kind .== 2) {
+              // A whole group hidden (the pages or wheel rows past the ones in view): opacity
+              // 0, without reading what the kernel wrote (wheel picker, depth page: 1.6 fewer
+              // instructions a cell).
+              SIMD8<Float>(repeating: 0).store(to: out.opacity + g)
+            } else if any(kind .> SIMD8<Float>(repeating: written)) {
+              let none = kind .== 1
+              let o = SIMD8<Float>.load(out.opacity + g).replacing(with: 0, where: kind .== 2)
+              (noEffect ? o.replacing(with: 1, where: none) : o).store(to: out.opacity + g)
+              if noEffect && all(none) {
+                // A whole group with no effect (the middle of a long list): one store run.
+                Kernel.storeIdentity(count: 8, at: g, out)
+              } else if noEffect && !all(.!none) {  // any(none), which compiled to a lane-by-lane reduction here
+                for i in g..<(g + 8) where k[i] == 1 { Kernel.storeIdentity(count: 1, at: i, out) }
+              }
+            }
+            g &+= 8
+          }
+          for i in g..<gap.upperBound where k[i] > written {
+            out.opacity[i] = k[i] == 2 ? 0 : 1
+            if k[i] == 1 { Kernel.storeIdentity(count: 1, at: i, out) }
+          }
         }
       }
     }

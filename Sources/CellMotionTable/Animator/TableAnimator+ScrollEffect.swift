@@ -132,7 +132,7 @@ extension TableAnimator {
   /// the animated rows and those of batch updates are written over it (A x S x T,
   /// `storeWithEffect`), and the opacities multiplied after them (`applyEffectOpacity`).
   static func placeEffectRows(
-    effect: FrameOutput, kinds: [Float], rows n: Int, positions: [Double], horizontal: Bool,
+    effect: FrameOutput, kinds: [Float], quiet: [Range<Int>], rows n: Int, positions: [Double], horizontal: Bool,
     into frame: inout AnimatorFrame
   ) {
     let affine = frame.layout == .affine2D
@@ -166,15 +166,28 @@ extension TableAnimator {
               case (false, false, true): run(false, false, true, range)
               }
             }
-            var i = 0
-            while i < n {
-              let a = ScrollEffectBatch.firstIndex(k, of: 1, from: i, to: n)
-              if i < a { effectRows(i..<a) }
-              guard a < n else { break }
-              let b = ScrollEffectBatch.runEnd(k, from: a, to: n, value: 1)
-              Self.storeTranslations(p + a, b &- a, floats, horizontal: horizontal, into: m + floats &* a)
-              i = b
+            /// The rows of `range`: runs of kind 1 placed, the others given their effect.
+            @inline(__always) func place(_ range: Range<Int>) {
+              var i = range.lowerBound
+              let end = range.upperBound
+              while i < end {
+                let a = ScrollEffectBatch.firstIndex(k, of: 1, from: i, to: end)
+                if i < a { effectRows(i..<a) }
+                guard a < end else { break }
+                let b = ScrollEffectBatch.runEnd(k, from: a, to: end, value: 1)
+                Self.storeTranslations(p + a, b &- a, floats, horizontal: horizontal, into: m + floats &* a)
+                i = b
+              }
             }
+            // The effect's quiet runs are kind 1 throughout: placed without reading `kinds`.
+            var start = 0
+            for q in quiet {
+              if start < q.lowerBound { place(start..<q.lowerBound) }
+              Self.storeTranslations(
+                p + q.lowerBound, q.count, floats, horizontal: horizontal, into: m + floats &* q.lowerBound)
+              start = q.upperBound
+            }
+            if start < n { place(start..<n) }
           }
         }
       }
@@ -183,13 +196,17 @@ extension TableAnimator {
 
   /// Every visible row's opacity multiplied by its effect's (`composeRows`' last pass),
   /// except where the effect's `kinds` say it has none (its opacity there is not written:
-  /// `TableScrollStage`).
-  static func applyEffectOpacity(_ effect: FrameOutput, kinds: [Float], rows n: Int, into frame: inout AnimatorFrame) {
+  /// `TableScrollStage`); the effect's `quiet` runs (kind 1 throughout) are not visited.
+  static func applyEffectOpacity(
+    _ effect: FrameOutput, kinds: [Float], quiet: [Range<Int>], rows n: Int, into frame: inout AnimatorFrame
+  ) {
     effect.opacity.withUnsafeBufferPointer { o in
       kinds.withUnsafeBufferPointer { k in
         frame.opacity.withUnsafeMutableBufferPointer { f in
-          // A select, not a branch: the loop stays vectorised.
-          for i in 0..<n { f[i] *= k[i] == 1 ? 1 : o[i] }
+          ScrollEffectBatch.forEachGap(in: quiet, count: n) { gap in
+            // A select, not a branch: the loop stays vectorised.
+            for i in gap { f[i] *= k[i] == 1 ? 1 : o[i] }
+          }
         }
       }
     }

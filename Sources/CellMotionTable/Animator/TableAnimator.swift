@@ -485,7 +485,8 @@ public struct TableAnimator: Sendable {
     try evaluateScrollEffect(events)
     if let stage = scrollStage {
       Self.placeEffectRows(
-        effect: stage.output, kinds: stage.batch.kinds, rows: frame.rows.count, positions: events.rowPositions,
+        effect: stage.output, kinds: stage.batch.kinds, quiet: stage.batch.quietRuns, rows: frame.rows.count,
+        positions: events.rowPositions,
         horizontal: axis == .horizontal, into: &frame)
     }
     let effect = scrollStage?.output
@@ -495,7 +496,8 @@ public struct TableAnimator: Sendable {
     try collectOpenDetails(events, time: time)
     if let effect {
       Self.applyEffectOpacity(
-        effect, kinds: scrollStage.unsafelyUnwrapped.batch.kinds, rows: frame.rows.count, into: &frame)
+        effect, kinds: scrollStage.unsafelyUnwrapped.batch.kinds, quiet: scrollStage.unsafelyUnwrapped.batch.quietRuns,
+        rows: frame.rows.count, into: &frame)
     }
   }
 
