@@ -356,6 +356,91 @@ struct ScrollEffectKernelTests {
     #expect(quietGroups > 1_000 && boundaryCells > 300, "\(quietGroups) groups, \(boundaryCells) near the bounds")
   }
 
+  /// `QuietPhase.blockQuiet` (a block of 64 cells from its ranges alone) against the test
+  /// cell by cell: a block it passes has every group passing `slack` (which the test above
+  /// checks against the reference and the lanes). Blocks of a list's rows, of extents
+  /// around the viewport's (the threshold's kink at S = L inside the range), of cells mostly
+  /// inside the threshold with some within 3 points of it, and of cells anywhere.
+  @Test("A block of cells the bounds pass has every group passing the quiet-phase test")
+  func quietBlocks() throws {
+    var g = SeededGenerator(seed: 0xB_10C5)
+    var passed = 0, nearPassed = 0, blocks = 0, missed = 0
+    for round in 0..<300 {
+      let V = g.uniform(0...1) < 0.3 ? g.uniform(50...2_000) : g.uniform(2_000...900_000)
+      let i0 = g.uniform(0...1) < 0.5 ? 0 : g.uniform(0...80), i1 = g.uniform(0...1) < 0.5 ? 0 : g.uniform(0...80)
+      let base: ScrollTransitionThreshold = round % 4 == 3 ? .centered : .visible(g.uniform(-0.2...1.2))
+      let threshold = round % 3 == 0 ? base.inset(by: g.uniform(-60...60)) : base
+      let timeline = try ScrollTimeline.transitionPhase(threshold)
+      let o = g.uniform(-1_000...5_000_000)
+      let axis = try ScrollAxisState(offset: o, viewportExtent: V, startInset: i0, endInset: i1)
+      let quiet = try #require(TimelineResolver(timeline, scroll: axis).quietPhase)
+      let L = max(axis.visibleExtent, 0)
+      for _ in 0..<20 {
+        var p = [Float](repeating: 0, count: QuietPhase.blockCells), S = p
+        /// A cell of extent `s` whose centre is `c` from the visible centre.
+        func place(_ k: Int, _ s: Float, _ c: Double) {
+          S[k] = s
+          p[k] = Float(c + axis.visibleCentre - Double(s) / 2)
+        }
+        let mode = g.uniform(0...1)
+        let oneSize = g.uniform(0...1) < 0.3 ? Float(g.uniform(1...300)) : nil
+        if mode < 0.35 {
+          // A list's rows one after another, starting anywhere in or near the viewport (a
+          // tall one holds the block whole).
+          var edge = Float(axis.visibleCentre - L / 2 + g.uniform(-100...max(L, 100)))
+          for k in 0..<QuietPhase.blockCells {
+            S[k] = oneSize ?? Float(g.uniform(20...120))
+            p[k] = edge
+            edge += S[k]
+          }
+        } else if mode < 0.55 && L >= 20 && L <= 900_000 {
+          // Extents on both sides of the viewport's (the threshold's kink: with a share above
+          // a half, the least distance is at S = L, not at an end of the range), centres out
+          // to between that least distance and the ends' distances.
+          let (s0, s1) = (0.95 * L, 1.05 * L)
+          let dL = threshold.distance(extent: L, container: L)
+          let dEnds = min(threshold.distance(extent: s0, container: L), threshold.distance(extent: s1, container: L))
+          let reach = dL + max(0, dEnds - dL) * g.uniform(0...0.8)
+          for k in 0..<QuietPhase.blockCells { place(k, Float(g.uniform(s0...s1)), g.uniform(-reach...reach)) }
+        } else {
+          // Cells anywhere, or most inside the threshold with up to three within 3 points of
+          // it (either side).
+          let anywhere = g.uniform(0...1) < 0.25
+          let nearBound = anywhere ? 0 : Int(g.uniform(0...3.99))
+          for k in 0..<QuietPhase.blockCells {
+            let s = oneSize ?? Float(g.uniform(0...1) < 0.1 ? g.uniform(1...min(2 * V, 999_000)) : g.uniform(1...300))
+            let d = threshold.distance(extent: Double(s), container: L)
+            let c =
+              anywhere
+              ? g.uniform(-V...V)
+              : k < nearBound ? (g.uniform(0...1) < 0.5 ? -1 : 1) * (d + g.uniform(-3...3)) : g.uniform(-d...d) * 0.9
+            place(k, s, c)
+          }
+        }
+        blocks += 1
+        // Each group's test, and the least slack of any cell (points).
+        let (groups, least, block) = p.withUnsafeBufferPointer { p in
+          S.withUnsafeBufferPointer { S in
+            let p = p.baseAddress!, S = S.baseAddress!
+            let slacks = stride(from: 0, to: QuietPhase.blockCells, by: 8).map { k in
+              quiet.slack(SIMD8<Float>.load(p + k), SIMD8<Float>.load(S + k))
+            }
+            return (slacks.map(QuietPhase.allQuiet), slacks.map { $0.min() }.min()!, quiet.blockQuiet(p, S))
+          }
+        }
+        guard block else {
+          if groups.allSatisfy({ $0 }) { missed += 1 }
+          continue
+        }
+        passed += 1
+        nearPassed += least < 3 ? 1 : 0
+        #expect(groups.allSatisfy { $0 }, "V \(V) threshold \(threshold) offset \(o): a block passed with a group that fails")
+      }
+    }
+    print("quiet blocks: \(passed) of \(blocks) passed (\(nearPassed) with a cell within 3 points of failing its group's test); \(missed) whose groups all pass did not")
+    #expect(passed > 300 && nearPassed > 15, "\(passed) blocks passed, \(nearPassed) near the bounds")
+  }
+
   /// `skipIdentityRuns` against a walk: every cell outside the ranges is at the identity
   /// (kind 1, or kind 0 at the identity progress) and now kind 1; the runs skipped are at
   /// least `shortestSkip` long and start and end on multiples of eight (or the end); every

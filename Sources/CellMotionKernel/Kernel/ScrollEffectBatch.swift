@@ -315,8 +315,9 @@ public struct ScrollEffectBatch: Sendable {
   }
 
   /// Finds the runs of cells `quiet` marks (from and to multiples of eight, at least
-  /// `shortestSkip` long, as `skipIdentityRuns` trims them), eight cells per test, and
-  /// hands each to `body` in order (lower and upper index). Returns the cells they hold.
+  /// `shortestSkip` long, as `skipIdentityRuns` trims them), eight cells per test, a run
+  /// extended by blocks of `QuietPhase.blockCells` where their ranges pass, and hands each
+  /// to `body` in order (lower and upper index). Returns the cells they hold.
   static func quietPhaseRuns(
     _ quiet: QuietPhase, leading: UnsafePointer<Float>, extent: UnsafePointer<Float>, count n: Int,
     _ body: (Int, Int) -> Void
@@ -345,10 +346,18 @@ public struct ScrollEffectBatch: Sendable {
         g &+= 8
         continue
       }
+      // The run goes on by whole blocks while their ranges pass (`QuietPhase.blockQuiet`:
+      // the middle of a long list, a few instructions a cell), else by a group.
       var h = g &+ 8
-      while h &+ 8 <= n
-        && QuietPhase.allQuiet(quiet.slack(SIMD8<Float>.load(leading + h), SIMD8<Float>.load(extent + h)))
-      {
+      while true {
+        if h &+ QuietPhase.blockCells <= n && quiet.blockQuiet(leading + h, extent + h) {
+          h &+= QuietPhase.blockCells
+          continue
+        }
+        guard
+          h &+ 8 <= n
+            && QuietPhase.allQuiet(quiet.slack(SIMD8<Float>.load(leading + h), SIMD8<Float>.load(extent + h)))
+        else { break }
         h &+= 8
       }
       if h - g >= shortestSkip {

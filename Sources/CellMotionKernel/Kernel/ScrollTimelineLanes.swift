@@ -229,6 +229,65 @@ struct QuietPhase {
     unsafeBitCast(unsafeBitCast(x, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: F.self)
   }
 
+  /// Cells `blockQuiet` looks at at once.
+  static let blockCells = 64
+
+  /// Whether all `blockCells` cells from `p` (leading edges) and `s` (extents) have phase
+  /// 0, from their ranges alone: the ranges' least and greatest values (a minimum and a
+  /// maximum per eight cells and column, against `slack`'s twenty-odd operations), then
+  /// `boxSlack`. Every cell of a block it passes would pass `slack`: each cell's (leading
+  /// edge, extent) lies in the box, and the bound's doubled relative margin covers the
+  /// rounding of both tests (`quietBlocks` in the tests). Called once per block, out of
+  /// line.
+  @inline(never)
+  func blockQuiet(_ p: UnsafePointer<Float>, _ s: UnsafePointer<Float>) -> Bool {
+    var pLo = F.load(p), pHi = pLo, sLo = F.load(s), sHi = sLo
+    var k = 8
+    while k < Self.blockCells {
+      // One vminps / vmaxps each (the columns are finite: checked before the scan).
+      let a = F.load(p + k), b = F.load(s + k)
+      pLo = F.minimum(pLo, a)
+      pHi = F.maximum(pHi, a)
+      sLo = F.minimum(sLo, b)
+      sHi = F.maximum(sHi, b)
+      k &+= 8
+    }
+    return boxSlack(leading: (Self.least(pLo), Self.greatest(pHi)), extent: (Self.least(sLo), Self.greatest(sHi))) >= 0
+  }
+
+  /// The least lane of `v` (finite lanes), halving in vector operations (SIMD's `min()`
+  /// stayed a call).
+  @inline(__always)
+  static func least(_ v: F) -> Float {
+    let h = SIMD4<Float>.minimum(v.lowHalf, v.highHalf)
+    return Swift.min(Swift.min(h[0], h[1]), Swift.min(h[2], h[3]))
+  }
+
+  /// The greatest lane of `v` (finite lanes), as `least`.
+  @inline(__always)
+  static func greatest(_ v: F) -> Float {
+    let h = SIMD4<Float>.maximum(v.lowHalf, v.highHalf)
+    return Swift.max(Swift.max(h[0], h[1]), Swift.max(h[2], h[3]))
+  }
+
+  /// A lower bound of `slack` over every cell with leading edge in `p` and extent in `S`
+  /// (least and greatest, points),
+  /// points: d is clamp(th, 0, hidden), nondecreasing in th and in hidden; hidden grows with
+  /// S; th is linear in S on either side of S = L, so its least value on `S` is at an end
+  /// or at L; c = p + S / 2 - centre grows with both, so |c| is greatest at a corner; the
+  /// margin grows with |p| and S. Its relative part is twice `slack`'s: the bound's own
+  /// rounding (a few units of 6e-8 of the same magnitudes) stays inside the difference.
+  func boxSlack(leading p: (least: Float, greatest: Float), extent S: (least: Float, greatest: Float)) -> Float {
+    let L = container[0], a = share[0], inset = self.inset[0], centre = self.centre[0]
+    func threshold(_ s: Float) -> Float { (hasShare ? (L + s) * 0.5 - a * Swift.min(s, L) : 0) - inset }
+    let kink = Swift.min(Swift.max(L, S.least), S.greatest)
+    let th = Swift.min(threshold(S.least), threshold(S.greatest), threshold(kink))
+    let d = Swift.min(Swift.max(th, 0), (L + S.least) * 0.5)
+    let c = Swift.max(abs(p.least + S.least * 0.5 - centre), abs(p.greatest + S.greatest * 0.5 - centre))
+    let margin = 1 + 2e-6 * (Swift.max(abs(p.least), abs(p.greatest)) + S.greatest + centreSize[0])
+    return d - (c + margin)
+  }
+
   /// Whether every lane of `slack` is at least 0 (no sign bit set, `cm_no_sign8`: -0
   /// counts as negative, which only makes the test stricter; the columns are finite).
   @inline(always)
