@@ -152,7 +152,9 @@ struct CellMotionBench: ParsableCommand {
       progress.step("update session")
       updates = try UpdateSession.run()
       // The update call's growth with rows and changes (--all and --json only: it takes a while).
-      if !summary { (updates!.updateCallScaling, updates!.note) = try UpdateSession.scaling() }
+      if !summary {
+        (updates!.updateCallScaling, updates!.updateCallSustained, updates!.note) = try UpdateSession.scaling()
+      }
       if !json && !summary { print(updates!.summary) }
     }
     progress.finish()
