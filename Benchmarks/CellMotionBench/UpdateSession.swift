@@ -47,10 +47,11 @@ struct UpdateSessionResult: Codable {
   /// The whole `performBatchUpdates` call by table size and batch size.
   var updateCallScaling: [UpdateCallPoint] = []
   /// The call once the table has been through eight batches (1,000,000 rows, 1,000 + 1,000
-  /// a batch, 0.15 s apart): batches 9 to 16. By then its leaves' memory has reached the
-  /// bound the rows keep (about twice their words) and a batch writes into memory earlier
-  /// versions dropped, which has left the cache; the session's four batches do not get
-  /// there. Nil in the summary mode.
+  /// a batch, 0.15 s apart): batches 9 to 16, which cost about twice the first six (the
+  /// session's four batches see only those). From about the seventh batch on, the rows'
+  /// slabs grow into memory the process had not touched before (toward the bound they
+  /// keep, about twice their words); the cost stays there after that growth slows
+  /// (Performance article). Nil in the summary mode.
   var updateCallSustained: UpdateCallPoint? = nil
   /// The scaling in words.
   var note: String = ""

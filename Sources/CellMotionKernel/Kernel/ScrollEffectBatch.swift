@@ -331,12 +331,12 @@ public struct ScrollEffectBatch: Sendable {
     // may miss are still found after the pass (`skipIdentityRuns`).
     // (A list shorter than two strides is looked at in halves: its middle is where its
     // quiet cells are.)
-    let stride = Swift.min(quietSample, Swift.max(8, (n / 2) & ~7))
+    let look = Swift.min(quietSample, Swift.max(8, (n / 2) & ~7))
     var sample = 0
     while sample + 8 <= n
       && !QuietPhase.allQuiet(quiet.slack(SIMD8<Float>.load(leading + sample), SIMD8<Float>.load(extent + sample)))
     {
-      sample += stride
+      sample += look
     }
     guard sample + 8 <= n else { return 0 }
     var held = 0

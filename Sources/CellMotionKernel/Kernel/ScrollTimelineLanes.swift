@@ -271,8 +271,8 @@ struct QuietPhase {
   }
 
   /// A lower bound of `slack` over every cell with leading edge in `p` and extent in `S`
-  /// (least and greatest, points),
-  /// points: d is clamp(th, 0, hidden), nondecreasing in th and in hidden; hidden grows with
+  /// (least and greatest, points): d is clamp(th, 0, hidden), nondecreasing in th and in
+  /// hidden; hidden grows with
   /// S; th is linear in S on either side of S = L, so its least value on `S` is at an end
   /// or at L; c = p + S / 2 - centre grows with both, so |c| is greatest at a corner; the
   /// margin grows with |p| and S. Its relative part is twice `slack`'s: the bound's own
