@@ -292,6 +292,25 @@ struct ScrollEffectKernelTests {
     #expect(quietFrames > frames / 2, "\(quietFrames) of \(frames) frames")
   }
 
+  /// A random case for the quiet-phase tests: a viewport of 50 to 900,000 points (V) with
+  /// or without insets, a visible(a) or centred threshold (with an inset in every third
+  /// round), a scroll offset o; its timeline, scroll axis, `QuietPhase` and visible extent L.
+  static func quietCase(_ g: inout SeededGenerator, round: Int) throws -> (
+    V: Double, threshold: ScrollTransitionThreshold, timeline: ScrollTimeline, o: Double, axis: ScrollAxisState,
+    quiet: QuietPhase, L: Double
+  ) {
+    let V = g.uniform(0...1) < 0.3 ? g.uniform(50...2_000) : g.uniform(2_000...900_000)
+    let i0 = g.uniform(0...1) < 0.5 ? 0 : g.uniform(0...80), i1 = g.uniform(0...1) < 0.5 ? 0 : g.uniform(0...80)
+    let base: ScrollTransitionThreshold = round % 4 == 3 ? .centered : .visible(g.uniform(-0.2...1.2))
+    let threshold = round % 3 == 0 ? base.inset(by: g.uniform(-60...60)) : base
+    let timeline = try ScrollTimeline.transitionPhase(threshold)
+    let o = g.uniform(-1_000...5_000_000)
+    let axis = try ScrollAxisState(offset: o, viewportExtent: V, startInset: i0, endInset: i1)
+    let quiet = try #require(TimelineResolver(timeline, scroll: axis).quietPhase)
+    let L = max(axis.visibleExtent, 0)
+    return (V, threshold, timeline, o, axis, quiet, L)
+  }
+
   /// `QuietPhase` against the reference: every group of eight cells it passes has the
   /// reference phase exactly 0 (`ScrollTimeline.output`, in Double), and each cell's own
   /// lane resolution (`TimelinePass` from `resolved(extent:scroll:)`, u as one multiply-add
@@ -304,15 +323,7 @@ struct ScrollEffectKernelTests {
     var g = SeededGenerator(seed: 0x9_0175)
     var quietGroups = 0, boundaryCells = 0, cells = 0
     for round in 0..<300 {
-      let V = g.uniform(0...1) < 0.3 ? g.uniform(50...2_000) : g.uniform(2_000...900_000)
-      let i0 = g.uniform(0...1) < 0.5 ? 0 : g.uniform(0...80), i1 = g.uniform(0...1) < 0.5 ? 0 : g.uniform(0...80)
-      let base: ScrollTransitionThreshold = round % 4 == 3 ? .centered : .visible(g.uniform(-0.2...1.2))
-      let threshold = round % 3 == 0 ? base.inset(by: g.uniform(-60...60)) : base
-      let timeline = try ScrollTimeline.transitionPhase(threshold)
-      let o = g.uniform(-1_000...5_000_000)
-      let axis = try ScrollAxisState(offset: o, viewportExtent: V, startInset: i0, endInset: i1)
-      let quiet = try #require(TimelineResolver(timeline, scroll: axis).quietPhase)
-      let L = max(axis.visibleExtent, 0)
+      let (V, threshold, timeline, o, axis, quiet, L) = try Self.quietCase(&g, round: round)
       for _ in 0..<40 {
         var p = SIMD8<Float>(), S = SIMD8<Float>()
         // Most groups: cells inside the threshold with up to three within 3 points of it
@@ -366,15 +377,7 @@ struct ScrollEffectKernelTests {
     var g = SeededGenerator(seed: 0xB_10C5)
     var passed = 0, nearPassed = 0, blocks = 0, missed = 0
     for round in 0..<300 {
-      let V = g.uniform(0...1) < 0.3 ? g.uniform(50...2_000) : g.uniform(2_000...900_000)
-      let i0 = g.uniform(0...1) < 0.5 ? 0 : g.uniform(0...80), i1 = g.uniform(0...1) < 0.5 ? 0 : g.uniform(0...80)
-      let base: ScrollTransitionThreshold = round % 4 == 3 ? .centered : .visible(g.uniform(-0.2...1.2))
-      let threshold = round % 3 == 0 ? base.inset(by: g.uniform(-60...60)) : base
-      let timeline = try ScrollTimeline.transitionPhase(threshold)
-      let o = g.uniform(-1_000...5_000_000)
-      let axis = try ScrollAxisState(offset: o, viewportExtent: V, startInset: i0, endInset: i1)
-      let quiet = try #require(TimelineResolver(timeline, scroll: axis).quietPhase)
-      let L = max(axis.visibleExtent, 0)
+      let (V, threshold, _, o, axis, quiet, L) = try Self.quietCase(&g, round: round)
       for _ in 0..<20 {
         var p = [Float](repeating: 0, count: QuietPhase.blockCells), S = p
         /// A cell of extent `s` whose centre is `c` from the visible centre.
