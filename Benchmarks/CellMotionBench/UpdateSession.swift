@@ -186,7 +186,8 @@ enum UpdateSession {
   }
 
   /// The update call's cost by table size (1,000 insertions + 1,000 deletions) and by batch
-  /// size (1,000,000 rows), with `scaling(rows:perBatch:)`.
+  /// size (1,000,000 rows), and sustained (batches 9-16 of 16, `updateCallSustained`), with
+  /// `scaling(rows:perBatch:batches:countingFrom:)`.
   static func scaling() throws -> (points: [UpdateCallPoint], sustained: UpdateCallPoint, note: String) {
     let sustained = try scaling(rows: 1_000_000, perBatch: 1000, batches: 16, countingFrom: 8)
     var points: [UpdateCallPoint] = []

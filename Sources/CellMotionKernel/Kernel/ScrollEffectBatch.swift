@@ -217,8 +217,8 @@ public struct ScrollEffectBatch: Sendable {
           // Cells a phase provably leaves at the identity (the middle of a list under an edge
           // fade) are not resolved at all: runs of them get kind 1 here (`quietPhaseRuns`)
           // and only the cells between the runs are resolved and passed.
+          // (`quietRuns` was emptied when the call began.)
           let quiet = skipsIdentity ? resolver.quietPhase : nil
-          quietRuns.removeAll(keepingCapacity: true)
           if let quiet, phaseZeroIsIdentity {
             var start = 0
             let skipped = Self.quietPhaseRuns(quiet, leading: leading.baseAddress!, extent: e, count: n) { lo, hi in
