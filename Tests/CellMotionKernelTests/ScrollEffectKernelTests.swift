@@ -367,19 +367,21 @@ struct ScrollEffectKernelTests {
     #expect(quietGroups > 1_000 && boundaryCells > 300, "\(quietGroups) groups, \(boundaryCells) near the bounds")
   }
 
-  /// `QuietPhase.blockQuiet` (a block of 64 cells from its ranges alone) against the test
-  /// cell by cell: a block it passes has every group passing `slack` (which the test above
-  /// checks against the reference and the lanes). Blocks of a list's rows, of extents
+  /// `QuietPhase.rangeQuiet` (a block of 64 or a chunk of 512 cells from its ranges alone,
+  /// reading the extents or, when all are equal, only the first) against the test cell by
+  /// cell: a block it passes has every group passing `slack` (which the test above checks
+  /// against the reference and the lanes). Blocks of a list's rows, of extents
   /// around the viewport's (the threshold's kink at S = L inside the range), of cells mostly
   /// inside the threshold with some within 3 points of it, and of cells anywhere.
   @Test("A block of cells the bounds pass has every group passing the quiet-phase test")
   func quietBlocks() throws {
     var g = SeededGenerator(seed: 0xB_10C5)
-    var passed = 0, nearPassed = 0, blocks = 0, missed = 0
+    var passed = 0, nearPassed = 0, blocks = 0, missed = 0, equalBlocks = 0
     for round in 0..<300 {
       let (V, threshold, _, o, axis, quiet, L) = try Self.quietCase(&g, round: round)
       for _ in 0..<20 {
-        var p = [Float](repeating: 0, count: QuietPhase.blockCells), S = p
+        let cells = g.uniform(0...1) < 0.7 ? QuietPhase.blockCells : QuietPhase.chunkCells
+        var p = [Float](repeating: 0, count: cells), S = p
         /// A cell of extent `s` whose centre is `c` from the visible centre.
         func place(_ k: Int, _ s: Float, _ c: Double) {
           S[k] = s
@@ -391,7 +393,7 @@ struct ScrollEffectKernelTests {
           // A list's rows one after another, starting anywhere in or near the viewport (a
           // tall one holds the block whole).
           var edge = Float(axis.visibleCentre - L / 2 + g.uniform(-100...max(L, 100)))
-          for k in 0..<QuietPhase.blockCells {
+          for k in 0..<cells {
             S[k] = oneSize ?? Float(g.uniform(20...120))
             p[k] = edge
             edge += S[k]
@@ -404,13 +406,13 @@ struct ScrollEffectKernelTests {
           let dL = threshold.distance(extent: L, container: L)
           let dEnds = min(threshold.distance(extent: s0, container: L), threshold.distance(extent: s1, container: L))
           let reach = dL + max(0, dEnds - dL) * g.uniform(0...0.8)
-          for k in 0..<QuietPhase.blockCells { place(k, Float(g.uniform(s0...s1)), g.uniform(-reach...reach)) }
+          for k in 0..<cells { place(k, Float(g.uniform(s0...s1)), g.uniform(-reach...reach)) }
         } else {
           // Cells anywhere, or most inside the threshold with up to three within 3 points of
           // it (either side).
           let anywhere = g.uniform(0...1) < 0.25
           let nearBound = anywhere ? 0 : Int(g.uniform(0...3.99))
-          for k in 0..<QuietPhase.blockCells {
+          for k in 0..<cells {
             let s = oneSize ?? Float(g.uniform(0...1) < 0.1 ? g.uniform(1...min(2 * V, 999_000)) : g.uniform(1...300))
             let d = threshold.distance(extent: Double(s), container: L)
             let c =
@@ -421,14 +423,17 @@ struct ScrollEffectKernelTests {
           }
         }
         blocks += 1
+        // Equal extents read as such (only the first) where they are.
+        let equal = S.allSatisfy { $0 == S[0] }
+        equalBlocks += equal ? 1 : 0
         // Each group's test, and the least slack of any cell (points).
         let (groups, least, block) = p.withUnsafeBufferPointer { p in
           S.withUnsafeBufferPointer { S in
             let p = p.baseAddress!, S = S.baseAddress!
-            let slacks = stride(from: 0, to: QuietPhase.blockCells, by: 8).map { k in
+            let slacks = stride(from: 0, to: cells, by: 8).map { k in
               quiet.slack(SIMD8<Float>.load(p + k), SIMD8<Float>.load(S + k))
             }
-            return (slacks.map(QuietPhase.allQuiet), slacks.map { $0.min() }.min()!, quiet.blockQuiet(p, S))
+            return (slacks.map(QuietPhase.allQuiet), slacks.map { $0.min() }.min()!, quiet.rangeQuiet(p, S, count: cells, equalExtents: equal))
           }
         }
         guard block else {
@@ -440,8 +445,8 @@ struct ScrollEffectKernelTests {
         #expect(groups.allSatisfy { $0 }, "V \(V) threshold \(threshold) offset \(o): a block passed with a group that fails")
       }
     }
-    print("quiet blocks: \(passed) of \(blocks) passed (\(nearPassed) with a cell within 3 points of failing its group's test); \(missed) whose groups all pass did not")
-    #expect(passed > 300 && nearPassed > 15, "\(passed) blocks passed, \(nearPassed) near the bounds")
+    print("quiet blocks: \(passed) of \(blocks) passed (\(nearPassed) with a cell within 3 points of failing its group's test); \(missed) whose groups all pass did not; \(equalBlocks) of equal extents")
+    #expect(passed > 300 && nearPassed > 15 && equalBlocks > 300, "\(passed) blocks passed, \(nearPassed) near the bounds, \(equalBlocks) equal")
   }
 
   /// `skipIdentityRuns` against a walk: every cell outside the ranges is at the identity
@@ -639,6 +644,85 @@ struct ScrollEffectKernelTests {
       }
     }
     #expect(compared == timelines.count * 4_000)
+  }
+
+  @Test("The Double entry (a table's places and heights) writes what the Float entry writes for the same values rounded, extents clamped, bit for bit")
+  func doubleEntry() throws {
+    var g = SeededGenerator(seed: 0xD0_0B1E)
+    let lengths = InputLimits.length
+    var quietCells = 0
+    for effect in try Self.presets() {
+      let vertical = effect.timeline.axis == .vertical
+      var viaDouble = try ScrollEffectBatch(effect: effect), viaFloat = try ScrollEffectBatch(effect: effect)
+      viaDouble.fillsNoEffectCells = false
+      viaFloat.fillsNoEffectCells = false
+      for (frame, n) in [0, 1, 7, 9, 1023, 3000].enumerated() {
+        // A tall viewport (long quiet runs under an edge fade), rows of one height or of
+        // several, some collapsed to 0 or past the longest length (clamped).
+        let viewport = [640.0, 20_000][frame % 2]
+        let extents = frame % 3 == 0 ? [44.0] : [44, 88.25, 60.5]
+        var (starts, sizes) = Self.layout(n, first: g.uniform(-300...0), extents: extents)
+        if n > 8 && frame % 3 != 0 {
+          sizes[n / 3] = 0
+          sizes[n / 2] = -2
+          sizes[n - 1] = 3e6
+        }
+        let scroll = try ScrollState(
+          offsetX: 0, offsetY: 0, viewportWidth: vertical ? 375 : viewport, viewportHeight: vertical ? viewport : 375)
+        let leading = starts.map { Float($0) }
+        let clamped = sizes.map { Float(min(max($0, lengths.lowerBound), lengths.upperBound)) }
+        var a = try FrameOutput(capacity: n), b = try FrameOutput(capacity: n)
+        try starts.withUnsafeBufferPointer { p in
+          try sizes.withUnsafeBufferPointer { s in
+            try viaDouble.evaluate(leadingPlaces: p, clampingExtents: s, crossExtent: 320, scroll: scroll, into: &a)
+          }
+        }
+        try leading.withUnsafeBufferPointer { l in
+          try clamped.withUnsafeBufferPointer { e in
+            try viaFloat.evaluate(leading: l, extent: e, crossExtent: 320, scroll: scroll, into: &b)
+          }
+        }
+        #expect(viaDouble.kinds.prefix(n) == viaFloat.kinds.prefix(n), "\(effect.name) \(n) cells: kinds")
+        #expect(viaDouble.quietRuns == viaFloat.quietRuns, "\(effect.name) \(n) cells: quiet runs")
+        quietCells += viaFloat.quietRuns.reduce(0) { $0 + $1.count }
+        for i in 0..<n where viaFloat.kinds[i] != 1 {
+          #expect(
+            a.transform(ofCell: i) == b.transform(ofCell: i) && a.opacity[i] == b.opacity[i],
+            "\(effect.name) \(n) cells: cell \(i)")
+        }
+      }
+    }
+    // The tall viewports hold long quiet runs (edge fades): the runs were compared, not
+    // only empty lists.
+    #expect(quietCells > 1_000, "\(quietCells) cells in quiet runs")
+    // Bad places and NaN heights are named as in the Float entry; nothing is clamped into a
+    // valid one (a NaN stays NaN).
+    var batch = try ScrollEffectBatch(effect: try .edgeFadeScale(), capacity: 9)
+    var out = try FrameOutput(capacity: 9)
+    let scroll = try ScrollState(viewportWidth: 320, viewportHeight: 480)
+    for (k, (place, height)) in [(Double.nan, 44.0), (1e300, 44), (0, .nan)].enumerated() {
+      var places = (0..<9).map { Double($0) * 44 }, heights = [Double](repeating: 44, count: 9)
+      places[k + 3] = place
+      heights[k + 3] = height
+      var field: String? = nil
+      do {
+        try places.withUnsafeBufferPointer { p in
+          try heights.withUnsafeBufferPointer { h in
+            try batch.evaluate(leadingPlaces: p, clampingExtents: h, crossExtent: 320, scroll: scroll, into: &out)
+          }
+        }
+      } catch let error as CellMotionError {
+        switch error {
+        case .notFinite(let f, _), .outOfRange(let f, _, _): field = f
+        default: field = "\(error)"
+        }
+      }
+      #expect(field == (height.isNaN ? "extent[\(k + 3)]" : "leading[\(k + 3)]"), "\(place), \(height): \(field ?? "no error")")
+      let kept = batch.batch.columns.height.prefix(9).allSatisfy {
+        $0.isFinite && Double($0) >= lengths.lowerBound && Double($0) <= lengths.upperBound
+      }
+      #expect(kept, "\(place), \(height): an extent the call refused stayed in the batch")
+    }
   }
 
   @Test("Bad columns are typed errors, and nothing is evaluated")

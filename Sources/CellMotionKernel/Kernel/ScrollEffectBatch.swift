@@ -63,6 +63,8 @@ public struct ScrollEffectBatch: Sendable {
   package var fillsNoEffectCells = true
   /// Cells the last frame gave the identity without the kernel.
   package private(set) var skippedCells = 0
+  /// The Double entry's positions as Floats (capacity kept).
+  var leadingScratch: [Float] = []
 
   /// - Parameters:
   ///   - effect: the effect.
@@ -84,6 +86,7 @@ public struct ScrollEffectBatch: Sendable {
     try batch.resizeForProgress(count: touched)
     try batch.resizeForProgress(count: 0)
     kinds.reserveResident(capacity, touching: touched, with: 0)
+    leadingScratch.reserveResident(capacity, touching: touched, with: 0)
     timelineColumns.reserveResident(5 * capacity, touching: 5 * touched, with: 0)
     evaluated.reserveCapacity(capacity / Self.shortestSkip + 2)
     quietRuns.reserveCapacity(capacity / Self.shortestSkip + 2)
@@ -116,41 +119,118 @@ public struct ScrollEffectBatch: Sendable {
     options: KernelOptions = .init()
   ) throws(CellMotionError) {
     let n = leading.count
+    guard extent.count == n else {
+      quietRuns.removeAll(keepingCapacity: true)
+      throw .bufferSize(field: "extent", expected: n, actual: extent.count)
+    }
+    try prepare(count: n, sectionEnds: sectionEnds, crossExtent: crossExtent, output: output)
+    // The positions and extents checked, and the extents copied into the recipe's geometry
+    // (the extent along the axis) in the same pass, which also tells whether every extent
+    // is the same (a list of equal rows: one run, no search for its end).
+    let (lead, pos) = (InputLimits.scrollPosition, InputLimits.length)
+    let vertical = effect.timeline.axis == .vertical
+    let verdict = batch.withProgressColumns { _, width, height, _, _ in
+      cm_check2_copying_b(
+        leading.baseAddress, Float(lead.lowerBound), Float(lead.upperBound), extent.baseAddress,
+        Float(pos.lowerBound), Float(pos.upperBound), n, (vertical ? height : width).baseAddress)
+    }
+    if verdict & 1 != 0 { try rejectInputs(leading, extent) }
+    try evaluateChecked(
+      leading: leading.baseAddress, count: n, equalExtents: verdict & 2 == 0, crossExtent: crossExtent,
+      sectionEnds: sectionEnds, scroll: scroll, into: &output, options: options)
+  }
+
+  /// `evaluate(leading:extent:crossExtent:sectionEnds:scroll:into:options:)` from Double
+  /// places, converted to Float in the pass that checks them (a table's row tops relative to
+  /// the viewport, and its row heights), each extent first clamped into
+  /// `InputLimits.length` (a collapsing row passes through 0 points). One pass over the
+  /// cells instead of a conversion and then the check. No section ends.
+  ///
+  /// - Throws: as the Float entry (a NaN extent is not clamped: `.notFinite`).
+  package mutating func evaluate(
+    leadingPlaces leading: UnsafeBufferPointer<Double>, clampingExtents extent: UnsafeBufferPointer<Double>,
+    crossExtent: Double, scroll: ScrollState, into output: inout FrameOutput, options: KernelOptions = .init()
+  ) throws(CellMotionError) {
+    let n = leading.count
+    guard extent.count == n else {
+      quietRuns.removeAll(keepingCapacity: true)
+      throw .bufferSize(field: "extent", expected: n, actual: extent.count)
+    }
+    try prepare(count: n, sectionEnds: nil, crossExtent: crossExtent, output: output)
+    // Out of `self` while the batch's columns are written (an array of `self` borrowed
+    // across a mutation of another would be an overlapping access).
+    var places = leadingScratch
+    leadingScratch = []
+    defer { leadingScratch = places }
+    if places.count < n { places.append(contentsOf: repeatElement(0, count: n - places.count)) }
+    let (lead, pos) = (InputLimits.scrollPosition, InputLimits.length)
+    let vertical = effect.timeline.axis == .vertical
+    let verdict = places.withUnsafeMutableBufferPointer { places in
+      batch.withProgressColumns { _, width, height, _, _ in
+        cm_convert2_clamping_b(
+          leading.baseAddress, Float(lead.lowerBound), Float(lead.upperBound), places.baseAddress,
+          extent.baseAddress, Float(pos.lowerBound), Float(pos.upperBound), n, (vertical ? height : width).baseAddress)
+      }
+    }
+    try places.withUnsafeBufferPointer { places throws(CellMotionError) in
+      let converted = UnsafeBufferPointer(rebasing: places[0..<n])
+      if verdict & 1 != 0 {
+        let extents = batch.withProgressColumns { _, width, height, _, _ in
+          [Float](UnsafeBufferPointer(rebasing: (vertical ? height : width)[0..<n]))
+        }
+        try extents.withUnsafeBufferPointer { extents throws(CellMotionError) in try rejectInputs(converted, extents) }
+      }
+      try evaluateChecked(
+        leading: places.baseAddress, count: n, equalExtents: verdict & 2 == 0, crossExtent: crossExtent,
+        sectionEnds: nil, scroll: scroll, into: &output, options: options)
+    }
+  }
+
+  /// The checks of both entries before the cells are read: the sizes, the cross extent,
+  /// the batch resized for `n` cells.
+  private mutating func prepare(
+    count n: Int, sectionEnds: UnsafeBufferPointer<Float>?, crossExtent: Double, output: FrameOutput
+  ) throws(CellMotionError) {
     // No runs until this frame finds them (a throw below leaves none).
     quietRuns.removeAll(keepingCapacity: true)
-    guard extent.count == n else { throw .bufferSize(field: "extent", expected: n, actual: extent.count) }
     if let sectionEnds, sectionEnds.count != n {
       throw .bufferSize(field: "sectionEnds", expected: n, actual: sectionEnds.count)
     }
     guard output.capacity >= n else { throw .bufferSize(field: "FrameOutput capacity", expected: n, actual: output.capacity) }
     try Check.length(crossExtent, "crossExtent")
     try batch.resizeForProgress(count: n)
-    let vertical = effect.timeline.axis == .vertical
-    // The positions and extents checked, and the extents copied into the recipe's geometry
-    // (the extent along the axis) in the same pass, which also tells whether every extent
-    // is the same (a list of equal rows: one run, no search for its end).
-    let (lead, pos) = (InputLimits.scrollPosition, InputLimits.length)
-    let verdict = batch.withProgressColumns { _, width, height, _, _ in
-      cm_check2_copying_b(
-        leading.baseAddress, Float(lead.lowerBound), Float(lead.upperBound), extent.baseAddress,
-        Float(pos.lowerBound), Float(pos.upperBound), n, (vertical ? height : width).baseAddress)
-    }
-    if verdict & 1 != 0 {
-      do throws(CellMotionError) {
-        try Self.checkColumn(leading, lead, "leading")
-        try Self.checkColumn(extent, pos, "extent")
-      } catch {
-        // The extents were copied as they were checked: a bad one must not stay in the
-        // batch, which a caller may evaluate itself (`batch`). Its cells get the placeholder
-        // length that `resizeForProgress` gives new cells until the next call.
-        batch.withProgressColumns { _, width, height, _, _ in
-          Self.fill((vertical ? height : width).baseAddress!, Float(pos.lowerBound), count: n)
-        }
-        throw error
-      }
-    }
-    let equalExtents = verdict & 2 == 0
     if let sectionEnds { try Self.checkColumn(sectionEnds, InputLimits.scrollPosition, "sectionEnds") }
+  }
+
+  /// Throws the error of the first bad position or extent (the check's verdict said one
+  /// is). The extents were copied into the batch as they were checked: a bad one must not
+  /// stay there, since a caller may evaluate the batch itself (`batch`); its cells get the
+  /// placeholder length that `resizeForProgress` gives new cells until the next call.
+  private mutating func rejectInputs(_ leading: UnsafeBufferPointer<Float>, _ extent: UnsafeBufferPointer<Float>)
+    throws(CellMotionError)
+  {
+    let (lead, pos) = (InputLimits.scrollPosition, InputLimits.length)
+    let vertical = effect.timeline.axis == .vertical
+    do throws(CellMotionError) {
+      try Self.checkColumn(leading, lead, "leading")
+      try Self.checkColumn(extent, pos, "extent")
+    } catch {
+      let n = leading.count
+      batch.withProgressColumns { _, width, height, _, _ in
+        Self.fill((vertical ? height : width).baseAddress!, Float(pos.lowerBound), count: n)
+      }
+      throw error
+    }
+  }
+
+  /// The frame after the inputs are checked: `leading` (`n` cells) and the extents, which
+  /// are in the batch's geometry column along the axis; `equalExtents`: all the same.
+  private mutating func evaluateChecked(
+    leading: UnsafePointer<Float>?, count n: Int, equalExtents: Bool, crossExtent: Double,
+    sectionEnds: UnsafeBufferPointer<Float>?, scroll: ScrollState, into output: inout FrameOutput,
+    options: KernelOptions
+  ) throws(CellMotionError) {
+    let vertical = effect.timeline.axis == .vertical
     if kinds.count < n {
       kinds.append(contentsOf: repeatElement(0, count: n - kinds.count))
       timelineColumns.append(contentsOf: repeatElement(0, count: 5 * kinds.count - timelineColumns.count))
@@ -173,15 +253,17 @@ public struct ScrollEffectBatch: Sendable {
           // heights) are resolved in lanes, with each cell's shape. One lane pass per run of
           // one shape.
           let resolver = TimelineResolver(effect.timeline, scroll: axis)
-          let e = extent.baseAddress!
+          // The extents, copied into the geometry as they were checked (read only for
+          // cells: nil may be the base of no cells, as `leading`).
+          let extentColumn = UnsafePointer((vertical ? height : width).baseAddress)
           func pass(at i: Int) -> TimelinePass {
             TimelinePass(
-              effect.timeline.resolved(extent: Double(e[i]), scroll: axis), domain: effect.domain,
+              effect.timeline.resolved(extent: Double(extentColumn![i]), scroll: axis), domain: effect.domain,
               folds: effect.foldsValue, offset: axis.offset)
           }
           func run(_ pass: TimelinePass, _ i: Int, _ j: Int, uniform: Bool = false) {
             let io = TimelineColumns(
-              leading: leading.baseAddress! + i, sectionEnds: sectionEnds.map { $0.baseAddress! + i },
+              leading: leading! + i, sectionEnds: sectionEnds.map { $0.baseAddress! + i },
               slopes: slopes + i, intercepts: intercepts + i, spans: spans + i, extents: extents + i,
               uniform: uniform, count: j - i, progress: progress.baseAddress! + i, kinds: kinds.baseAddress! + i,
               identity: identityProgress ?? .nan)
@@ -191,6 +273,7 @@ public struct ScrollEffectBatch: Sendable {
           }
           // Resolves cells `range` and runs their timeline pass.
           func resolveAndPass(_ range: Range<Int>) {
+            guard !range.isEmpty, let e = extentColumn else { return }
             var i = range.lowerBound
             let n = range.upperBound
             while i < n {
@@ -219,9 +302,9 @@ public struct ScrollEffectBatch: Sendable {
           // and only the cells between the runs are resolved and passed.
           // (`quietRuns` was emptied when the call began.)
           let quiet = skipsIdentity ? resolver.quietPhase : nil
-          if let quiet, phaseZeroIsIdentity {
+          if let quiet, phaseZeroIsIdentity, let leading, let e = extentColumn {
             var start = 0
-            let skipped = Self.quietPhaseRuns(quiet, leading: leading.baseAddress!, extent: e, count: n) { lo, hi in
+            let skipped = Self.quietPhaseRuns(quiet, leading: leading, extent: e, count: n, equalExtents: equalExtents) { lo, hi in
               if start < lo { resolveAndPass(start..<lo) }
               Self.fill(kinds.baseAddress! + lo, 1, count: hi - lo)
               quietRuns.append(lo..<hi)
@@ -316,11 +399,12 @@ public struct ScrollEffectBatch: Sendable {
 
   /// Finds the runs of cells `quiet` marks (from and to multiples of eight, at least
   /// `shortestSkip` long, as `skipIdentityRuns` trims them), eight cells per test, a run
-  /// extended by blocks of `QuietPhase.blockCells` where their ranges pass, and hands each
-  /// to `body` in order (lower and upper index). Returns the cells they hold.
+  /// extended by chunks of `QuietPhase.chunkCells` and blocks of `QuietPhase.blockCells`
+  /// where their ranges pass, and hands each to `body` in order (lower and upper index).
+  /// `equalExtents`: every extent is `extent[0]`. Returns the cells they hold.
   static func quietPhaseRuns(
     _ quiet: QuietPhase, leading: UnsafePointer<Float>, extent: UnsafePointer<Float>, count n: Int,
-    _ body: (Int, Int) -> Void
+    equalExtents: Bool, _ body: (Int, Int) -> Void
   ) -> Int {
     // The group test written out in each loop (a local function for it stayed a call
     // per group, the test's constants reloaded each time).
@@ -346,11 +430,22 @@ public struct ScrollEffectBatch: Sendable {
         g &+= 8
         continue
       }
-      // The run goes on by whole blocks while their ranges pass (`QuietPhase.blockQuiet`:
-      // the middle of a long list, a few instructions a cell), else by a group.
+      // The run goes on by whole chunks while their ranges pass (`QuietPhase.rangeQuiet`:
+      // the middle of a long list, about one instruction a cell), then by blocks, then by
+      // groups. A chunk is not tried again in the run once one fails (the run's end is near).
       var h = g &+ 8
+      var chunks = true
       while true {
-        if h &+ QuietPhase.blockCells <= n && quiet.blockQuiet(leading + h, extent + h) {
+        if chunks && h &+ QuietPhase.chunkCells <= n {
+          if quiet.rangeQuiet(leading + h, extent + h, count: QuietPhase.chunkCells, equalExtents: equalExtents) {
+            h &+= QuietPhase.chunkCells
+            continue
+          }
+          chunks = false
+        }
+        if h &+ QuietPhase.blockCells <= n
+          && quiet.rangeQuiet(leading + h, extent + h, count: QuietPhase.blockCells, equalExtents: equalExtents)
+        {
           h &+= QuietPhase.blockCells
           continue
         }
@@ -505,10 +600,18 @@ public struct ScrollEffectBatch: Sendable {
     return end - start >= longRun ? start : end
   }
 
-  /// `count` copies of `value` from `p`, eight per store.
+  /// `count` copies of `value` from `p`, eight per store, four stores per step (a quiet
+  /// run's kinds: one store per step kept about nine instructions per eight cells).
   static func fill(_ p: UnsafeMutablePointer<Float>, _ value: Float, count: Int) {
     let v = SIMD8<Float>(repeating: value)
     var i = 0
+    while i &+ 32 <= count {
+      v.store(to: p + i)
+      v.store(to: p + (i &+ 8))
+      v.store(to: p + (i &+ 16))
+      v.store(to: p + (i &+ 24))
+      i &+= 32
+    }
     while i &+ 8 <= count {
       v.store(to: p + i)
       i &+= 8

@@ -229,22 +229,36 @@ struct QuietPhase {
     unsafeBitCast(unsafeBitCast(x, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: F.self)
   }
 
-  /// Cells `blockQuiet` looks at at once.
+  /// Cells in the blocks of `quietPhaseRuns`' second try (after a chunk fails).
   static let blockCells = 64
+  /// Cells in the chunks of `quietPhaseRuns`' first try: the per-test cost (the reductions,
+  /// `boxSlack`) spread over more cells.
+  static let chunkCells = 512
 
-  /// Whether all `blockCells` cells from `p` (leading edges) and `s` (extents) have phase
-  /// 0, from their ranges alone: the ranges' least and greatest values (a minimum and a
+  /// Whether all `count` cells from `p` (leading edges) and `s` (extents) have phase 0,
+  /// from their ranges alone: the ranges' least and greatest values (a minimum and a
   /// maximum per eight cells and column, against `slack`'s twenty-odd operations), then
-  /// `boxSlack`. Every cell of a block it passes would pass `slack`: each cell's (leading
-  /// edge, extent) lies in the box, and the bound's doubled relative margin covers the
-  /// rounding of both tests (`quietBlocks` in the tests). Called once per block, out of
-  /// line.
+  /// `boxSlack`. With `equalExtents` every extent is `s[0]` and only the leading edges are
+  /// read. Every cell of a range it passes would pass `slack`: each cell's (leading edge,
+  /// extent) lies in the box, and the bound's doubled relative margin covers the rounding
+  /// of both tests (`quietBlocks` in the tests). `count`: a positive multiple of eight.
+  /// Called once per range, out of line.
   @inline(never)
-  func blockQuiet(_ p: UnsafePointer<Float>, _ s: UnsafePointer<Float>) -> Bool {
-    var pLo = F.load(p), pHi = pLo, sLo = F.load(s), sHi = sLo
+  func rangeQuiet(_ p: UnsafePointer<Float>, _ s: UnsafePointer<Float>, count: Int, equalExtents: Bool) -> Bool {
+    // One vminps / vmaxps each per group (the columns are finite: checked before the scan).
+    var pLo = F.load(p), pHi = pLo
     var k = 8
-    while k < Self.blockCells {
-      // One vminps / vmaxps each (the columns are finite: checked before the scan).
+    if equalExtents {
+      while k < count {
+        let a = F.load(p + k)
+        pLo = F.minimum(pLo, a)
+        pHi = F.maximum(pHi, a)
+        k &+= 8
+      }
+      return boxSlack(leading: (Self.least(pLo), Self.greatest(pHi)), extent: (s[0], s[0])) >= 0
+    }
+    var sLo = F.load(s), sHi = sLo
+    while k < count {
       let a = F.load(p + k), b = F.load(s + k)
       pLo = F.minimum(pLo, a)
       pHi = F.maximum(pHi, a)

@@ -6,8 +6,8 @@
 import CellMotion
 import CellMotionKernel
 
-/// The scroll effect of a table: its batch, its output and the per-frame columns (sized
-/// once, grown only when a frame draws more rows than any before).
+/// The scroll effect of a table: its batch and its output (sized once, grown only when a
+/// frame draws more rows than any before).
 struct TableScrollStage: Sendable {
   /// The effect as the caller gave it.
   let effect: ScrollEffect
@@ -15,8 +15,6 @@ struct TableScrollStage: Sendable {
   /// transforms.
   var batch: ScrollEffectBatch
   var output: FrameOutput
-  var leading: [Float] = []
-  var extent: [Float] = []
 
   init(
     effect: ScrollEffect, motion: MotionPolicy, layout: MatrixLayout, capacity: Int, axis: ScrollAxis
@@ -41,8 +39,6 @@ struct TableScrollStage: Sendable {
     // row instead of 64.
     let planar = batch.batch.recipes.first?.isPlanar ?? false
     output = try FrameOutput(capacity: capacity, layout: planar ? .affine2D : layout, includeFold: false)
-    leading = [Float](repeating: 0, count: capacity)
-    extent = [Float](repeating: 0, count: capacity)
   }
 }
 
@@ -90,25 +86,7 @@ extension TableAnimator {
     scrollStage = nil
     defer { scrollStage = stage }
     let n = frame.rows.count
-    if stage.leading.count < n {
-      stage.leading.append(contentsOf: repeatElement(0, count: n - stage.leading.count))
-      stage.extent.append(contentsOf: repeatElement(0, count: n - stage.extent.count))
-      try stage.output.ensureCapacity(n)
-    }
-    // Layout places relative to the viewport, and heights clamped into the lengths a
-    // recipe accepts (`cellGeometry`: a collapsing row passes through 0 points).
-    let lo = Float(InputLimits.length.lowerBound), hi = Float(InputLimits.length.upperBound)
-    // Through pointers: a subscript write per row checked the array's uniqueness each time.
-    events.rowPositions.withUnsafeBufferPointer { positions in
-      stage.leading.withUnsafeMutableBufferPointer { leading in
-        for i in 0..<n { leading[i] = Float(positions[i]) }
-      }
-    }
-    events.rowHeights.withUnsafeBufferPointer { heights in
-      stage.extent.withUnsafeMutableBufferPointer { extent in
-        for i in 0..<n { extent[i] = min(max(Float(heights[i]), lo), hi) }
-      }
-    }
+    if stage.output.capacity < n { try stage.output.ensureCapacity(n) }
     let scroll =
       axis == .horizontal
       ? try ScrollState(
@@ -117,11 +95,15 @@ extension TableAnimator {
       : try ScrollState(
         offsetY: events.scrollOffset, viewportWidth: tableWidth, viewportHeight: simulation.viewportHeight,
         contentHeight: max(events.contentHeight, 0))
-    try stage.leading.withUnsafeBufferPointer { leading throws(CellMotionError) in
-      try stage.extent.withUnsafeBufferPointer { extent throws(CellMotionError) in
+    // Layout places relative to the viewport, and heights clamped into the lengths a
+    // recipe accepts (`cellGeometry`: a collapsing row passes through 0 points), converted
+    // to Float as the batch checks them.
+    try events.rowPositions.withUnsafeBufferPointer { positions throws(CellMotionError) in
+      try events.rowHeights.withUnsafeBufferPointer { heights throws(CellMotionError) in
         try stage.batch.evaluate(
-          leading: UnsafeBufferPointer(rebasing: leading[0..<n]), extent: UnsafeBufferPointer(rebasing: extent[0..<n]),
-          crossExtent: cellWidth, scroll: scroll, into: &stage.output, options: KernelOptions(lanes: options.lanes))
+          leadingPlaces: UnsafeBufferPointer(rebasing: positions[0..<n]),
+          clampingExtents: UnsafeBufferPointer(rebasing: heights[0..<n]), crossExtent: cellWidth, scroll: scroll,
+          into: &stage.output, options: KernelOptions(lanes: options.lanes))
       }
     }
   }

@@ -183,6 +183,46 @@ static inline __attribute__((always_inline)) int cm_check2_copying_b(
   return (any != 0) | ((diff != 0) << 1);
 }
 
+typedef double cm_double8_u __attribute__((ext_vector_type(8), aligned(4)));
+/// `cm_check2_copying_b` from Doubles, converted in the same pass: the `a` values rounded to
+/// Float and written to `aOut`, the `b` values rounded, clamped into [loB, hiB] (a NaN stays
+/// NaN) and written to `dst`; then checked as there (a value too large for a Float becomes
+/// infinite, outside). One pass where a conversion and then the check took two (a table's
+/// row places and heights under a scroll effect).
+static inline __attribute__((always_inline)) int cm_convert2_clamping_b(
+    const double *a, float loA, float hiA, float *aOut, const double *b, float loB, float hiB, long n, float *dst) {
+  cm_int8 bad = 0, differs = 0;
+  const cm_float8 lo8 = loB, hi8 = hiB;
+  long i = 0;
+  float first = 0;
+  if (n > 0) {
+    first = (float)b[0];
+    first = loB > first ? loB : first;
+    first = hiB < first ? hiB : first;
+  }
+  for (; i + 8 <= n; i += 8) {
+    const cm_float8 va = __builtin_convertvector(*(const cm_double8_u *)(a + i), cm_float8);
+    const cm_float8 vb = cm_min8(cm_max8(__builtin_convertvector(*(const cm_double8_u *)(b + i), cm_float8), lo8), hi8);
+    bad |= ~((va >= loA) & (va <= hiA));
+    bad |= vb != vb; // clamped: only a NaN is outside
+    differs |= (vb != first);
+    *(cm_float8_u *)(aOut + i) = va;
+    *(cm_float8_u *)(dst + i) = vb;
+  }
+  int any = cm_any_lane8(&bad), diff = cm_any_lane8(&differs);
+  for (; i < n; i++) {
+    const float va = (float)a[i];
+    float vb = (float)b[i];
+    vb = loB > vb ? loB : vb;
+    vb = hiB < vb ? hiB : vb;
+    any |= cm_outside1(va, loA, hiA) | (vb != vb);
+    diff |= !(vb == first);
+    aOut[i] = va;
+    dst[i] = vb;
+  }
+  return (any != 0) | ((diff != 0) << 1);
+}
+
 /// Whether any of the `n` values at `p` is outside [lo, hi] (NaN is outside), as
 /// `cm_check2_copying_b`'s check for one column.
 static inline __attribute__((always_inline)) int cm_any_outside(const float *p, float lo, float hi, long n) {
