@@ -81,9 +81,9 @@ extension TableAnimator {
   /// each row's effect S from its layout place, kept in the stage's output for the writes
   /// that follow (`storeWithEffect`, `placeEffectRows`).
   mutating func evaluateScrollEffect(_ events: FrameEvents) throws(CellMotionError) {
-    guard var stage = scrollStage else { return }
-    // Out of `self` while it is mutated, so its arrays stay uniquely referenced.
-    scrollStage = nil
+    // Moved out of `self` while it is mutated, so its arrays stay uniquely referenced (a
+    // copy, then nil, retained and released each of its references every frame).
+    guard var stage = scrollStage.take() else { return }
     defer { scrollStage = stage }
     let n = frame.rows.count
     if stage.output.capacity < n { try stage.output.ensureCapacity(n) }

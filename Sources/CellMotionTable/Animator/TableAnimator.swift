@@ -161,6 +161,9 @@ public struct TableAnimator: Sendable {
   public internal(set) var frame = AnimatorFrame()
   /// The scroll effect on the visible rows (`setScrollEffect(_:)`), or nil.
   var scrollStage: TableScrollStage?
+  /// Whether `frame.behind` may hold a true (a frame drew an inserted row behind the
+  /// others since it was last cleared): else it need not be cleared.
+  var behindMarked = false
   /// The reduce-motion policy given at init (nil: each recipe's own).
   public let motion: MotionPolicy?
   /// The capacity given at init.
@@ -592,9 +595,15 @@ public struct TableAnimator: Sendable {
   /// and reloaded rows' new contents in their slots, deleted rows and old contents as
   /// extra cells), and moved rows far from the visible ones as extra cells.
   mutating func evaluateUpdates(_ events: FrameEvents, time: Double) throws(CellMotionError) {
+    // Every visible row's flag false, then the update cells' set (rows added by the count
+    // are false; a frame with no row behind leaves none to clear: a dense frame with no
+    // update cleared its 10,000 flags every frame).
     Self.setCount(&frame.behind, frame.rows.count)
-    frame.behind.withUnsafeMutableBufferPointer { b in
-      for i in b.indices { b[i] = false }
+    if behindMarked {
+      frame.behind.withUnsafeMutableBufferPointer { b in
+        for i in b.indices { b[i] = false }
+      }
+      behindMarked = false
     }
     frame.extraCells.removeAll(keepingCapacity: true)
     frame.extraMatrices.removeAll(keepingCapacity: true)
@@ -638,6 +647,7 @@ public struct TableAnimator: Sendable {
         frame.opacity[slot] = updateOutput.opacity[i]
         frame.animating[slot] = true
         frame.behind[slot] = c.cell.isBehind
+        if c.cell.isBehind { behindMarked = true }
         continue
       }
       guard c.cell.kind == .deleted || c.cell.kind == .reloadedOld else { continue }

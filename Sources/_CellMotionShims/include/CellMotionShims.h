@@ -183,6 +183,15 @@ static inline __attribute__((always_inline)) int cm_check2_copying_b(
   return (any != 0) | ((diff != 0) << 1);
 }
 
+/// The first index in [from, to) whose byte at `p` is `value`, or `to` (a `memchr`: a
+/// batch's keep flags, scanned for the next cell removed or kept).
+static inline __attribute__((always_inline)) long cm_next_byte(const void *p, int value, long from, long to) {
+  if (from >= to) return to;
+  const unsigned char *base = (const unsigned char *)p;
+  const unsigned char *hit = (const unsigned char *)__builtin_memchr(base + from, value, (unsigned long)(to - from));
+  return hit ? (long)(hit - base) : to;
+}
+
 typedef double cm_double8_u __attribute__((ext_vector_type(8), aligned(4)));
 /// `cm_check2_copying_b` from Doubles, converted in the same pass: the `a` values rounded to
 /// Float and written to `aOut`, the `b` values rounded, clamped into [loB, hiB] (a NaN stays
@@ -202,7 +211,13 @@ static inline __attribute__((always_inline)) int cm_convert2_clamping_b(
   }
   for (; i + 8 <= n; i += 8) {
     const cm_float8 va = __builtin_convertvector(*(const cm_double8_u *)(a + i), cm_float8);
-    const cm_float8 vb = cm_min8(cm_max8(__builtin_convertvector(*(const cm_double8_u *)(b + i), cm_float8), lo8), hi8);
+    // Clamped by selects written out (a call passing a 256-bit vector changes the ABI
+    // without AVX): NaN compares false both times and stays NaN.
+    cm_float8 vb = __builtin_convertvector(*(const cm_double8_u *)(b + i), cm_float8);
+    const cm_int8 below = lo8 > vb;
+    vb = (cm_float8)((below & (cm_int8)lo8) | (~below & (cm_int8)vb));
+    const cm_int8 above = hi8 < vb;
+    vb = (cm_float8)((above & (cm_int8)hi8) | (~above & (cm_int8)vb));
     bad |= ~((va >= loA) & (va <= hiA));
     bad |= vb != vb; // clamped: only a NaN is outside
     differs |= (vb != first);
