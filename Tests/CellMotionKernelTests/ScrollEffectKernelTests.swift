@@ -704,17 +704,11 @@ struct ScrollEffectKernelTests {
       var places = (0..<9).map { Double($0) * 44 }, heights = [Double](repeating: 44, count: 9)
       places[k + 3] = place
       heights[k + 3] = height
-      var field: String? = nil
-      do {
+      let field = Self.refusedField {
         try places.withUnsafeBufferPointer { p in
           try heights.withUnsafeBufferPointer { h in
             try batch.evaluate(leadingPlaces: p, clampingExtents: h, crossExtent: 320, scroll: scroll, into: &out)
           }
-        }
-      } catch let error as CellMotionError {
-        switch error {
-        case .notFinite(let f, _), .outOfRange(let f, _, _): field = f
-        default: field = "\(error)"
         }
       }
       #expect(field == (height.isNaN ? "extent[\(k + 3)]" : "leading[\(k + 3)]"), "\(place), \(height): \(field ?? "no error")")
@@ -742,6 +736,22 @@ struct ScrollEffectKernelTests {
     }
   }
 
+  /// The field a call's `.notFinite` or `.outOfRange` error names (another error: its
+  /// description), or nil when it does not throw.
+  static func refusedField(_ call: () throws -> Void) -> String? {
+    do {
+      try call()
+      return nil
+    } catch let error as CellMotionError {
+      switch error {
+      case .notFinite(let f, _), .outOfRange(let f, _, _): return f
+      default: return "\(error)"
+      }
+    } catch {
+      return "\(error)"
+    }
+  }
+
   @Test("A bad place or extent anywhere in the columns is named with its index, the leading column's first")
   func badColumnsNamed() throws {
     var rng = SeededGenerator(seed: 91)
@@ -760,17 +770,11 @@ struct ScrollEffectKernelTests {
           let k = Int(rng.uniform(0...Double(n) - 0.001)), j = Int(rng.uniform(0...Double(n) - 0.001))
           if column != "extent" { leading[k] = bad }
           if column != "leading" { extent[j] = extents[b] }
-          var field: String? = nil
-          do {
+          let field = Self.refusedField {
             try leading.withUnsafeBufferPointer { l in
               try extent.withUnsafeBufferPointer { e in
                 try batch.evaluate(leading: l, extent: e, crossExtent: 320, scroll: scroll, into: &out)
               }
-            }
-          } catch let error as CellMotionError {
-            switch error {
-            case .notFinite(let f, _), .outOfRange(let f, _, _): field = f
-            default: field = "\(error)"
             }
           }
           let expected = column == "extent" ? "extent[\(j)]" : "leading[\(k)]"

@@ -119,11 +119,7 @@ public struct ScrollEffectBatch: Sendable {
     options: KernelOptions = .init()
   ) throws(CellMotionError) {
     let n = leading.count
-    guard extent.count == n else {
-      quietRuns.removeAll(keepingCapacity: true)
-      throw .bufferSize(field: "extent", expected: n, actual: extent.count)
-    }
-    try prepare(count: n, sectionEnds: sectionEnds, crossExtent: crossExtent, output: output)
+    try prepare(count: n, extents: extent.count, sectionEnds: sectionEnds, crossExtent: crossExtent, output: output)
     // The positions and extents checked, and the extents copied into the recipe's geometry
     // (the extent along the axis) in the same pass, which also tells whether every extent
     // is the same (a list of equal rows: one run, no search for its end).
@@ -152,11 +148,7 @@ public struct ScrollEffectBatch: Sendable {
     crossExtent: Double, scroll: ScrollState, into output: inout FrameOutput, options: KernelOptions = .init()
   ) throws(CellMotionError) {
     let n = leading.count
-    guard extent.count == n else {
-      quietRuns.removeAll(keepingCapacity: true)
-      throw .bufferSize(field: "extent", expected: n, actual: extent.count)
-    }
-    try prepare(count: n, sectionEnds: nil, crossExtent: crossExtent, output: output)
+    try prepare(count: n, extents: extent.count, sectionEnds: nil, crossExtent: crossExtent, output: output)
     // Out of `self` while the batch's columns are written (an array of `self` borrowed
     // across a mutation of another would be an overlapping access).
     var places = leadingScratch
@@ -186,13 +178,14 @@ public struct ScrollEffectBatch: Sendable {
     }
   }
 
-  /// The checks of both entries before the cells are read: the sizes, the cross extent,
-  /// the batch resized for `n` cells.
+  /// The checks of both entries before the cells are read: the sizes (`extents` extents
+  /// given for `n` cells), the cross extent, the batch resized for `n` cells.
   private mutating func prepare(
-    count n: Int, sectionEnds: UnsafeBufferPointer<Float>?, crossExtent: Double, output: FrameOutput
+    count n: Int, extents: Int, sectionEnds: UnsafeBufferPointer<Float>?, crossExtent: Double, output: FrameOutput
   ) throws(CellMotionError) {
     // No runs until this frame finds them (a throw below leaves none).
     quietRuns.removeAll(keepingCapacity: true)
+    guard extents == n else { throw .bufferSize(field: "extent", expected: n, actual: extents) }
     if let sectionEnds, sectionEnds.count != n {
       throw .bufferSize(field: "sectionEnds", expected: n, actual: sectionEnds.count)
     }
