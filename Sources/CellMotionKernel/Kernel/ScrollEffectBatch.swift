@@ -217,7 +217,9 @@ public struct ScrollEffectBatch: Sendable {
   }
 
   /// The frame after the inputs are checked: `leading` (`n` cells) and the extents, which
-  /// are in the batch's geometry column along the axis; `equalExtents`: all the same.
+  /// are in the batch's geometry column along the axis; `equalExtents`: all the same. Out
+  /// of line: inlined into both entries it was compiled twice (12 KB each).
+  @inline(never)
   private mutating func evaluateChecked(
     leading: UnsafePointer<Float>?, count n: Int, equalExtents: Bool, crossExtent: Double,
     sectionEnds: UnsafeBufferPointer<Float>?, scroll: ScrollState, into output: inout FrameOutput,
