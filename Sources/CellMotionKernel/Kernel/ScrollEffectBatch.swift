@@ -130,7 +130,7 @@ public struct ScrollEffectBatch: Sendable {
         leading.baseAddress, Float(lead.lowerBound), Float(lead.upperBound), extent.baseAddress,
         Float(pos.lowerBound), Float(pos.upperBound), n, (vertical ? height : width).baseAddress)
     }
-    if verdict & 1 != 0 { try rejectInputs(leading, extent) }
+    if verdict & 1 != 0 { try rejectInputs(leading) }
     try evaluateChecked(
       leading: leading.baseAddress, count: n, equalExtents: verdict & 2 == 0, crossExtent: crossExtent,
       sectionEnds: sectionEnds, scroll: scroll, into: &output, options: options)
@@ -165,13 +165,7 @@ public struct ScrollEffectBatch: Sendable {
       }
     }
     try places.withUnsafeBufferPointer { places throws(CellMotionError) in
-      let converted = UnsafeBufferPointer(rebasing: places[0..<n])
-      if verdict & 1 != 0 {
-        let extents = batch.withProgressColumns { _, width, height, _, _ in
-          [Float](UnsafeBufferPointer(rebasing: (vertical ? height : width)[0..<n]))
-        }
-        try extents.withUnsafeBufferPointer { extents throws(CellMotionError) in try rejectInputs(converted, extents) }
-      }
+      if verdict & 1 != 0 { try rejectInputs(UnsafeBufferPointer(rebasing: places[0..<n])) }
       try evaluateChecked(
         leading: places.baseAddress, count: n, equalExtents: verdict & 2 == 0, crossExtent: crossExtent,
         sectionEnds: nil, scroll: scroll, into: &output, options: options)
@@ -195,20 +189,23 @@ public struct ScrollEffectBatch: Sendable {
     if let sectionEnds { try Self.checkColumn(sectionEnds, InputLimits.scrollPosition, "sectionEnds") }
   }
 
-  /// Throws the error of the first bad position or extent (the check's verdict said one
-  /// is). The extents were copied into the batch as they were checked: a bad one must not
-  /// stay there, since a caller may evaluate the batch itself (`batch`); its cells get the
-  /// placeholder length that `resizeForProgress` gives new cells until the next call.
-  private mutating func rejectInputs(_ leading: UnsafeBufferPointer<Float>, _ extent: UnsafeBufferPointer<Float>)
-    throws(CellMotionError)
-  {
+  /// Throws the error of the first bad position (`leading`) or extent (the check's verdict
+  /// said one is). Both entries copied the extents into the batch's geometry column as
+  /// they checked them, and are read there. A bad one must not stay there, since a caller
+  /// may evaluate the batch itself (`batch`); its cells get the placeholder length that
+  /// `resizeForProgress` gives new cells until the next call.
+  private mutating func rejectInputs(_ leading: UnsafeBufferPointer<Float>) throws(CellMotionError) {
     let (lead, pos) = (InputLimits.scrollPosition, InputLimits.length)
     let vertical = effect.timeline.axis == .vertical
+    let n = leading.count
     do throws(CellMotionError) {
       try Self.checkColumn(leading, lead, "leading")
-      try Self.checkColumn(extent, pos, "extent")
+      // A copy: the column is rewritten below (the error path only).
+      let extents = batch.withProgressColumns { _, width, height, _, _ in
+        [Float](UnsafeBufferPointer(rebasing: (vertical ? height : width)[0..<n]))
+      }
+      try extents.withUnsafeBufferPointer { e throws(CellMotionError) in try Self.checkColumn(e, pos, "extent") }
     } catch {
-      let n = leading.count
       batch.withProgressColumns { _, width, height, _, _ in
         Self.fill((vertical ? height : width).baseAddress!, Float(pos.lowerBound), count: n)
       }

@@ -193,6 +193,11 @@ static inline __attribute__((always_inline)) long cm_next_byte(const void *p, in
 }
 
 typedef double cm_double8_u __attribute__((ext_vector_type(8), aligned(4)));
+/// `v` clamped into [lo, hi] (a NaN stays NaN), as `cm_convert2_clamping_b`'s lanes.
+static inline __attribute__((always_inline)) float cm_clamp1(float v, float lo, float hi) {
+  v = lo > v ? lo : v;
+  return hi < v ? hi : v;
+}
 /// `cm_check2_copying_b` from Doubles, converted in the same pass: the `a` values rounded to
 /// Float and written to `aOut`, the `b` values rounded, clamped into [loB, hiB] (a NaN stays
 /// NaN) and written to `dst`; then checked as there (a value too large for a Float becomes
@@ -203,12 +208,7 @@ static inline __attribute__((always_inline)) int cm_convert2_clamping_b(
   cm_int8 bad = 0, differs = 0;
   const cm_float8 lo8 = loB, hi8 = hiB;
   long i = 0;
-  float first = 0;
-  if (n > 0) {
-    first = (float)b[0];
-    first = loB > first ? loB : first;
-    first = hiB < first ? hiB : first;
-  }
+  const float first = n > 0 ? cm_clamp1((float)b[0], loB, hiB) : 0;
   for (; i + 8 <= n; i += 8) {
     const cm_float8 va = __builtin_convertvector(*(const cm_double8_u *)(a + i), cm_float8);
     // Clamped by selects written out (a call passing a 256-bit vector changes the ABI
@@ -227,9 +227,7 @@ static inline __attribute__((always_inline)) int cm_convert2_clamping_b(
   int any = cm_any_lane8(&bad), diff = cm_any_lane8(&differs);
   for (; i < n; i++) {
     const float va = (float)a[i];
-    float vb = (float)b[i];
-    vb = loB > vb ? loB : vb;
-    vb = hiB < vb ? hiB : vb;
+    const float vb = cm_clamp1((float)b[i], loB, hiB);
     any |= cm_outside1(va, loA, hiA) | (vb != vb);
     diff |= !(vb == first);
     aOut[i] = va;
