@@ -111,6 +111,33 @@ struct OutputPathTests {
     #expect(try fm.contentsOfDirectory(atPath: dir.path) == ["h.csv"])
   }
 
+  @Test("a SIGINT at any moment of a simulate -o run leaves nothing behind but a complete file")
+  func interruptedAnyMoment() throws {
+    let dir = try CLI.temporaryDirectory()
+    defer { try? fm.removeItem(at: dir) }
+    // Signals spread from before the handler is installed to after the rename, so some land
+    // between creating the temporary file and the end of the run.
+    var outcomes: [String: Int] = [:]
+    for i in 0..<30 {
+      let out = dir.appendingPathComponent("s\(i).csv")
+      let pid = try CLI.spawn(["simulate", "--fps", "240", "--duration", "0.5", "-o", out.path])
+      usleep(useconds_t(i) * 10_000)  // 0 ... 290 ms; a run takes about 210 ms (debug build)
+      kill(pid, SIGINT)
+      let status = CLI.waitStatus(pid)
+      let left = try fm.contentsOfDirectory(atPath: dir.path)
+      #expect(!left.contains { $0.hasPrefix(".cellmotion-") }, "run \(i): \(left)")
+      if fm.fileExists(atPath: out.path) {
+        #expect(try String(contentsOf: out, encoding: .utf8).hasPrefix("frame,time,row,part,"))
+        try fm.removeItem(at: out)
+        outcomes["complete", default: 0] += 1
+      } else {
+        #expect(status.signal == SIGINT, "run \(i): no file, so it was interrupted: \(status)")
+        outcomes["interrupted", default: 0] += 1
+      }
+    }
+    print("interrupted simulate -o runs: \(outcomes)")
+  }
+
   @Test("-o replaces a regular file, creates a new one with its directories, and says clearly what else is wrong")
   func regularFilesAndMessages() throws {
     let dir = try CLI.temporaryDirectory()

@@ -151,16 +151,21 @@ package final class StagedOutputs {
     if let w = entries[index].writer { return w }
     let e = entries[index]
     var temp = ""
-    var fd: Int32 = -1
+    var fd: Int32 = -1, code: Int32 = 0
     for _ in 0..<8 {
       temp = "\(e.directory)/.cellmotion-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp"
+      // Registered before it exists: a signal between creating and registering would
+      // otherwise leave the file behind.
+      TemporaryFiles.register(temp)
       fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-      if fd >= 0 || errno != EEXIST { break }
+      if fd >= 0 { break }
+      code = errno
+      TemporaryFiles.unregister(temp)
+      if code != EEXIST { break }
     }
     guard fd >= 0 else {
-      throw CLIError("cannot write \(e.path): cannot create a temporary file in \(e.directory): \(describeErrno(errno))")
+      throw CLIError("cannot write \(e.path): cannot create a temporary file in \(e.directory): \(describeErrno(code))")
     }
-    TemporaryFiles.register(temp)
     let w = FDWriter(fd: fd, target: e.path)
     entries[index].temp = temp
     entries[index].writer = w
@@ -216,9 +221,11 @@ package final class StagedOutputs {
       entries[i].existed = kind == .regular
       if kind == .regular {
         let backup = "\(entries[i].directory)/.cellmotion-\(getpid())-\(i)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).old"
+        TemporaryFiles.register(backup)  // before it exists, as the temporary file
         if link(path, backup) == 0 {
           entries[i].backup = backup
-          TemporaryFiles.register(backup)
+        } else {
+          TemporaryFiles.unregister(backup)
         }
       }
       guard let temp = entries[i].temp else { continue }
