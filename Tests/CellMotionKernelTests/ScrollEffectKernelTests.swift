@@ -517,6 +517,122 @@ struct ScrollEffectKernelTests {
     #expect(skippedTrials > 200, "\(skippedTrials) trials skipped cells")
   }
 
+  @Test("Runs of equal progress: each copies a cell the ranges keep, and the ranges cover every other cell")
+  func splitEqualRuns() {
+    var g = SeededGenerator(seed: 0xE9_0A1)
+    var splitTrials = 0
+    for trial in 0..<600 {
+      let n = [0, 1, 7, 40, 41, 47, 48, 200, 1023, 3000][trial % 10]
+      var progress = [Float](repeating: 0, count: n)
+      var i = 0
+      while i < n {
+        // Runs of one progress (0, 1 or another value) or of distinct values.
+        let length = Int(g.uniform(1...300))
+        let held = g.uniform(0...1) < 0.6
+        let value = [Float(0), 1, Float(g.uniform(0...1))][Int(g.uniform(0...2.99))]
+        for k in i..<Swift.min(n, i + length) { progress[k] = held ? value : Float(g.uniform(0...1)) }
+        i += length
+      }
+      // The ranges given: the whole frame, or pieces of it from multiples of eight (as
+      // `skipIdentityRuns` leaves them).
+      var given: [Range<Int>] = []
+      if trial % 2 == 0 || n < 64 {
+        given = n > 0 ? [0..<n] : []
+      } else {
+        var a = 0
+        while a < n {
+          let b = Swift.min(n, a + 8 * Int(g.uniform(1...60)))
+          if g.uniform(0...1) < 0.7 { given.append(a..<b) }
+          a = Swift.min(n, b + 8 * Int(g.uniform(0...5)))
+        }
+      }
+      var evaluated: [Range<Int>] = [], copies: [Range<Int>] = []
+      progress.withUnsafeBufferPointer { p in
+        ScrollEffectBatch.splitEqualRuns(
+          p.baseAddress ?? UnsafePointer(bitPattern: 8)!, given, into: &evaluated, copies: &copies)
+      }
+      if !copies.isEmpty { splitTrials += 1 }
+      var role = [Int](repeating: 0, count: n)  // 1 evaluated, 2 copied
+      for r in evaluated { for k in r { role[k] += 1 } }
+      for r in copies {
+        #expect(r.count >= ScrollEffectBatch.shortestSkip && r.lowerBound % 8 == 0, "trial \(trial): \(r)")
+        let source = r.lowerBound - 8
+        #expect(source >= 0 && role[source] == 1, "trial \(trial): the source of \(r) is not evaluated")
+        for k in r {
+          role[k] += 2
+          #expect(progress[k] == progress[source], "trial \(trial): cell \(k) copied from \(source) with another progress")
+        }
+      }
+      var inGiven = [Bool](repeating: false, count: n)
+      for r in given { for k in r { inGiven[k] = true } }
+      for k in 0..<n {
+        // Each given cell evaluated or copied, once; no other cell either.
+        let expected: Set<Int> = inGiven[k] ? [1, 2] : [0]
+        #expect(expected.contains(role[k]), "trial \(trial): cell \(k) role \(role[k])")
+      }
+      var last = 0
+      for r in evaluated {
+        #expect(r.lowerBound >= last && !r.isEmpty && r.lowerBound % 8 == 0, "trial \(trial): ranges \(evaluated)")
+        last = r.upperBound
+      }
+    }
+    #expect(splitTrials > 200, "\(splitTrials) trials copied cells")
+  }
+
+  @Test("Runs of equal progress copied rather than evaluated: bit for bit what the kernel writes for every cell, both layouts, every lane width")
+  func equalRunsCopied() throws {
+    var g = SeededGenerator(seed: 0xC0_B1E5)
+    var framesCopying = 0, copied = 0, frames = 0  // (frames: those long enough to hold a run)
+    for effect in try Self.presets() {
+      let vertical = effect.timeline.axis == .vertical
+      let planar = try ScrollEffectBatch(effect: effect).batch.recipes[0].isPlanar
+      for layout in MatrixLayout.allCases where layout == .transform3D || planar {
+        for lanes in LaneWidth.allCases {
+          var batch = try ScrollEffectBatch(effect: effect)
+          for n in [0, 1, 7, 9, 47, 1023, 3000] {
+            // Equal extents, a viewport of a few cells: most cells lie past the range's ends.
+            let extent = [32.0, 44, 180, 300][Int(g.uniform(0...3.99))]
+            let (starts, sizes) = Self.layout(n, first: 0, extents: [extent])
+            let content = Swift.max(1, (starts.last ?? 0) + (sizes.last ?? 0))
+            let viewport = g.uniform(200...700)
+            let offset = g.uniform(-300...content)
+            let scroll = try ScrollState(
+              offsetX: vertical ? 0 : offset, offsetY: vertical ? offset : 0, viewportWidth: vertical ? 375 : viewport,
+              viewportHeight: vertical ? viewport : 375)
+            let leading = starts.map { Float($0 - offset) }, sizesF = sizes.map { Float($0) }
+            let ends = leading.map { $0 + 600 }
+            var out = try FrameOutput(capacity: n, layout: layout)
+            try leading.withUnsafeBufferPointer { l in
+              try sizesF.withUnsafeBufferPointer { e in
+                try ends.withUnsafeBufferPointer { se in
+                  try batch.evaluate(
+                    leading: l, extent: e, crossExtent: 320, sectionEnds: se, scroll: scroll, into: &out,
+                    options: KernelOptions(lanes: lanes))
+                }
+              }
+            }
+            frames += n >= 1023 ? 1 : 0
+            let runs = batch.copiedRuns.reduce(0) { $0 + $1.count }
+            copied += runs
+            framesCopying += runs > 0 ? 1 : 0
+            // The oracle: the kernel over every cell of the batch's progress columns, then
+            // the same fills.
+            var full = try FrameOutput(capacity: n, layout: layout)
+            try Kernel.evaluate(batch.batch, at: 0, into: &full, options: KernelOptions(lanes: lanes))
+            ScrollEffectBatch.applyFills(batch.kinds, count: n, into: &full)
+            let floats = layout == .affine2D ? 6 : 16
+            for i in 0..<n {
+              let same = (0..<floats).allSatisfy { out.matrices[floats * i + $0] == full.matrices[floats * i + $0] }
+              #expect(same && out.opacity[i] == full.opacity[i], "\(effect.name) \(layout) \(lanes) n=\(n) cell \(i)")
+            }
+          }
+        }
+      }
+    }
+    print("equal-progress runs: \(copied) cells copied in \(framesCopying) frames (\(frames) of 1,023 cells or more)")
+    #expect(framesCopying > frames / 2 && copied > 100_000, "\(copied) cells in \(framesCopying) frames, \(frames) long")
+  }
+
   @Test("A batch reused frame after frame (cells added and removed, the cross size and viewport width changing) writes what a fresh batch writes, bit for bit")
   func reusedBatch() throws {
     var g = SeededGenerator(seed: 0x5C_E2)

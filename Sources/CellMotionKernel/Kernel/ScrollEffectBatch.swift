@@ -63,6 +63,14 @@ public struct ScrollEffectBatch: Sendable {
   package var fillsNoEffectCells = true
   /// Cells the last frame gave the identity without the kernel.
   package private(set) var skippedCells = 0
+  /// The runs of cells the last frame copied rather than evaluated (capacity kept): in a
+  /// frame of equal extents, cells with equal progress have equal outputs, and each run of
+  /// them (from and to multiples of eight, at least `shortestSkip` long) copies the output
+  /// of the cell eight before its start, which the kernel evaluated (`splitEqualRuns`).
+  /// The pages or wheel rows past the ones in view, all at their range's end.
+  package private(set) var copiedRuns: [Range<Int>] = []
+  /// `evaluated` while `splitEqualRuns` rewrites it (capacity kept).
+  var spareRanges: [Range<Int>] = []
   /// The Double entry's positions as Floats (capacity kept).
   var leadingScratch: [Float] = []
 
@@ -89,7 +97,9 @@ public struct ScrollEffectBatch: Sendable {
     leadingScratch.reserveResident(capacity, touching: touched, with: 0)
     timelineColumns.reserveResident(5 * capacity, touching: 5 * touched, with: 0)
     evaluated.reserveCapacity(capacity / Self.shortestSkip + 2)
+    spareRanges.reserveCapacity(capacity / Self.shortestSkip + 2)
     quietRuns.reserveCapacity(capacity / Self.shortestSkip + 2)
+    copiedRuns.reserveCapacity(capacity / Self.shortestSkip + 2)
   }
 
   /// Evaluates the effect for `leading.count` cells.
@@ -234,7 +244,8 @@ public struct ScrollEffectBatch: Sendable {
     var atIdentity = 0
     // Cells at the identity may be left to the fills: not when the output takes velocities
     // or corners, which the fills do not write.
-    let skipsIdentity = identityProgress != nil && !output.includesVelocities && !output.includesCorners
+    let plainOutput = !output.includesVelocities && !output.includesCorners
+    let skipsIdentity = identityProgress != nil && plainOutput
     batch.withProgressColumns { progress, width, height, tableWidths, detailHeight in
       kinds.withUnsafeMutableBufferPointer { kinds in
         timelineColumns.withUnsafeMutableBufferPointer { columns in
@@ -343,17 +354,101 @@ public struct ScrollEffectBatch: Sendable {
             }
             if skippedCells > 0 { fills = true }
           }
+          // With equal extents every cell's kernel inputs are its progress and the same
+          // geometry: runs of equal progress (the cells a fill holds at the range's end)
+          // are evaluated once and copied. Not when the output takes velocities or corners,
+          // which the copies do not write.
+          copiedRuns.removeAll(keepingCapacity: true)
+          if equalExtents && plainOutput && n >= Self.shortestSkip + 8
+            && Self.hasEqualGroup(progress.baseAddress!, count: n)
+          {
+            if skippedCells == 0 {
+              evaluated.removeAll(keepingCapacity: true)
+              evaluated.append(0..<n)
+            }
+            swap(&evaluated, &spareRanges)
+            evaluated.removeAll(keepingCapacity: true)
+            Self.splitEqualRuns(progress.baseAddress!, spareRanges, into: &evaluated, copies: &copiedRuns)
+          }
         }
       }
     }
-    if skippedCells > 0 {
+    if skippedCells > 0 || !copiedRuns.isEmpty {
       try evaluated.withUnsafeBufferPointer { ranges throws(CellMotionError) in
         try Kernel.evaluate(batch, at: 0, into: &output, options: options, only: ranges)
       }
     } else {
       try Kernel.evaluate(batch, at: 0, into: &output, options: options)
     }
+    if !copiedRuns.isEmpty { Self.copyOutputs(copiedRuns, into: &output) }
     if fills { Self.applyFills(kinds, count: n, noEffect: fillsNoEffectCells, quiet: quietRuns, into: &output) }
+  }
+
+  /// Whether some group of eight cells at a multiple of `equalSample` has one progress:
+  /// every run `splitEqualRuns` takes (from a multiple of eight, at least `shortestSkip`
+  /// plus eight long) holds one, so a frame without is not scanned.
+  static func hasEqualGroup(_ progress: UnsafePointer<Float>, count n: Int) -> Bool {
+    var g = 0
+    while g &+ 8 <= n {
+      if all(SIMD8<Float>.load(progress + g) .== SIMD8<Float>(repeating: progress[g])) { return true }
+      g &+= equalSample
+    }
+    return false
+  }
+
+  /// The stride of `hasEqualGroup`'s look, cells: a run of `shortestSkip` + 8 cells from a
+  /// multiple of eight holds a whole group at a multiple of it.
+  static let equalSample = shortestSkip
+
+  /// Within `ranges` (increasing, disjoint, each from a multiple of eight), the runs of
+  /// cells whose progress is that of a run's first cell, from and to multiples of eight
+  /// (or the last range's end) and at least `shortestSkip` + 8 long: the first group of
+  /// each stays in the ranges written to `evaluated` (the kernel evaluates its first
+  /// cell), the rest goes to `copies` (`copyOutputs` copies that cell there).
+  static func splitEqualRuns(
+    _ progress: UnsafePointer<Float>, _ ranges: [Range<Int>], into evaluated: inout [Range<Int>],
+    copies: inout [Range<Int>]
+  ) {
+    for r in ranges {
+      var start = r.lowerBound
+      var g = r.lowerBound
+      while g &+ 8 <= r.upperBound {
+        let v = SIMD8<Float>(repeating: progress[g])
+        guard all(SIMD8<Float>.load(progress + g) .== v) else {
+          g &+= 8
+          continue
+        }
+        var h = g &+ 8
+        while h &+ 8 <= r.upperBound && all(SIMD8<Float>.load(progress + h) .== v) { h &+= 8 }
+        if h &+ 8 > r.upperBound {
+          // The range's last cells, fewer than a group, join the run when they match.
+          var e = h
+          while e < r.upperBound && progress[e] == progress[g] { e &+= 1 }
+          if e == r.upperBound { h = e }
+        }
+        if h - g >= shortestSkip &+ 8 {
+          evaluated.append(start..<(g &+ 8))
+          copies.append((g &+ 8)..<h)
+          start = h
+        }
+        g = h
+      }
+      if start < r.upperBound { evaluated.append(start..<r.upperBound) }
+    }
+  }
+
+  /// Each run of `runs` gets the matrix, opacity and shadow opacity of the cell eight
+  /// before its start.
+  static func copyOutputs(_ runs: [Range<Int>], into output: inout FrameOutput) {
+    output.withKernelOutputs { out in
+      let floats = out.affine ? 6 : 16
+      for r in runs {
+        let source = r.lowerBound &- 8
+        cm_replicate_records(out.matrices + floats &* r.lowerBound, out.matrices + floats &* source, floats, r.count)
+        Self.fill(out.opacity + r.lowerBound, out.opacity[source], count: r.count)
+        Self.fill(out.shadow + r.lowerBound, out.shadow[source], count: r.count)
+      }
+    }
   }
 
   /// Calls `body` with the ranges of `0 ..< n` outside `runs` (increasing and disjoint,

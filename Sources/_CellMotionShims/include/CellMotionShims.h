@@ -432,6 +432,35 @@ static inline __attribute__((always_inline)) void cm_store_affine_identity(float
   }
 }
 
+/// Copies the record at `src` (`floats` = 16, a 4x4 matrix, or 6, an affine record) to
+/// `n` consecutive records at `out` (not overlapping it): two 32-byte stores per matrix,
+/// three per four affine records, the rest one by one.
+static inline void cm_replicate_records(float *out, const float *src, long floats, long n) {
+  long k = 0;
+  if (floats == 16) {
+    cm_double4_u lo = *(const cm_double4_u *)src, hi = *(const cm_double4_u *)(src + 8);
+    for (; k < n; k++) {
+      *(cm_double4_u *)(out + 16 * k) = lo;
+      *(cm_double4_u *)(out + 16 * k + 8) = hi;
+    }
+    return;
+  }
+  float pf[24];
+  for (int i = 0; i < 24; i++) pf[i] = src[i % 6];
+  cm_double4 p0, p1, p2;
+  __builtin_memcpy(&p0, pf, 32);
+  __builtin_memcpy(&p1, pf + 8, 32);
+  __builtin_memcpy(&p2, pf + 16, 32);
+  for (; k + 4 <= n; k += 4) {
+    *(cm_double4_u *)(out + 6 * k) = p0;
+    *(cm_double4_u *)(out + 6 * k + 8) = p1;
+    *(cm_double4_u *)(out + 6 * k + 16) = p2;
+  }
+  for (; k < n; k++) {
+    for (int i = 0; i < 6; i++) out[6 * k + i] = src[i];
+  }
+}
+
 /// Transposes rows r[0..7] (8 lanes each, values in registers once inlined): cells[k]
 /// holds (r[0][k], ..., r[7][k]) (8 x 8 transpose: two stages of in-lane unpacks, then
 /// 128-bit halves exchanged). Vectors go by pointer: a 32-byte vector argument of a C
