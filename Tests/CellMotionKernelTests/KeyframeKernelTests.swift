@@ -280,6 +280,112 @@ struct KeyframeKernelTests {
     c.expectAllPassed(folds: false)
   }
 
+  /// Three-key lines from fraction 0 to 1 are one hinged line (`HingeLines`: the value at
+  /// the knot plus each side's slope times the distance on that side, no segment
+  /// selected), when both segments span at least `HingeLines.shortestSpan`; others keep
+  /// the segment loops. Taken or not for knots from near 0 to near 1; against the
+  /// reference for knots the Float progress resolves (a segment of span s multiplies the
+  /// progress's rounding by 1/s, in either form); and, for every knot (steep slopes
+  /// included), on the same Float fractions as the segment loop against the exact line
+  /// through the keys: no further from it than the segment loop.
+  @Test("Three-key lines as hinged lines: taken where both spans are long enough, as exact as the segment loop, the reference's")
+  func hingedLines() throws {
+    var g = SeededGenerator(seed: 0x4B_E80)
+    var c = Comparison("hinged three-key lines")
+    var hinged = 0
+    var worst = (hinge: 0.0, segments: 0.0)
+    let knots = [0.0001, 0.0002, 1.0 / 4096, 0.001, 0.02, 0.3, 0.5, 0.7, 0.98, 0.999, 1 - 1.0 / 4096, 0.9998, 0.9999]
+    for (round, knot) in knots.enumerated() {
+      let geometric = round % 2 == 0
+      var channels: [ChannelAnimation] = []
+      var values: [[ChannelValue]] = []
+      for channel in [Channel.translationX, .scale] {
+        // Scales of a card (a scale of 40 and Float progress sit at the tolerance in
+        // either form).
+        values.append(
+          (0..<3).map { _ in channel == .scale ? ChannelValue(g.uniform(0.2...3)) : keyValue(&g, geometric) })
+        let keys = ChannelKeyframes(values: values.last!, keyTimes: [0, knot, 1], timingFunctions: nil, mode: .linear)
+        channels.append(ChannelAnimation(channel, keyframes: keys, curve: .bezier(.easeOut), duration: g.uniform(0.3...1)))
+      }
+      let recipe = Recipe(name: "hinged\(round)", channels: channels)
+      let compiled = try CompiledRecipe(recipe)
+      let long = knot >= HingeLines.shortestSpan && 1 - knot >= HingeLines.shortestSpan
+      #expect(compiled.keyframes.allSatisfy { ($0.hinge != nil) == long }, "knot \(knot)")
+      for track in compiled.keyframes where track.hinge != nil {
+        hinged += 1
+        // The track's keys: the channel whose middle value is its value at the knot.
+        let keys = try #require(values.first { Float($0[1].constant) == track.hinge?.atKnot.x })
+        let e = try Self.hingeAgainstSegments(track, keys: keys, knot: knot, &g)
+        worst = (Swift.max(worst.hinge, e.hinge), Swift.max(worst.segments, e.segments))
+      }
+      if (0.2...0.8).contains(knot) {
+        for n in [0, 1, 7, 9, 1023] {
+          for _ in 0..<3 {
+            try compare(recipes: [recipe], count: n, time: g.uniform(-0.2...1.4), lanes: LaneWidth.allCases, g: &g, into: &c)
+          }
+        }
+      }
+    }
+    // Not hinged: discrete keys (no lines), two keys (one segment), a cubic, a jump at the knot.
+    func track(_ values: [ChannelValue], _ times: [Double], _ mode: KeyframeCalculationMode) throws -> CompiledKeyframes {
+      let keys = ChannelKeyframes(values: values, keyTimes: times, timingFunctions: nil, mode: mode)
+      let recipe = Recipe(name: "notHinged", channels: [ChannelAnimation(.translationX, keyframes: keys, duration: 0.5)])
+      return try CompiledRecipe(recipe).keyframes[0]
+    }
+    #expect(try track([0, 10, 20], [0, 0.3, 0.6, 1], .discrete).hinge == nil)
+    #expect(try track([0, 10], [0, 1], .linear).hinge == nil)
+    #expect(try track([0, 30, 5], [0, 0.5, 1], .cubic).hinge == nil)
+    #expect(try track([0, 10, 20, 40], [0, 0.5, 0.5, 1], .linear).hinge == nil)
+    #expect(try track([0, 10, 20], [0, 0.5, 1], .linear).hinge != nil)
+    print("hinged lines, \(hinged) tracks, on Float fractions against the exact line (over the values' size): worst \(worst.hinge), the segment loop's \(worst.segments)")
+    c.expectAllPassed(folds: false)
+    #expect(hinged == 18, "\(hinged) tracks hinged")
+    #expect(worst.hinge <= worst.segments * 1.01 + 1e-6, "hinged \(worst.hinge), segments \(worst.segments)")
+  }
+
+  /// The hinged stage and the two-segment loop on the same 1,024 Float fractions (0, 1, the
+  /// knot and its neighbours among them) and geometry, each against the line through
+  /// `keys` at 0, `knot` and 1 in Double at those fractions: the largest errors over the
+  /// values' size (the largest |key value|, at least 1).
+  static func hingeAgainstSegments(
+    _ track: CompiledKeyframes, keys: [ChannelValue], knot: Double, _ g: inout SeededGenerator
+  ) throws -> (hinge: Double, segments: Double) {
+    let n = 1024
+    var f = (0..<n).map { _ in Float(g.uniform(0...1)) }
+    let k = Float(knot)
+    for (j, v) in [0, 1, k, k.nextUp, k.nextDown, k.nextUp.nextUp, 0.5].enumerated() { f[j] = v }
+    let heights = (0..<n).map { _ in Float(g.uniform(20...300)) }, widths = (0..<n).map { _ in Float(g.uniform(300...900)) }
+    var hingedOut = [Float](repeating: .nan, count: n), segmentOut = [Float](repeating: .nan, count: n)
+    let hinge = try #require(track.hinge)
+    f.withUnsafeBufferPointer { fp in
+      heights.withUnsafeBufferPointer { h in
+        widths.withUnsafeBufferPointer { w in
+          let progress = StagedProgress(base: fp.baseAddress!, stride: n)
+          hingedOut.withUnsafeMutableBufferPointer { out in
+            Kernel.hingeStage(
+              SIMD8<Float>.self, hinge, part: 0, geometry: true, progress: progress, height: h.baseAddress!,
+              tableWidth: w.baseAddress!, count: n, into: out.baseAddress!)
+          }
+          segmentOut.withUnsafeMutableBufferPointer { out in
+            Kernel.plainGeometryKeyframeStage(
+              SIMD8<Float>.self, part: 0, progress: progress, track.table.base, 2, height: h.baseAddress!,
+              tableWidth: w.baseAddress!, count: n, into: out.baseAddress!)
+          }
+        }
+      }
+    }
+    var worst = (hinge: 0.0, segments: 0.0)
+    for i in 0..<n {
+      let v = keys.map { $0.constant + $0.perCellHeight * Double(heights[i]) + $0.perTableWidth * Double(widths[i]) }
+      let x = Double(f[i])
+      let exact = x < knot ? v[0] + (v[1] - v[0]) * x / knot : v[1] + (v[2] - v[1]) * (x - knot) / (1 - knot)
+      let size = Swift.max(1, v.map(abs).max()!)
+      worst.hinge = Swift.max(worst.hinge, abs(Double(hingedOut[i]) - exact) / size)
+      worst.segments = Swift.max(worst.segments, abs(Double(segmentOut[i]) - exact) / size)
+    }
+    return worst
+  }
+
   /// `tableKeyframeStage` and `tableGeometryKeyframeStage` (SIMD8 with AVX2: each lane's
   /// segment counted, its constants looked up): plain tracks of 4 to 9 keys, lines and
   /// cubics, with and without the cell's geometry, uneven key times and two keys at one

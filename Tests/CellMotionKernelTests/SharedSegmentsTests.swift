@@ -39,6 +39,8 @@ struct SharedSegmentsTests {
     // The scroll preset compiles to the same run.
     let depth = try CompiledRecipe(try ScrollEffect.depthPage().recipe)
     #expect(depth.keyframes.map { $0.sharedRun } == [3, 0, 0])
+    // The depth page's three tracks are hinged lines (`HingeLines`), evaluated as one run.
+    #expect(depth.keyframes.allSatisfy { $0.hinge?.knot == 0.5 })
   }
 
   @Test("The run's values are the per-track stage's bits: every lane width and awkward size, scratch poisoned")

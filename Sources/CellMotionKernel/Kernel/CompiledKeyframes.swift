@@ -89,6 +89,10 @@ package struct CompiledKeyframes: Sendable {
   /// spans (a depth page's opacity, slide and scale). 1 when no such track follows; 0 for
   /// a track inside an earlier track's run. Set by `markSharedSegments`.
   package var sharedRun = 1
+  /// The track as one hinged line (`HingeLines`) when it is two plain line segments that
+  /// cover fractions 0 to 1 and meet at their knot: the keyframe stages then evaluate it
+  /// with no segment selected (`Kernel.hingeStage`). Nil otherwise.
+  package private(set) var hinge: HingeLines? = nil
   /// Bounds of the value over every fraction (constant part; unbounded with geometry),
   /// widened like `CompiledCurve.progressBounds`: lets the matrix passes prove a rotation
   /// stays small.
@@ -111,6 +115,7 @@ package struct CompiledKeyframes: Sendable {
     if !usesGeometry { valueBounds = Self.bounds(segments) }
     let (values, cubic) = Self.table(segments)
     (table, self.cubic) = (KeyframeTable(values), cubic)
+    if !easings.any && !cubic { hinge = HingeLines(segments) }
   }
 
   /// Whether the track is two segments of lines with no easing: what
@@ -120,12 +125,13 @@ package struct CompiledKeyframes: Sendable {
   }
 
   /// Whether `self` and `other` find the same segment and fraction for every progress:
-  /// both plain two-segment lines of one part, with the same starts and inverse spans.
+  /// both plain two-segment lines of one part, with the same starts and inverse spans, and
+  /// both hinged lines or neither (a run is evaluated in one form).
   func sharesSegments(with other: CompiledKeyframes) -> Bool {
     let s = Self.tableStride
     return part == other.part && isPlainTwoSegmentLines && other.isPlainTwoSegmentLines
       && table[0] == other.table[0] && table[1] == other.table[1] && table[s] == other.table[s]
-      && table[s + 1] == other.table[s + 1]
+      && table[s + 1] == other.table[s + 1] && (hinge == nil) == (other.hinge == nil)
   }
 
   /// Sets `sharedRun` on each run of consecutive tracks that share their segments
@@ -315,5 +321,47 @@ package final class KeyframeTable: @unchecked Sendable {
   subscript(i: Int) -> Float {
     precondition(i >= 0 && i < count)
     return base[i]
+  }
+}
+
+/// A continuous line with one kink at `knot`: with x = f - knot for fractions f in
+/// [0, 1], value = atKnot + below min(x, 0) + above max(x, 0), per geometry part (x the
+/// constant, y per cell height, z per table width). Two plain line segments from 0 to the
+/// knot and from the knot to 1 are this line exactly (below and above their slopes, atKnot
+/// the value where they meet); each term stays within its segment's change of value, as
+/// a segment's own line does, so nothing cancels. It evaluates with two multiply-adds and
+/// no segment selected per lane, the same for a track alone and for a run sharing its
+/// knot (`Kernel.hingeStage`, `Kernel.sharedTwoSegmentStage`).
+package struct HingeLines: Sendable, Hashable {
+  package let knot: Float
+  package let below, above, atKnot: SIMD3<Float>
+
+  /// Shortest segment taken, fractions (key times closer than this keep the segment loops,
+  /// with their clamped fraction).
+  static let shortestSpan = 1.0 / 4096
+
+  /// The hinged form of two plain line segments, or nil unless the first starts at 0, the
+  /// second ends at 1, both span at least `shortestSpan` and every part's lines meet at
+  /// the knot (within Float rounding of their values).
+  init?(_ segments: [KeyframeSegment]) {
+    guard segments.count == 2, segments[0].start == 0, segments[0].invSpan > 0, segments[1].invSpan > 0 else {
+      return nil
+    }
+    let (s0, s1) = (segments[0], segments[1])
+    let knot = Double(s1.start)
+    let span0 = 1 / Double(s0.invSpan), span1 = 1 / Double(s1.invSpan)
+    guard span0 >= Self.shortestSpan, span1 >= Self.shortestSpan, abs(span0 - knot) <= 1e-6 * knot,
+      abs(knot + span1 - 1) <= 1e-6
+    else { return nil }
+    var below = SIMD3<Float>(), above = SIMD3<Float>(), atKnot = SIMD3<Float>()
+    for (k, (p0, p1)) in [(s0.poly, s1.poly), (s0.polyHeight, s1.polyHeight), (s0.polyWidth, s1.polyWidth)].enumerated() {
+      // Lines: value = c u + d on each segment's fraction u. The slopes over the Float
+      // knot's distances to 0 and 1, so that the line passes through the keys' values at
+      // fractions 0, the knot and 1 (within rounding).
+      let (c0, d0, c1, d1) = (Double(p0[2]), Double(p0[3]), Double(p1[2]), Double(p1[3]))
+      guard abs(d1 - (c0 + d0)) <= 1e-6 * Swift.max(1, abs(c0), abs(d0), abs(d1)) else { return nil }
+      (below[k], above[k], atKnot[k]) = (Float(c0 / knot), Float(c1 / (1 - knot)), Float(d1))
+    }
+    (self.knot, self.below, self.above, self.atKnot) = (Float(knot), below, above, atKnot)
   }
 }

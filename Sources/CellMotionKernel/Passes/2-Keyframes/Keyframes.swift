@@ -22,6 +22,12 @@ extension Kernel {
   ) {
     let part = kp.pointee.part, usesGeometry = kp.pointee.usesGeometry, cubic = kp.pointee.cubic
     let plain = !kp.pointee.easings.any
+    if let hinge = kp.pointee.hinge {
+      hingeStage(
+        L.self, hinge, part: part, geometry: usesGeometry, progress: progress, height: height, tableWidth: tableWidth,
+        count: count, into: out)
+      return
+    }
     do {
       let segments = UnsafePointer(kp.pointee.table.base), n = kp.pointee.table.count / CompiledKeyframes.tableStride
       // The common tracks (constant values, no easing per segment: the presets) take a
@@ -232,6 +238,20 @@ extension Kernel {
     height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int, rows: UnsafeMutablePointer<Float>,
     block: Int, into out: (Int) -> UnsafeMutablePointer<Float>
   ) {
+    if let hinge = tracks.pointee.hinge {
+      // Hinged lines (every track of the run is, `sharesSegments`): each lane's distances
+      // before and past the knot once, then each track's two multiply-adds (`hingeStage`'s).
+      let before = rows, past = rows + block
+      hingeRows(
+        L.self, part: tracks.pointee.part, knot: hinge.knot, progress: progress, count: count, before: before, past: past)
+      for j in 0..<run {
+        let track = tracks + j
+        hingeLines(
+          L.self, track.pointee.hinge.unsafelyUnwrapped, geometry: track.pointee.usesGeometry, before: before,
+          past: past, height: height, tableWidth: tableWidth, count: count, into: out(track.pointee.row))
+      }
+      return
+    }
     let fractions = rows, seconds = rows + block
     twoSegmentRows(L.self, tracks, progress: progress, count: count, fractions: fractions, seconds: seconds)
     for j in 0..<run {
@@ -291,6 +311,108 @@ extension Kernel {
       let m = L.ge(L.load(seconds + i), half), u = L.load(fractions + i)
       let he: L = loadGroup(height + i, count &- i), tw: L = loadGroup(tableWidth + i, count &- i)
       lines.value(m, u, height: he, tableWidth: tw).store(to: out + i)
+    }
+  }
+
+  /// A track of hinged lines (`HingeLines`): each lane's fraction f (its part's progress
+  /// clamped to [0, 1]), x = f - knot split into min(x, 0) and max(x, 0), then the value
+  /// per geometry part. The same arithmetic as a shared run (`hingeRows`, `hingeLines`):
+  /// the same bits.
+  static func hingeStage<L: FloatLanes>(
+    _: L.Type, _ hinge: HingeLines, part: Int, geometry: Bool, progress: StagedProgress,
+    height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>
+  ) {
+    let knot = L(repeating: hinge.knot), lines = HingeLanes<L>(hinge)
+    guard geometry else {
+      var i = 0
+      while i < count {
+        let (before, past) = hingeDistances(progress(part, i), knot: knot)
+        lines.value(before, past).store(to: out + i)
+        i &+= L.width
+      }
+      return
+    }
+    // Whole groups, then the partial one (its geometry loaded padded).
+    var i = 0
+    while i &+ L.width <= count {
+      let (before, past) = hingeDistances(progress(part, i), knot: knot)
+      lines.value(before, past, height: L.load(height + i), tableWidth: L.load(tableWidth + i)).store(to: out + i)
+      i &+= L.width
+    }
+    if i < count {
+      let (before, past) = hingeDistances(progress(part, i), knot: knot)
+      let he: L = loadGroup(height + i, count &- i), tw: L = loadGroup(tableWidth + i, count &- i)
+      lines.value(before, past, height: he, tableWidth: tw).store(to: out + i)
+    }
+  }
+
+  /// The rows of a shared run of hinged lines: each lane's min(x, 0) and max(x, 0).
+  @inline(never)
+  static func hingeRows<L: FloatLanes>(
+    _: L.Type, part: Int, knot: Float, progress: StagedProgress, count: Int, before: UnsafeMutablePointer<Float>,
+    past: UnsafeMutablePointer<Float>
+  ) {
+    let k = L(repeating: knot)
+    var i = 0
+    while i < count {
+      let (b, p) = hingeDistances(progress(part, i), knot: k)
+      b.store(to: before + i)
+      p.store(to: past + i)
+      i &+= L.width
+    }
+  }
+
+  /// One track of a shared run of hinged lines, from the rows.
+  @inline(never)
+  static func hingeLines<L: FloatLanes>(
+    _: L.Type, _ hinge: HingeLines, geometry: Bool, before: UnsafePointer<Float>, past: UnsafePointer<Float>,
+    height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>
+  ) {
+    let lines = HingeLanes<L>(hinge)
+    var i = 0
+    guard geometry else {
+      while i < count {
+        lines.value(L.load(before + i), L.load(past + i)).store(to: out + i)
+        i &+= L.width
+      }
+      return
+    }
+    while i &+ L.width <= count {
+      lines.value(L.load(before + i), L.load(past + i), height: L.load(height + i), tableWidth: L.load(tableWidth + i))
+        .store(to: out + i)
+      i &+= L.width
+    }
+    if i < count {
+      let he: L = loadGroup(height + i, count &- i), tw: L = loadGroup(tableWidth + i, count &- i)
+      lines.value(L.load(before + i), L.load(past + i), height: he, tableWidth: tw).store(to: out + i)
+    }
+  }
+
+  /// A lane's x = f - knot (f its progress clamped to [0, 1]) as min(x, 0) and max(x, 0).
+  @inline(__always)
+  static func hingeDistances<L: FloatLanes>(_ progress: L, knot: L) -> (before: L, past: L) {
+    let x = L.clamp(progress, 0, 1) - knot, zero = L(repeating: 0)
+    return (L.minimum(x, zero), L.maximum(x, zero))
+  }
+
+  /// A hinged track's coefficients as lanes: the one place its arithmetic is written.
+  struct HingeLanes<L: FloatLanes> {
+    let below, above, atKnot, belowH, aboveH, atKnotH, belowW, aboveW, atKnotW: L
+    @inline(__always)
+    init(_ h: HingeLines) {
+      (below, above, atKnot) = (L(repeating: h.below.x), L(repeating: h.above.x), L(repeating: h.atKnot.x))
+      (belowH, aboveH, atKnotH) = (L(repeating: h.below.y), L(repeating: h.above.y), L(repeating: h.atKnot.y))
+      (belowW, aboveW, atKnotW) = (L(repeating: h.below.z), L(repeating: h.above.z), L(repeating: h.atKnot.z))
+    }
+    /// atKnot + below min(x, 0) + above max(x, 0) (the constant part).
+    @inline(__always)
+    func value(_ before: L, _ past: L) -> L { L.muladd(above, past, L.muladd(below, before, atKnot)) }
+    /// The constant part + height x its part + table width x its part.
+    @inline(__always)
+    func value(_ before: L, _ past: L, height he: L, tableWidth tw: L) -> L {
+      L.muladd(
+        he, L.muladd(aboveH, past, L.muladd(belowH, before, atKnotH)),
+        L.muladd(tw, L.muladd(aboveW, past, L.muladd(belowW, before, atKnotW)), value(before, past)))
     }
   }
 
