@@ -1,6 +1,6 @@
-// Keyframe tracks that share their segments (`CompiledKeyframes.sharedRun`): plain
-// two-segment lines of one part with the same key times find each lane's segment and
-// fraction once for the run (`Kernel.sharedTwoSegmentStage`). The run must give the bits
+// Keyframe tracks that share their segments (`CompiledKeyframes.sharedRun`): hinged lines
+// (`HingeLines`) of one part with the same knot find each lane's distances to the knot
+// once for the run (`Kernel.sharedHingeStage`). The run must give the bits
 // each track gives on its own; the truth is the per-track stage, which the same recipe
 // takes in a frame with velocities (the shared stage keeps its rows where the kept rates
 // go, so it runs only without them).

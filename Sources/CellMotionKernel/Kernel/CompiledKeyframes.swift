@@ -84,10 +84,10 @@ package struct CompiledKeyframes: Sendable {
   package private(set) var cubic = false
   /// Which easings occur (the stage computes only those).
   package let easings: SegmentEasings
-  /// Tracks from this one on (itself included) whose segments `sharedTwoSegmentStage`
-  /// finds once for all: plain two-segment lines of one part with the same starts and
-  /// spans (a depth page's opacity, slide and scale). 1 when no such track follows; 0 for
-  /// a track inside an earlier track's run. Set by `markSharedSegments`.
+  /// Tracks from this one on (itself included) whose distances to their knot
+  /// `Kernel.sharedHingeStage` finds once for all: hinged lines of one part with the same
+  /// knot (a depth page's opacity, slide and scale). 1 when no such track follows; 0 for a
+  /// track inside an earlier track's run. Set by `markSharedSegments`.
   package var sharedRun = 1
   /// The track as one hinged line (`HingeLines`) when it is two plain line segments that
   /// cover fractions 0 to 1 and meet at their knot: the keyframe stages then evaluate it
@@ -118,20 +118,12 @@ package struct CompiledKeyframes: Sendable {
     if !easings.any && !cubic { hinge = HingeLines(segments) }
   }
 
-  /// Whether the track is two segments of lines with no easing: what
-  /// `Kernel.sharedTwoSegmentStage` takes.
-  var isPlainTwoSegmentLines: Bool {
-    segments.count == 2 && !easings.any && !cubic
-  }
-
-  /// Whether `self` and `other` find the same segment and fraction for every progress:
-  /// both plain two-segment lines of one part, with the same starts and inverse spans, and
-  /// both hinged lines or neither (a run is evaluated in one form).
+  /// Whether `self` and `other` find the same distances to their knot for every progress:
+  /// both hinged lines of one part with the same knot (which fixes both segments: they run
+  /// from 0 to the knot and from it to 1).
   func sharesSegments(with other: CompiledKeyframes) -> Bool {
-    let s = Self.tableStride
-    return part == other.part && isPlainTwoSegmentLines && other.isPlainTwoSegmentLines
-      && table[0] == other.table[0] && table[1] == other.table[1] && table[s] == other.table[s]
-      && table[s + 1] == other.table[s + 1] && (hinge == nil) == (other.hinge == nil)
+    guard let a = hinge, let b = other.hinge else { return false }
+    return part == other.part && a.knot == b.knot
   }
 
   /// Sets `sharedRun` on each run of consecutive tracks that share their segments
@@ -331,7 +323,7 @@ package final class KeyframeTable: @unchecked Sendable {
 /// the value where they meet); each term stays within its segment's change of value, as
 /// a segment's own line does, so nothing cancels. It evaluates with two multiply-adds and
 /// no segment selected per lane, the same for a track alone and for a run sharing its
-/// knot (`Kernel.hingeStage`, `Kernel.sharedTwoSegmentStage`).
+/// knot (`Kernel.hingeStage`, `Kernel.sharedHingeStage`).
 package struct HingeLines: Sendable, Hashable {
   package let knot: Float
   package let below, above, atKnot: SIMD3<Float>

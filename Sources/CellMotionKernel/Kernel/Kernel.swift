@@ -277,16 +277,16 @@ public enum Kernel {
           }
         case .keyframes:
           // Each track borrowed where the array holds it (`keyframeStage`); a run of
-          // tracks that share their segments in one stage (`sharedTwoSegmentStage`).
+          // hinged tracks that share their knot in one stage (`sharedHingeStage`).
           r.keyframes.withUnsafeBufferPointer { keyframes in
             var k = 0
             while k < keyframes.count {
               let track = keyframes.baseAddress.unsafelyUnwrapped + k
               let run = track.pointee.sharedRun
-              // The segment rows go to the last two matrix rows, free until the matrix
+              // The distance rows go to the last two matrix rows, free until the matrix
               // pass (not with velocities: the kept rates are there).
               if run > 1 && !velocities {
-                sharedTwoSegmentStage(
+                sharedHingeStage(
                   L.self, track, run: run, progress: progress, height: height, tableWidth: tableWidth, count: n,
                   rows: soa + (ScratchLayout.matrixRows - 2) * block, block: block
                 ) { base + layout.staged($0) }

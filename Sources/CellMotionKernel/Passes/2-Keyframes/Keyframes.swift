@@ -225,92 +225,25 @@ extension Kernel {
     }
   }
 
-  /// Keyframe tracks `tracks[0 ..< run]` (a run of `CompiledKeyframes.sharedRun`: plain
-  /// two-segment lines of one part with the same starts and spans), each into its scratch
-  /// row. Every lane's segment and fraction are found once for all of them
-  /// (`twoSegments`) and kept in two rows of `rows` (the fraction, and 1 in the second
-  /// segment, else 0); each track then selects and evaluates its line (and its height and
-  /// width lines) as `plainKeyframeStage` and `plainGeometryKeyframeStage` do: the same
-  /// bits. `rows`: two rows of `count` (rounded up to whole groups) Floats nothing else
-  /// uses during the pass.
-  static func sharedTwoSegmentStage<L: FloatLanes>(
+  /// Keyframe tracks `tracks[0 ..< run]` (a run of `CompiledKeyframes.sharedRun`: hinged
+  /// lines of one part with the same knot), each into its scratch row. Every lane's
+  /// distances before and past the knot are found once for all of them and kept in two
+  /// rows of `rows`; each track then takes its two multiply-adds (and its height and width
+  /// parts) as `hingeStage` does: the same bits. `rows`: two rows of `count` (rounded up to
+  /// whole groups) Floats nothing else uses during the pass.
+  static func sharedHingeStage<L: FloatLanes>(
     _: L.Type, _ tracks: UnsafePointer<CompiledKeyframes>, run: Int, progress: StagedProgress,
     height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int, rows: UnsafeMutablePointer<Float>,
     block: Int, into out: (Int) -> UnsafeMutablePointer<Float>
   ) {
-    if let hinge = tracks.pointee.hinge {
-      // Hinged lines (every track of the run is, `sharesSegments`): each lane's distances
-      // before and past the knot once, then each track's two multiply-adds (`hingeStage`'s).
-      let before = rows, past = rows + block
-      hingeRows(
-        L.self, part: tracks.pointee.part, knot: hinge.knot, progress: progress, count: count, before: before, past: past)
-      for j in 0..<run {
-        let track = tracks + j
-        hingeLines(
-          L.self, track.pointee.hinge.unsafelyUnwrapped, geometry: track.pointee.usesGeometry, before: before,
-          past: past, height: height, tableWidth: tableWidth, count: count, into: out(track.pointee.row))
-      }
-      return
-    }
-    let fractions = rows, seconds = rows + block
-    twoSegmentRows(L.self, tracks, progress: progress, count: count, fractions: fractions, seconds: seconds)
+    let before = rows, past = rows + block
+    let knot = tracks.pointee.hinge.unsafelyUnwrapped.knot
+    hingeRows(L.self, part: tracks.pointee.part, knot: knot, progress: progress, count: count, before: before, past: past)
     for j in 0..<run {
       let track = tracks + j
-      twoSegmentLines(
-        L.self, track.pointee.table.base, geometry: track.pointee.usesGeometry, fractions: fractions,
-        seconds: seconds, height: height, tableWidth: tableWidth, count: count, into: out(track.pointee.row))
-    }
-  }
-
-  /// The segment rows of `sharedTwoSegmentStage`.
-  @inline(never)
-  static func twoSegmentRows<L: FloatLanes>(
-    _: L.Type, _ track: UnsafePointer<CompiledKeyframes>, progress: StagedProgress, count: Int,
-    fractions: UnsafeMutablePointer<Float>, seconds: UnsafeMutablePointer<Float>
-  ) {
-    let part = track.pointee.part
-    do {
-      let table = track.pointee.table.base, stride = CompiledKeyframes.tableStride
-      let start0 = L(repeating: table[0]), inv0 = L(repeating: table[1])
-      let start1 = L(repeating: table[stride]), inv1 = L(repeating: table[stride &+ 1])
-      let zero = L(repeating: 0), one = L(repeating: 1)
-      var i = 0
-      while i < count {
-        let (m, u) = twoSegments(progress(part, i), start: (start0, start1), inv: (inv0, inv1))
-        u.store(to: fractions + i)
-        zero.replacing(with: one, where: m).store(to: seconds + i)
-        i &+= L.width
-      }
-    }
-  }
-
-  /// One track of `sharedTwoSegmentStage` from the segment rows.
-  @inline(never)
-  static func twoSegmentLines<L: FloatLanes>(
-    _: L.Type, _ table: UnsafePointer<Float>, geometry: Bool, fractions: UnsafePointer<Float>,
-    seconds: UnsafePointer<Float>, height: UnsafePointer<Float>, tableWidth: UnsafePointer<Float>, count: Int,
-    into out: UnsafeMutablePointer<Float>
-  ) {
-    let lines = TwoSegmentLines<L>(table)
-    let half = L(repeating: 0.5)
-    var i = 0
-    guard geometry else {
-      while i < count {
-        let m = L.ge(L.load(seconds + i), half), u = L.load(fractions + i)
-        lines.value(m, u).store(to: out + i)
-        i &+= L.width
-      }
-      return
-    }
-    while i &+ L.width <= count {
-      let m = L.ge(L.load(seconds + i), half), u = L.load(fractions + i)
-      lines.value(m, u, height: L.load(height + i), tableWidth: L.load(tableWidth + i)).store(to: out + i)
-      i &+= L.width
-    }
-    if i < count {
-      let m = L.ge(L.load(seconds + i), half), u = L.load(fractions + i)
-      let he: L = loadGroup(height + i, count &- i), tw: L = loadGroup(tableWidth + i, count &- i)
-      lines.value(m, u, height: he, tableWidth: tw).store(to: out + i)
+      hingeLines(
+        L.self, track.pointee.hinge.unsafelyUnwrapped, geometry: track.pointee.usesGeometry, before: before,
+        past: past, height: height, tableWidth: tableWidth, count: count, into: out(track.pointee.row))
     }
   }
 
@@ -417,9 +350,8 @@ extension Kernel {
   }
 
   /// A plain two-segment track's lines, constant, per cell height and per table width, for
-  /// each segment (table columns 4, 5, 8, 9, 12, 13): the one place their selection and
-  /// arithmetic is written, so the per-track stage (`plainGeometryKeyframeStage`) and a
-  /// shared run (`twoSegmentLines`) give the same bits.
+  /// each segment (table columns 4, 5, 8, 9, 12, 13), selected per lane
+  /// (`plainGeometryKeyframeStage`).
   struct TwoSegmentLines<L: FloatLanes> {
     let c0, d0, c1, d1, hc0, hd0, hc1, hd1, wc0, wd0, wc1, wd1: L
     @inline(__always)
