@@ -324,7 +324,7 @@ package final class KeyframeTable: @unchecked Sendable {
 /// a segment's own line does, so nothing cancels. It evaluates with two multiply-adds and
 /// no segment selected per lane, the same for a track alone and for a run sharing its
 /// knot (`Kernel.hingeStage`, `Kernel.sharedHingeStage`).
-package struct HingeLines: Sendable, Hashable {
+package struct HingeLines: Sendable {
   package let knot: Float
   package let below, above, atKnot: SIMD3<Float>
 

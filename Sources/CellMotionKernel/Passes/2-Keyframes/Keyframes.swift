@@ -23,9 +23,11 @@ extension Kernel {
     let part = kp.pointee.part, usesGeometry = kp.pointee.usesGeometry, cubic = kp.pointee.cubic
     let plain = !kp.pointee.easings.any
     if let hinge = kp.pointee.hinge {
+      // In `WideLanes` whatever `L` (lane-wise arithmetic into a scratch row of whole 8-lane
+      // groups: the same bits), compiled once.
       hingeStage(
-        L.self, hinge, part: part, geometry: usesGeometry, progress: progress, height: height, tableWidth: tableWidth,
-        count: count, into: out)
+        WideLanes.self, hinge, part: part, geometry: usesGeometry, progress: progress, height: height,
+        tableWidth: tableWidth, count: count, into: out)
       return
     }
     do {
@@ -238,11 +240,14 @@ extension Kernel {
   ) {
     let before = rows, past = rows + block
     let knot = tracks.pointee.hinge.unsafelyUnwrapped.knot
-    hingeRows(L.self, part: tracks.pointee.part, knot: knot, progress: progress, count: count, before: before, past: past)
+    // In `WideLanes` whatever `L`, as `hingeStage`.
+    hingeRows(
+      WideLanes.self, part: tracks.pointee.part, knot: knot, progress: progress, count: count, before: before,
+      past: past)
     for j in 0..<run {
       let track = tracks + j
       hingeLines(
-        L.self, track.pointee.hinge.unsafelyUnwrapped, geometry: track.pointee.usesGeometry, before: before,
+        WideLanes.self, track.pointee.hinge.unsafelyUnwrapped, geometry: track.pointee.usesGeometry, before: before,
         past: past, height: height, tableWidth: tableWidth, count: count, into: out(track.pointee.row))
     }
   }
