@@ -413,25 +413,18 @@ public struct ScrollEffectBatch: Sendable {
       var start = r.lowerBound
       var g = r.lowerBound
       while g &+ 8 <= r.upperBound {
-        let v = SIMD8<Float>(repeating: progress[g])
-        guard all(SIMD8<Float>.load(progress + g) .== v) else {
-          g &+= 8
-          continue
-        }
-        var h = g &+ 8
-        while h &+ 8 <= r.upperBound && all(SIMD8<Float>.load(progress + h) .== v) { h &+= 8 }
-        if h &+ 8 > r.upperBound {
-          // The range's last cells, fewer than a group, join the run when they match.
-          var e = h
-          while e < r.upperBound && progress[e] == progress[g] { e &+= 1 }
-          if e == r.upperBound { h = e }
-        }
+        // The run of cell g's progress (`runEnd`), cut back to a multiple of eight unless
+        // it reaches the range's end.
+        let e = Self.runEnd(progress, from: g &+ 1, to: r.upperBound, value: progress[g])
+        let h = e == r.upperBound ? e : e & ~7
         if h - g >= shortestSkip &+ 8 {
           evaluated.append(start..<(g &+ 8))
           copies.append((g &+ 8)..<h)
           start = h
+          g = h
+        } else {
+          g = Swift.max(g &+ 8, e & ~7)
         }
-        g = h
       }
       if start < r.upperBound { evaluated.append(start..<r.upperBound) }
     }

@@ -408,11 +408,12 @@ static inline __attribute__((always_inline)) void cm_store_identity_matrices(flo
   }
 }
 
-/// Stores the identity (a b c d tx ty) = (1 0 0 1 0 0) as `n` consecutive 6-Float affine
-/// records at `out`: 4 cells (96 bytes) per three 32-byte stores of a repeating pattern,
-/// the rest one by one.
-static inline __attribute__((always_inline)) void cm_store_affine_identity(float *out, long n) {
-  const float pf[24] = {1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0};
+/// Stores the 6-Float affine record at `record` as `n` consecutive records at `out` (not
+/// overlapping it): 4 cells (96 bytes) per three 32-byte stores of a repeating pattern, the
+/// rest one by one.
+static inline __attribute__((always_inline)) void cm_store_affine_repeating(float *out, const float *record, long n) {
+  float pf[24];
+  for (int i = 0; i < 24; i++) pf[i] = record[i % 6];
   cm_double4 p0, p1, p2;
   __builtin_memcpy(&p0, pf, 32);
   __builtin_memcpy(&p1, pf + 8, 32);
@@ -427,14 +428,20 @@ static inline __attribute__((always_inline)) void cm_store_affine_identity(float
     *(cm_double4_u *)(out + 6 * k + 16) = p2;
   }
   for (; k < n; k++) {
-    float *q = out + 6 * k;
-    q[0] = 1; q[1] = 0; q[2] = 0; q[3] = 1; q[4] = 0; q[5] = 0;
+    for (int i = 0; i < 6; i++) out[6 * k + i] = record[i];
   }
+}
+
+/// Stores the identity (a b c d tx ty) = (1 0 0 1 0 0) as `n` consecutive 6-Float affine
+/// records at `out` (`cm_store_affine_repeating`).
+static inline __attribute__((always_inline)) void cm_store_affine_identity(float *out, long n) {
+  static const float identity[6] = {1, 0, 0, 1, 0, 0};
+  cm_store_affine_repeating(out, identity, n);
 }
 
 /// Copies the record at `src` (`floats` = 16, a 4x4 matrix, or 6, an affine record) to
 /// `n` consecutive records at `out` (not overlapping it): two 32-byte stores per matrix,
-/// three per four affine records, the rest one by one.
+/// three per four affine records (`cm_store_affine_repeating`).
 static inline void cm_replicate_records(float *out, const float *src, long floats, long n) {
   long k = 0;
   if (floats == 16) {
@@ -445,20 +452,7 @@ static inline void cm_replicate_records(float *out, const float *src, long float
     }
     return;
   }
-  float pf[24];
-  for (int i = 0; i < 24; i++) pf[i] = src[i % 6];
-  cm_double4 p0, p1, p2;
-  __builtin_memcpy(&p0, pf, 32);
-  __builtin_memcpy(&p1, pf + 8, 32);
-  __builtin_memcpy(&p2, pf + 16, 32);
-  for (; k + 4 <= n; k += 4) {
-    *(cm_double4_u *)(out + 6 * k) = p0;
-    *(cm_double4_u *)(out + 6 * k + 8) = p1;
-    *(cm_double4_u *)(out + 6 * k + 16) = p2;
-  }
-  for (; k < n; k++) {
-    for (int i = 0; i < 6; i++) out[6 * k + i] = src[i];
-  }
+  cm_store_affine_repeating(out, src, n);
 }
 
 /// Transposes rows r[0..7] (8 lanes each, values in registers once inlined): cells[k]
