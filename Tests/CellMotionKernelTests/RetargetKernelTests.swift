@@ -289,6 +289,60 @@ struct VelocityKernelTests {
   /// |kernel - reference| / max(1, |reference|), units per second.
   static let tolerance = 1e-4
 
+  @Test("every cell of a last partial lane group, retargeted from its current state or additively: sizes 9-15, 20")
+  func partialGroups() throws {
+    // A retarget's velocity in the last partial group once took the first cell's `from`
+    // (and the running sum) in every lane (`addRate`, `RowRateStage`: a load inferred as
+    // one Float). Every cell retargeted, begins staggered or at one instant.
+    var g = SeededGenerator(seed: 0x7E10_C18)
+    var tracker = ErrorTracker("partial-group retarget velocity (relative to max(1, |v|))", tolerance: Self.tolerance)
+    let policies: [RetargetPolicy] = [
+      .fromCurrentState(curve: .bezier(.easeOut), duration: 0.3),
+      .fromCurrentState(curve: .spring(try Spring(stiffness: 300, damping: 20)), duration: 0.5),
+      .additive(curve: .bezier(.easeInEaseOut), duration: 0.4),
+    ]
+    for recipe in [Recipe.moveUpFade, .tipInChannels] {
+      for policy in policies {
+        for n in [9, 10, 11, 12, 13, 14, 15, 20] {
+          for staggered in [false, true] {
+            var batch = try CellBatch(recipes: [recipe], capacity: n)
+            var starts: [Double] = []
+            for _ in 0..<n {
+              starts.append(g.uniform(0...0.3))
+              try batch.append(
+                recipe: 0, row: 0, rowCount: 1, batchCount: 1, startTime: starts.last!,
+                geometry: CellGeometry(width: g.uniform(120...800), height: g.uniform(30...200), tableWidth: 800))
+            }
+            let channel = recipe.channels[Int(g.next() % UInt64(recipe.channels.count))].channel
+            for i in 0..<n {
+              let at = 0.35 + (staggered ? Double(i) * 1e-3 : 0)
+              try batch.retarget(cell: i, channel: channel, to: randomTarget(channel, &g), at: at, policy: policy)
+            }
+            let time = 0.35 + g.uniform(0.02...0.25)
+            for lanes in LaneWidth.allCases {
+              var out = try FrameOutput(capacity: n, includeVelocities: true)
+              try Kernel.evaluate(batch, at: time, into: &out, options: KernelOptions(lanes: lanes))
+              for i in 0..<n {
+                var ref = ReferenceEvaluator.channelVelocities(
+                  recipe, geometry: batch.geometry(ofCell: i), row: 0, batchPosition: 0, rowCount: 1, batchCount: 1,
+                  startTime: starts[i], time: time)
+                for m in batch.motions(ofCell: i) { ref[m.channel] = m.velocity(at: time) }
+                for c in Channel.allCases {
+                  let k = Double(out.velocity(c, ofCell: i)), r = ref[c]
+                  tracker.record(
+                    abs(k - r) / max(1, abs(r)), 0,
+                    "\(recipe.name) \(channel.rawValue) \(policy) cell \(i) of \(n) \(c) \(lanes) staggered \(staggered)")
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    print(tracker)
+    #expect(tracker.passed, "\(tracker)")
+  }
+
   @Test("every channel's velocity: random recipes and presets, random retargets, every lane width and awkward size")
   func velocities() throws {
     var g = SeededGenerator(seed: 0x7E10_C17)

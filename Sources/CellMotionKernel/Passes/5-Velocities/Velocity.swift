@@ -69,7 +69,9 @@ struct RowRateStage<L: FloatLanes>: RateLoop {
         duration: duration, delay: 0, .retarget, clock, input: Kernel.loadGroup(clock.input + i, rest) as L)
       let v = curveRate.rate(local, i).replacing(with: L(repeating: 0), where: L.ge(local, dur)) * rate
       var d: L = Kernel.loadGroup(to + i, rest)
-      if let from { d = d - Kernel.loadGroup(from + i, rest) }
+      // `as L`: untyped, the load was inferred as a single Float (`L - Float` broadcasts
+      // it), so a last partial group took its first cell's `from` in every lane.
+      if let from { d = d - (Kernel.loadGroup(from + i, rest) as L) }
       let sum: L = Kernel.loadGroup(UnsafePointer(out + i), rest)
       Kernel.storeGroup(L.muladd(v, d, sum), out + i, rest)
       i &+= L.width
@@ -461,8 +463,10 @@ extension Kernel {
     guard i < count else { return }
     let rest = count &- i
     var d: L = loadGroup(to + i, rest)
-    if let from { d = d - loadGroup(from + i, rest) }
-    storeGroup(L.muladd(L.load(rate + i), d, loadGroup(UnsafePointer(out + i), rest)), out + i, rest)
+    // Each load typed (`as L`): untyped, `d - loadGroup(...)` took the `L - Float` operator
+    // and loaded one Float, the first cell's `from`, for every lane.
+    if let from { d = d - (loadGroup(from + i, rest) as L) }
+    storeGroup(L.muladd(L.load(rate + i), d, loadGroup(UnsafePointer(out + i), rest) as L), out + i, rest)
   }
 
   /// A keyframe channel's velocity into `out`: its part's d(f)/dt (the kept rate, or a
