@@ -36,6 +36,13 @@ enum RetargetScenarios {
         }
         result.append(
           scenario(n, "\(recipe.name)-additive-velocities", recipe: recipe, policy: policies[0].1, velocities: true))
+        // The same with each cell retargeted at its own instant: no block shares the
+        // layer's begin time, so every cell solves the layer's curve (with one instant, a
+        // block computes it once: `Kernel.isUniform`).
+        result.append(
+          scenario(
+            n, "\(recipe.name)-additive-velocities-staggered", recipe: recipe, policy: policies[0].1, velocities: true,
+            staggered: true))
       }
     }
     return result
@@ -49,19 +56,25 @@ enum RetargetScenarios {
 
   static func scenario(
     _ n: Int, _ variant: String, recipe: Recipe, policy: RetargetPolicy?, velocities: Bool = false,
-    channel: Channel = .translationY, to target: Double = -30
+    channel: Channel = .translationY, to target: Double = -30, staggered: Bool = false
   ) -> Scenario {
     let (flops, bytes) = KernelScenarios.work(recipe.name)
     return Scenario(
       group: "retarget", variant: variant, cells: n, bytesWrittenPerCell: bytes + (velocities ? 44 : 0),
       flopsPerCell: flops, isRatioReference: variant == "tipIn",
-      note: (policy.map { "\(recipe.name), every cell's \(channel.rawValue) retargeted once: \($0)" }
+      note: (policy.map {
+        "\(recipe.name), every cell's \(channel.rawValue) retargeted once"
+          + (staggered ? " (cell i at \(retargetTime) s + i x 10 us)" : " (all at \(retargetTime) s)") + ": \($0)"
+      }
         ?? "Kernel.evaluate of \(recipe.name), SIMD8<Float>, 1 thread")
         + (velocities ? "; with every channel's velocity (FrameOutput includeVelocities)" : "")
     ) {
       var (batch, _) = try KernelScenarios.makeInputs(recipe, n)
       if let policy {
-        for i in 0..<n { try batch.retarget(cell: i, channel: channel, to: target, at: retargetTime, policy: policy) }
+        for i in 0..<n {
+          let at = retargetTime + (staggered ? Double(i) * 1e-5 : 0)
+          try batch.retarget(cell: i, channel: channel, to: target, at: at, policy: policy)
+        }
       }
       let box = KernelScenarios.OutputBox(try FrameOutput(capacity: n, includeVelocities: velocities))
       try Kernel.evaluate(batch, at: KernelScenarios.time, into: &box.output)

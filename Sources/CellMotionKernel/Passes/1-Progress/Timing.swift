@@ -153,6 +153,12 @@ extension Kernel {
     _: L.Type, _ p: UnsafePointer<CompiledPart>, _ r: PartTiming, _ clock: PartClock, count: Int,
     into out: UnsafeMutablePointer<Float>
   ) {
+    if count > L.width && isUniform(clock.input, count: count) {
+      // One input for the whole block: one group's progress, copied (`isUniform`).
+      progressStage(L.self, p, r, clock, count: L.width, into: out)
+      fillGroups(out, count: count, width: L.width)
+      return
+    }
     // Bezier solves run as types, so the specialised ones' loops unroll to straight-line
     // code. `SolvePath.dispatch` switches without a default, so a solve cannot be dropped.
     if r.simpleTiming,
@@ -183,6 +189,12 @@ extension Kernel {
       progressStage(WideLanes.self, p, r, clock, count: count, into: out)
       return
     }
+    if count > WideLanes.width && isUniform(clock.input, count: count) {
+      progressStage(WideLanes.self, p, r, clock, count: WideLanes.width, into: out, rates: rates)
+      fillGroups(out, count: count, width: WideLanes.width)
+      fillGroups(rates, count: count, width: WideLanes.width)
+      return
+    }
     if r.simpleTiming,
       p.pointee.solvePath.dispatch(
         ProgressStage<WideLanes, Yes>(part: p, timing: r, clock: clock, count: count, out: out, rates: rates))
@@ -190,6 +202,57 @@ extension Kernel {
       return
     }
     rareStage(p, r, clock, count: count, into: out, rates: rates)
+  }
+
+  /// Whether the `count` inputs from `p` are one value, bit for bit: the cells of a block
+  /// started (or were retargeted) at one instant, as when one event retargets every cell
+  /// on screen, or share one progress. Their progress and rate are then one group's,
+  /// computed once and copied (`fillGroups`): the same bits, as every lane of that group
+  /// computes what each of the block's lanes would from the same input. A block whose
+  /// inputs differ is found out at its first differing group, usually the first.
+  @inline(__always)
+  static func isUniform(_ p: UnsafePointer<Float>, count: Int) -> Bool {
+    // Bits, not Float equality (-0 and 0 are two inputs). `count` > 8.
+    let raw = UnsafeRawPointer(p)
+    let f = raw.load(as: UInt32.self)
+    // A block whose cells started at different times differs here already.
+    if raw.load(fromByteOffset: 4, as: UInt32.self) != f || raw.load(fromByteOffset: (count &- 1) &* 4, as: UInt32.self) != f {
+      return false
+    }
+    // The rest without a branch a group: lane-wise XOR and OR (a vector compare's test
+    // per group compiled to a lane-by-lane loop), reduced once.
+    let first = SIMD8<UInt32>(repeating: f)
+    var acc = SIMD8<UInt32>(repeating: 0)
+    var i = 0
+    while i &+ 8 <= count {
+      acc |= raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self) ^ first
+      i &+= 8
+    }
+    var rest: UInt32 = 0
+    while i < count {
+      rest |= raw.load(fromByteOffset: i &* 4, as: UInt32.self) ^ f
+      i &+= 1
+    }
+    let four = acc.lowHalf | acc.highHalf, two = four.lowHalf | four.highHalf
+    return two[0] | two[1] | rest == 0
+  }
+
+  /// Copies `row[0]` to the rest of the first `count` cells rounded up to whole groups of
+  /// `width` (what the stages write: a last partial group's padded lanes repeat its first
+  /// lane's input, here the same one).
+  @inline(__always)
+  static func fillGroups(_ row: UnsafeMutablePointer<Float>, count: Int, width: Int) {
+    let end = (count &+ width &- 1) / width &* width
+    let v = SIMD8<Float>(repeating: row[0])
+    var i = width
+    while i &+ 8 <= end {
+      UnsafeMutableRawPointer(row + i).storeBytes(of: v, as: SIMD8<Float>.self)
+      i &+= 8
+    }
+    while i < end {
+      row[i] = v[0]
+      i &+= 1
+    }
   }
 
   /// The progress paths no 4-lane scenario takes, compiled once, in `WideLanes` (lane-wise
