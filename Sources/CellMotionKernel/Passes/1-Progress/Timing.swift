@@ -222,8 +222,14 @@ extension Kernel {
     // The rest without a branch a group: lane-wise XOR and OR (a vector compare's test
     // per group compiled to a lane-by-lane loop), reduced once.
     let first = SIMD8<UInt32>(repeating: f)
-    var acc = SIMD8<UInt32>(repeating: 0)
+    var acc = SIMD8<UInt32>(repeating: 0), acc2 = SIMD8<UInt32>(repeating: 0)
     var i = 0
+    while i &+ 16 <= count {
+      acc |= raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self) ^ first
+      acc2 |= raw.loadUnaligned(fromByteOffset: (i &+ 8) &* 4, as: SIMD8<UInt32>.self) ^ first
+      i &+= 16
+    }
+    acc |= acc2
     while i &+ 8 <= count {
       acc |= raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self) ^ first
       i &+= 8
@@ -244,9 +250,19 @@ extension Kernel {
   static func fillGroups(_ row: UnsafeMutablePointer<Float>, count: Int, width: Int) {
     let end = (count &+ width &- 1) / width &* width
     let v = SIMD8<Float>(repeating: row[0])
+    let raw = UnsafeMutableRawPointer(row)
     var i = width
+    // Four groups an iteration (a block's row is up to 256 Floats: the loop's counter and
+    // test were most of a one-group iteration).
+    while i &+ 32 <= end {
+      raw.storeBytes(of: v, toByteOffset: i &* 4, as: SIMD8<Float>.self)
+      raw.storeBytes(of: v, toByteOffset: (i &+ 8) &* 4, as: SIMD8<Float>.self)
+      raw.storeBytes(of: v, toByteOffset: (i &+ 16) &* 4, as: SIMD8<Float>.self)
+      raw.storeBytes(of: v, toByteOffset: (i &+ 24) &* 4, as: SIMD8<Float>.self)
+      i &+= 32
+    }
     while i &+ 8 <= end {
-      UnsafeMutableRawPointer(row + i).storeBytes(of: v, as: SIMD8<Float>.self)
+      raw.storeBytes(of: v, toByteOffset: i &* 4, as: SIMD8<Float>.self)
       i &+= 8
     }
     while i < end {
