@@ -209,14 +209,17 @@ extension Kernel {
   /// on screen, or share one progress. Their progress and rate are then one group's,
   /// computed once and copied (`fillGroups`): the same bits, as every lane of that group
   /// computes what each of the block's lanes would from the same input. A block whose
-  /// inputs differ is found out at its first differing group, usually the first.
+  /// cells differ is usually found out at its second or last cell, else after one pass.
+  /// `count` >= 2.
   @inline(__always)
   static func isUniform(_ p: UnsafePointer<Float>, count: Int) -> Bool {
-    // Bits, not Float equality (-0 and 0 are two inputs). `count` > 8.
+    // Bits, not Float equality (-0 and 0 are two inputs).
     let raw = UnsafeRawPointer(p)
     let f = raw.load(as: UInt32.self)
     // A block whose cells started at different times differs here already.
-    if raw.load(fromByteOffset: 4, as: UInt32.self) != f || raw.load(fromByteOffset: (count &- 1) &* 4, as: UInt32.self) != f {
+    if raw.load(fromByteOffset: 4, as: UInt32.self) != f
+      || raw.load(fromByteOffset: (count &- 1) &* 4, as: UInt32.self) != f
+    {
       return false
     }
     // The rest without a branch a group: lane-wise XOR and OR (a vector compare's test
