@@ -42,7 +42,7 @@ enum Summary {
         ("tipIn/progress-input", "tip-in from a progress column"),
         ("retarget/tipIn-velocities", "retargeted, with velocities"),
         ("retarget/tipInChannels-additive-velocities", "additive retargets, velocities"),
-        ("retarget/tipInChannels-additive-velocities-staggered", "  the same, each cell at its own instant"),
+        ("retarget/tipInChannels-additive-velocities-staggered", "additive retargets, staggered, velocities"),
         ("scroll/reveal", "scroll effect: reveal, a list"),
         ("scroll/edgeFadeScale", "scroll effect: edge fade and scale, a list"),
         ("scroll/coverFlow", "scroll effect: cover flow, a list"),
