@@ -120,8 +120,8 @@ enum UpdateSession {
     // hold the first layout's memory for the whole session, so the rows' batches could
     // not build in the memory their earlier versions dropped (`_Recycle`) and would take
     // fresh pages instead, as a table's owner that keeps no old layout does not
-    // (2026-11-29, the sustained scaling run: 450-950 page faults and 4.4-5.8 ms a call in
-    // batches 7-16 with the first layout held, 67-389 faults and 3.1-4.5 ms without).
+    // (2026-11-29, the sustained scaling run's batches 9-16: 401-692 page faults and
+    // 4.6-5.3 ms a call with the first layout held, 67-389 faults and 3.1-4.5 ms without).
     var animator = try TableAnimator(
       simulation: consume sim, recipes: TableRecipes(first: .tipIn), cellWidth: 390, capacity: 16_384)
     let batchTimes = [0.5, 0.65, 1.2, 1.35]
