@@ -75,11 +75,11 @@ struct UniformBlockTests {
     }
   }
 
-  @Test("Cells that start at one instant, every preset, every lane width, 9 and 300 cells")
+  @Test("Cells that start at one instant, every preset, every lane width, 5, 9 and 300 cells")
   func oneStart() throws {
     var g = SeededGenerator(seed: 0x0E1F)
     for recipe in Recipe.presets {
-      for n in [9, 300] {
+      for n in [5, 9, 300] {
         for lanes in LaneWidth.allCases {
           let velocities = g.next() % 2 == 0
           let start = g.uniform(0...0.2)
@@ -91,11 +91,11 @@ struct UniformBlockTests {
     }
   }
 
-  @Test("Cells at one progress, every preset, every lane width, 9 and 300 cells")
+  @Test("Cells at one progress, every preset, every lane width, 5, 9 and 300 cells")
   func oneProgress() throws {
     var g = SeededGenerator(seed: 0x0E2F)
     for recipe in Recipe.presets {
-      for n in [9, 300] {
+      for n in [5, 9, 300] {
         for lanes in LaneWidth.allCases {
           let progress = [0, 1, g.uniform(0...1), g.uniform(-0.1...1.1)][Int(g.next() % 4)]
           try check(
@@ -118,7 +118,7 @@ struct UniformBlockTests {
     for recipe in [Recipe.tipInChannels, .moveUpFade, .moveUpBounce] {
       let channel = recipe.channels[Int(g.next() % UInt64(recipe.channels.count))].channel
       for policy in policies {
-        for n in [9, 300] {
+        for n in [5, 9, 300] {
           for lanes in LaneWidth.allCases {
             let at = g.uniform(0.3...0.5)
             let targets = (0..<n).map { _ in randomTarget(channel, &g) }

@@ -222,28 +222,15 @@ extension Kernel {
     {
       return false
     }
-    // The rest without a branch a group: lane-wise XOR and OR (a vector compare's test
-    // per group compiled to a lane-by-lane loop), reduced once.
-    let first = SIMD8<UInt32>(repeating: f)
-    var acc = SIMD8<UInt32>(repeating: 0), acc2 = SIMD8<UInt32>(repeating: 0)
-    var i = 0
-    while i &+ 16 <= count {
-      acc |= raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self) ^ first
-      acc2 |= raw.loadUnaligned(fromByteOffset: (i &+ 8) &* 4, as: SIMD8<UInt32>.self) ^ first
-      i &+= 16
+    // The rest without a branch a value: an OR of XORs, which the compiler vectorises
+    // (a vector compare's test per group compiled to a lane-by-lane loop).
+    var differs: UInt32 = 0
+    var k = 2
+    while k < count &- 1 {
+      differs |= raw.load(fromByteOffset: k &* 4, as: UInt32.self) ^ f
+      k &+= 1
     }
-    acc |= acc2
-    while i &+ 8 <= count {
-      acc |= raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self) ^ first
-      i &+= 8
-    }
-    var rest: UInt32 = 0
-    while i < count {
-      rest |= raw.load(fromByteOffset: i &* 4, as: UInt32.self) ^ f
-      i &+= 1
-    }
-    let four = acc.lowHalf | acc.highHalf, two = four.lowHalf | four.highHalf
-    return two[0] | two[1] | rest == 0
+    return differs == 0
   }
 
   /// Copies `row[0]` to the rest of the first `count` cells rounded up to whole groups of
@@ -252,26 +239,7 @@ extension Kernel {
   @inline(__always)
   static func fillGroups(_ row: UnsafeMutablePointer<Float>, count: Int, width: Int) {
     let end = (count &+ width &- 1) / width &* width
-    let v = SIMD8<Float>(repeating: row[0])
-    let raw = UnsafeMutableRawPointer(row)
-    var i = width
-    // Four groups an iteration (a block's row is up to 256 Floats: the loop's counter and
-    // test were most of a one-group iteration).
-    while i &+ 32 <= end {
-      raw.storeBytes(of: v, toByteOffset: i &* 4, as: SIMD8<Float>.self)
-      raw.storeBytes(of: v, toByteOffset: (i &+ 8) &* 4, as: SIMD8<Float>.self)
-      raw.storeBytes(of: v, toByteOffset: (i &+ 16) &* 4, as: SIMD8<Float>.self)
-      raw.storeBytes(of: v, toByteOffset: (i &+ 24) &* 4, as: SIMD8<Float>.self)
-      i &+= 32
-    }
-    while i &+ 8 <= end {
-      raw.storeBytes(of: v, toByteOffset: i &* 4, as: SIMD8<Float>.self)
-      i &+= 8
-    }
-    while i < end {
-      row[i] = v[0]
-      i &+= 1
-    }
+    (row + width).update(repeating: row[0], count: end &- width)
   }
 
   /// The progress paths no 4-lane scenario takes, compiled once, in `WideLanes` (lane-wise
