@@ -108,6 +108,14 @@ func monotonicNanoseconds() -> UInt64 {
   return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
 }
 
+/// Minor page faults the process has taken so far (`getrusage`): first touches of memory
+/// new to it, each a trap into the kernel that zeroes and maps a page.
+func minorPageFaults() -> Int {
+  var usage = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  return usage.ru_minflt
+}
+
 // MARK: - Aligned buffers
 
 /// A 64-byte aligned Float buffer owned by a scenario's closures, freed with them.

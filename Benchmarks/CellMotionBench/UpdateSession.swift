@@ -33,6 +33,11 @@ struct UpdateSessionResult: Codable {
   var layoutDiffMillisecondsMax: Double
   var updateCallMillisecondsMedian: Double
   var updateCallMillisecondsMax: Double
+  /// Each call, in order, and the minor page faults it took (memory new to the process):
+  /// the first batch on a table builds in fresh memory (about 850 faults at a million rows
+  /// on these machines), later ones mostly in what the versions before them dropped.
+  var updateCallMilliseconds: [Double]
+  var updateCallPageFaults: [Int]
   var animatingFrames: Int
   var frameMedianMicroseconds: Double
   var frameP99Microseconds: Double
@@ -62,7 +67,8 @@ struct UpdateSessionResult: Codable {
       update session: \(rows) rows, \(f(visibleRowsMedian, 0)) visible (median), \(batches) batches of \
       \(insertionsPerBatch) insertions + \(deletionsPerBatch) deletions spread over the table, at \(Int(rate)) Hz
         update: whole performBatchUpdates median \(f(updateCallMillisecondsMedian, 2)) ms, max \
-      \(f(updateCallMillisecondsMax, 2)) ms; the layout diff alone on a copy of the rows (fresh memory) median \
+      \(f(updateCallMillisecondsMax, 2)) ms (calls \(updateCallMilliseconds.map { f($0, 2) }.joined(separator: ", ")) \
+      ms; page faults \(updateCallPageFaults.map(String.init).joined(separator: ", "))); the layout diff alone on a copy of the rows (fresh memory) median \
       \(f(layoutDiffMillisecondsMedian, 2)) ms, max \(f(layoutDiffMillisecondsMax, 2)) ms
         per frame while animating (\(animatingFrames) frames): median \(f(frameMedianMicroseconds)) us, p99 \
       \(f(frameP99Microseconds)) us, worst \(f(worstFrameMicroseconds)) us (median \(f(frameOverKernel, 2))x the \
@@ -127,6 +133,7 @@ enum UpdateSession {
     let batchTimes = [0.5, 0.65, 1.2, 1.35]
     var diff: [Double] = []
     var call: [Double] = []
+    var faults: [Int] = []
     var frames: [Double] = []
     var visible: [Double] = []
     var drawnMax = 0
@@ -138,9 +145,11 @@ enum UpdateSession {
       let t = Double(n) / rate
       if batchTimes.contains(where: { abs($0 - t) < 0.5 / rate }) {
         let u = batch(rowCount: animator.simulation.layout.rowCount, count: perBatch, &g)
+        let f0 = minorPageFaults()
         let c0 = monotonicNanoseconds()
         try animator.performBatchUpdates(u, at: t)
         let c1 = monotonicNanoseconds()
+        faults.append(minorPageFaults() - f0)
         call.append(Double(c1 - c0) / 1e6)
         // The layout diff alone, for another batch of the same size on a copy of the rows,
         // after the call and gone before the next one (a copy held across a call would hold
@@ -184,7 +193,7 @@ enum UpdateSession {
       visibleRowsMedian: visibleMedian, rowAnimationsDrawnMax: drawnMax,
       layoutDiffMillisecondsMedian: Statistics.median(diff.sorted()), layoutDiffMillisecondsMax: diff.max() ?? 0,
       updateCallMillisecondsMedian: Statistics.median(call.sorted()), updateCallMillisecondsMax: call.max() ?? 0,
-      animatingFrames: frames.count, frameMedianMicroseconds: frameMedian,
+      updateCallMilliseconds: call, updateCallPageFaults: faults, animatingFrames: frames.count, frameMedianMicroseconds: frameMedian,
       frameP99Microseconds: Statistics.quantile(sortedFrames, 0.99), worstFrameMicroseconds: sortedFrames.last ?? 0,
       allocationsPerFrameSteadyState: counted > 0 ? Double(allocations) / Double(counted) : 0,
       firstFrameMicroseconds: firstFrame, kernelNanosecondsPerCell: kernel.nanosecondsPerCell,
