@@ -295,28 +295,7 @@ struct BlocksTests {
     #expect((0...3000).allSatisfy { (try? layout.rowOffset($0)) == (try? fresh.rowOffset($0)) })
   }
 
-  @Test("bit ranges move as bit-by-bit copies do: overlapping both ways, every alignment")
-  func moveBitsAgainstBitByBit() {
-    var rng = SeededGenerator(seed: 31)
-    for _ in 0..<3000 {
-      let words = 1 + Int(rng.next() % 12)
-      var w = (0..<words).map { _ in rng.next() }
-      let bits = words * 64
-      let count = Int(rng.next() % UInt64(bits + 1))
-      let from = Int(rng.next() % UInt64(bits - count + 1))
-      let to = Int(rng.next() % UInt64(bits - count + 1))
-      var want = w
-      let source = (0..<count).map { (w[(from + $0) >> 6] >> UInt64((from + $0) & 63)) & 1 }
-      for k in 0..<count {
-        let p = to + k
-        want[p >> 6] = (want[p >> 6] & ~(1 << UInt64(p & 63))) | (source[k] << UInt64(p & 63))
-      }
-      w.withUnsafeMutableBufferPointer { _RowBitset.moveBits($0, from: from, to: to, count: count) }
-      #expect(w == want, "from \(from) to \(to) count \(count) in \(words) words")
-    }
-  }
-
-  @Test("display bits follow random batches in place, as a bit-by-bit rebuild moves them")
+  @Test("display bits follow random batches, as a bit-by-bit rebuild moves them")
   func bitsFollowRows() throws {
     for seed: UInt64 in 1...Sweep.pick(quick: 40, full: 200) {
       var rng = SeededGenerator(seed: seed)
