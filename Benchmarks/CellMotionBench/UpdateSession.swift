@@ -68,7 +68,8 @@ struct UpdateSessionResult: Codable {
       \(insertionsPerBatch) insertions + \(deletionsPerBatch) deletions spread over the table, at \(Int(rate)) Hz
         update: whole performBatchUpdates median \(f(updateCallMillisecondsMedian, 2)) ms, max \
       \(f(updateCallMillisecondsMax, 2)) ms (calls \(updateCallMilliseconds.map { f($0, 2) }.joined(separator: ", ")) \
-      ms; page faults \(updateCallPageFaults.map(String.init).joined(separator: ", "))); the layout diff alone on a copy of the rows (fresh memory) median \
+      ms; page faults \(updateCallPageFaults.map(String.init).joined(separator: ", "))); the layout diff alone on \
+      a copy of the rows (fresh memory) median \
       \(f(layoutDiffMillisecondsMedian, 2)) ms, max \(f(layoutDiffMillisecondsMax, 2)) ms
         per frame while animating (\(animatingFrames) frames): median \(f(frameMedianMicroseconds)) us, p99 \
       \(f(frameP99Microseconds)) us, worst \(f(worstFrameMicroseconds)) us (median \(f(frameOverKernel, 2))x the \
@@ -193,7 +194,8 @@ enum UpdateSession {
       visibleRowsMedian: visibleMedian, rowAnimationsDrawnMax: drawnMax,
       layoutDiffMillisecondsMedian: Statistics.median(diff.sorted()), layoutDiffMillisecondsMax: diff.max() ?? 0,
       updateCallMillisecondsMedian: Statistics.median(call.sorted()), updateCallMillisecondsMax: call.max() ?? 0,
-      updateCallMilliseconds: call, updateCallPageFaults: faults, animatingFrames: frames.count, frameMedianMicroseconds: frameMedian,
+      updateCallMilliseconds: call, updateCallPageFaults: faults,
+      animatingFrames: frames.count, frameMedianMicroseconds: frameMedian,
       frameP99Microseconds: Statistics.quantile(sortedFrames, 0.99), worstFrameMicroseconds: sortedFrames.last ?? 0,
       allocationsPerFrameSteadyState: counted > 0 ? Double(allocations) / Double(counted) : 0,
       firstFrameMicroseconds: firstFrame, kernelNanosecondsPerCell: kernel.nanosecondsPerCell,

@@ -81,8 +81,7 @@ struct _RowBitset: Sendable, Equatable {
           run: { from, c in writer.append(w, from: from, count: c) },
           fixed: { j in
             let from = map.fixedFrom[j]
-            let bit = from < 0 ? insertedBit(map.fixed[j]) : w[from &>> 6] & (1 &<< UInt64(from & 63)) != 0
-            writer.push(bit ? 1 : 0, 1)
+            writer.push((from < 0 ? insertedBit(map.fixed[j]) : contains(from)) ? 1 : 0, 1)
           })
         writer.finish()
       }
