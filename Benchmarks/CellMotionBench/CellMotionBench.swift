@@ -48,9 +48,13 @@ struct CellMotionBench: ParsableCommand {
   @Flag(help: "Skip measuring machine peaks (profilers: keeps them out of the profile; roofline columns become nan).")
   var noPeaks = false
 
+  @Option(help: "Threads the update session's batch updates may use (TableSimulation.updateThreads): 1 or 2.")
+  var updateThreads = 1
+
   mutating func validate() throws {
     if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be >= 1") }
     if let runs, runs < 1 { throw ValidationError("--runs must be >= 1") }
+    if updateThreads != 1 && updateThreads != 2 { throw ValidationError("--update-threads must be 1 or 2") }
     _ = try parsedSizes()
   }
 
@@ -150,10 +154,11 @@ struct CellMotionBench: ParsableCommand {
     var updates: UpdateSessionResult? = nil
     if runUpdates {
       progress.step("update session")
-      updates = try UpdateSession.run()
+      updates = try UpdateSession.run(threads: updateThreads)
       // The update call's growth with rows and changes (--all and --json only: it takes a while).
       if !summary {
-        (updates!.updateCallScaling, updates!.updateCallSustained, updates!.note) = try UpdateSession.scaling()
+        (updates!.updateCallScaling, updates!.updateCallSustained, updates!.note) = try UpdateSession.scaling(
+          threads: updateThreads)
       }
       if !json && !summary { print(updates!.summary) }
     }

@@ -10,7 +10,9 @@
 // Issue 32 adds the update call's scaling: the same kind of batch on tables of 100,000,
 // 1,000,000 and 4,000,000 rows at 1,000 insertions + 1,000 deletions, and on 1,000,000
 // rows at 100, 1,000 and 10,000 insertions (+ as many deletions), each batch landing
-// while the previous one animates (`updateCallScaling`).
+// while the previous one animates (`updateCallScaling`). `--update-threads 2` runs the
+// session and the scaling with `TableSimulation.updateThreads = 2` (each large batch's
+// rebuild in two parts at once).
 
 import CellMotion
 import CellMotionKernel
@@ -20,6 +22,9 @@ import _AllocCounter
 
 struct UpdateSessionResult: Codable {
   var rows: Int
+  /// The simulation's `updateThreads` (`--update-threads`): 1, the batch call on the
+  /// calling thread only; 2, a large batch's rebuild in two parts at once.
+  var updateThreads: Int
   var rate: Double
   var batches: Int
   var insertionsPerBatch: Int
@@ -49,7 +54,8 @@ struct UpdateSessionResult: Codable {
   /// median animating frame over its time for the median visible rows (the bar: at most 2).
   var kernelNanosecondsPerCell: Double
   var frameOverKernel: Double
-  /// The whole `performBatchUpdates` call by table size and batch size.
+  /// The whole `performBatchUpdates` call by table size and batch size (with the session's
+  /// `updateThreads`).
   var updateCallScaling: [UpdateCallPoint] = []
   /// The call once the table has been through eight batches (1,000,000 rows, 1,000 + 1,000
   /// a batch, 0.15 s apart): batches 9 to 16, which cost about twice the first six (the
@@ -66,7 +72,7 @@ struct UpdateSessionResult: Codable {
     return """
       update session: \(rows) rows, \(f(visibleRowsMedian, 0)) visible (median), \(batches) batches of \
       \(insertionsPerBatch) insertions + \(deletionsPerBatch) deletions spread over the table, at \(Int(rate)) Hz
-        update: whole performBatchUpdates median \(f(updateCallMillisecondsMedian, 2)) ms, max \
+        update (updateThreads \(updateThreads)): whole performBatchUpdates median \(f(updateCallMillisecondsMedian, 2)) ms, max \
       \(f(updateCallMillisecondsMax, 2)) ms (calls \(updateCallMilliseconds.map { f($0, 2) }.joined(separator: ", ")) \
       ms; page faults \(updateCallPageFaults.map(String.init).joined(separator: ", "))); the layout diff alone on \
       a copy of the rows (fresh memory) median \
@@ -85,6 +91,8 @@ struct UpdateSessionResult: Codable {
 /// The update call at one table size and batch size.
 struct UpdateCallPoint: Codable {
   var rows: Int
+  /// The simulation's `updateThreads`.
+  var threads: Int
   /// Insertions per batch (and as many deletions).
   var insertionsPerBatch: Int
   var deletionsPerBatch: Int
@@ -111,14 +119,19 @@ enum UpdateSession {
   /// Runs the session: frames at `rate` Hz for 2 s; batches at 0.5 s, 0.65 s (on the first
   /// in flight), 1.2 s and 1.35 s. Frames within 2 frames after a batch count as warm-up
   /// for allocations (the per-frame arrays grow to the batch's size once).
-  static func run(rows: Int = 1_000_000, rate: Double = 120, perBatch: Int = 1000) throws -> UpdateSessionResult {
+  /// `threads`: the simulation's `updateThreads` (1: the batch call on the calling thread
+  /// only).
+  static func run(rows: Int = 1_000_000, rate: Double = 120, perBatch: Int = 1000, threads: Int = 1) throws
+    -> UpdateSessionResult
+  {
     var g = BenchRandom(seed: 2027)
     let heights = (0..<rows).map { _ in Double(g.float(44, 120)) }
     // About 10,000 rows of 82 points on average.
     let viewport = 820_000.0
-    let sim = try TableSimulation(
+    var sim = try TableSimulation(
       layout: try TableLayout(rowHeights: heights), viewportHeight: viewport, scroll: try .stationary(at: 40_000_000),
       rule: .firstAppearanceOnly)
+    sim.updateThreads = threads
     // The kernel's reference before the animator is made (after its init, it would leave
     // the first frame colder caches than the init does).
     var kernel = try KernelBracket()
@@ -190,7 +203,7 @@ enum UpdateSession {
     let frameMedian = Statistics.median(sortedFrames)
     let visibleMedian = Statistics.median(visible.sorted())
     return UpdateSessionResult(
-      rows: rows, rate: rate, batches: batchTimes.count, insertionsPerBatch: perBatch, deletionsPerBatch: perBatch,
+      rows: rows, updateThreads: threads, rate: rate, batches: batchTimes.count, insertionsPerBatch: perBatch, deletionsPerBatch: perBatch,
       visibleRowsMedian: visibleMedian, rowAnimationsDrawnMax: drawnMax,
       layoutDiffMillisecondsMedian: Statistics.median(diff.sorted()), layoutDiffMillisecondsMax: diff.max() ?? 0,
       updateCallMillisecondsMedian: Statistics.median(call.sorted()), updateCallMillisecondsMax: call.max() ?? 0,
@@ -205,11 +218,13 @@ enum UpdateSession {
   /// The update call's cost by table size (1,000 insertions + 1,000 deletions) and by batch
   /// size (1,000,000 rows), and sustained (batches 9-16 of 16, `updateCallSustained`), with
   /// `scaling(rows:perBatch:batches:countingFrom:)`.
-  static func scaling() throws -> (points: [UpdateCallPoint], sustained: UpdateCallPoint, note: String) {
-    let sustained = try scaling(rows: 1_000_000, perBatch: 1000, batches: 16, countingFrom: 8)
+  static func scaling(threads: Int = 1) throws -> (points: [UpdateCallPoint], sustained: UpdateCallPoint, note: String) {
+    let sustained = try scaling(rows: 1_000_000, perBatch: 1000, batches: 16, countingFrom: 8, threads: threads)
     var points: [UpdateCallPoint] = []
-    for rows in [100_000, 1_000_000, 4_000_000] { points.append(try scaling(rows: rows, perBatch: 1000)) }
-    for perBatch in [100, 10_000] { points.append(try scaling(rows: 1_000_000, perBatch: perBatch)) }
+    for rows in [100_000, 1_000_000, 4_000_000] {
+      points.append(try scaling(rows: rows, perBatch: 1000, threads: threads))
+    }
+    for perBatch in [100, 10_000] { points.append(try scaling(rows: 1_000_000, perBatch: perBatch, threads: threads)) }
     points.sort { ($0.rows, $0.insertionsPerBatch) < ($1.rows, $1.insertionsPerBatch) }
     func ms(_ p: UpdateCallPoint) -> String { String(format: "%.2f", p.updateCallMillisecondsMedian) }
     let byRows = points.filter { $0.insertionsPerBatch == 1000 }.map { "\($0.rows / 1000)k rows \(ms($0)) ms" }
@@ -227,15 +242,18 @@ enum UpdateSession {
   /// `batches` batches of `perBatch` insertions and `perBatch` deletions on a table of `rows`
   /// rows showing about 10,000 of them, 0.15 s apart (each lands while the previous one
   /// animates), a frame stepped after each; the median and worst call of those from batch
-  /// `countingFrom` (0-based) on.
-  static func scaling(rows: Int, perBatch: Int, batches: Int = 7, countingFrom first: Int = 0) throws -> UpdateCallPoint {
+  /// `countingFrom` (0-based) on; `threads`, the simulation's `updateThreads`.
+  static func scaling(rows: Int, perBatch: Int, batches: Int = 7, countingFrom first: Int = 0, threads: Int = 1) throws
+    -> UpdateCallPoint
+  {
     var g = BenchRandom(seed: 2028)
     let heights = (0..<rows).map { _ in Double(g.float(44, 120)) }
     let layout = try TableLayout(rowHeights: heights)
     let middle = layout.contentHeight / 2
     // Only the animator holds the table (see `run`).
-    let sim = try TableSimulation(
+    var sim = try TableSimulation(
       layout: consume layout, viewportHeight: 820_000, scroll: try .stationary(at: middle), rule: .firstAppearanceOnly)
+    sim.updateThreads = threads
     var animator = try TableAnimator(
       simulation: consume sim, recipes: TableRecipes(first: .tipIn), cellWidth: 390, capacity: 16_384)
     try animator.step(to: 0)
@@ -251,7 +269,7 @@ enum UpdateSession {
       try animator.step(to: t + 1 / 120)
     }
     return UpdateCallPoint(
-      rows: rows, insertionsPerBatch: perBatch, deletionsPerBatch: perBatch, batches: call.count,
+      rows: rows, threads: threads, insertionsPerBatch: perBatch, deletionsPerBatch: perBatch, batches: call.count,
       updateCallMillisecondsMedian: Statistics.median(call.sorted()), updateCallMillisecondsMax: call.max() ?? 0)
   }
 }

@@ -28,6 +28,8 @@
 //    through, no single batch pays for a whole-table compaction, and no batch moves
 //    leaves the bound does not need moved.
 
+import Dispatch
+
 /// An element of a blocked sequence that may be stored as a run: element `offset` of a run
 /// that starts at `first` is `_run(first, offset)`.
 protocol _RunElement: Equatable, Sendable, BitwiseCopyable {
@@ -110,6 +112,11 @@ final class _Slab<Element>: @unchecked Sendable {
 /// Kept by the owner of the latest version (`TableRows`), moved out for a batch and back.
 struct _Recycle<Leaf: _BlockLeaf>: Sendable {
   var leaves: [Leaf] = []
+  /// The directory array of a rebuild's second part (`_Blocks.applying(_:split:...)`).
+  var partLeaves: [Leaf] = []
+  /// Slab words the last rebuild in two parts wrote per changed row (nil before one):
+  /// what the next one gives each part room for.
+  var wordsPerChange: Double? = nil
   var starts: [Int] = []
   var slabs: [_Slab<Leaf.Element>] = []
   /// A layout's leaf offsets (`TableLayout.tops`; heights only).
@@ -298,17 +305,115 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
     var builder = _BlockBuilder<Leaf>(
       editing: self, reservingLeaves: leaves.count + 2 * (map.fixed.count + map.removed.count + overrides.count) + 2,
       recycle: &recycle)
-    var next = 0
-    var n = 0
+    build(
+      map, from: _MapPosition(), to: map.newRowCount, fixedValue: fixedValue, overrides: overrides[...],
+      into: &builder, visitRun: visitRun)
+    return finish(&builder, recycle: &recycle)
+  }
+
+  /// `builder`'s sequence, finished; this version's directory goes to `recycle` (the next
+  /// batch's, once this version is gone).
+  private func finish(_ builder: inout _BlockBuilder<Leaf>, recycle: inout _Recycle<Leaf>) -> _Blocks {
+    let built = builder.finish(recycle: &recycle)
+    recycle.leaves = leaves
+    recycle.starts = starts
+    return built
+  }
+
+  /// Where a batch's rebuild may be cut in two parts of about equal work, built at once
+  /// by two threads (`applying(_:split:...)`): a leaf's first row that the batch keeps in
+  /// order, near the middle of the batch's changes (or of the rows, when the leaves
+  /// outweigh the changes). Nil when there is no such place (a sequence of one or two
+  /// leaves, or no kept leaf start near the middle).
+  func splitPosition(_ map: UpdateMap, overrides: Int) -> _MapPosition? {
+    guard leaves.count >= 4, map.oldRowCount > 0 else { return nil }
+    let changes = map.removed.count + map.fixed.count + overrides
+    // A changed row costs about a leaf's copy; a leaf walked, a few words.
+    var target = map.oldRowCount / 2
+    if changes * 32 > leaves.count {
+      // The middle change: of the removed rows or of the fixed ones (a new index is near
+      // its old one), whichever the batch has more of.
+      if map.removed.count >= map.fixed.count, !map.removed.isEmpty {
+        target = map.removed[map.removed.count / 2]
+      } else if !map.fixed.isEmpty {
+        target = Swift.min(map.oldRowCount - 1, map.fixed[map.fixed.count / 2])
+      }
+    }
+    var b = Swift.max(1, locate(Swift.min(target, count - 1)).leaf)
+    // The first kept leaf start from there (a few leaves at most: removed rows are rare
+    // among a leaf's first rows).
+    let last = Swift.min(leaves.count - 1, b + 8)
+    while b <= last {
+      let o = starts[b]
+      let q = _lowerBound(map.removed, o)
+      if q == map.removed.count || map.removed[q] != o {
+        let p = map.position(ofKeptRow: o)
+        return p.new > 0 && p.new < map.newRowCount ? p : nil
+      }
+      b += 1
+    }
+    return nil
+  }
+
+  /// `applying(_:fixedValue:overrides:recycle:visitRun:)` built in two parts at once on two
+  /// threads (`_bothAtOnce`), the rows after the update before `split.new` and the others,
+  /// then joined: the same elements. `visitRun(part, oldStart, count)` is called from the
+  /// part's thread (part 0 or 1) for each run of that part, in order within it; a run that
+  /// crosses the split is visited in two pieces, the second starting at `split.old`.
+  /// `fixedValue` is called from both threads and must only read.
+  func applying(
+    _ map: UpdateMap, split: _MapPosition, fixedValue: (Int) -> Element, overrides: [(index: Int, value: Element)] = [],
+    recycle: inout _Recycle<Leaf>, visitRun: (_ part: Int, _ oldStart: Int, _ count: Int) -> Void = { _, _, _ in }
+  ) -> _Blocks {
+    let changes = map.fixed.count + map.removed.count + overrides.count
+    let reserve = leaves.count + 2 * changes + 2
+    let cut = overrides.withUnsafeBufferPointer { o in _partitionPoint(o.count) { o[$0].index >= split.new } }
+    // Room for each part: the words a change took last time (else a fresh leaf's), a
+    // quarter more, and a slab.
+    let perChange = recycle.wordsPerChange ?? Double(Leaf.words(_BlockSize.target))
+    func words(_ c: Int) -> Int { Int(Double(c) * perChange * 1.25) + _BlockSize.slab }
+    let before = split.removed + split.fixed + cut
+    var first = _BlockBuilder<Leaf>(editing: self, reservingLeaves: reserve, recycle: &recycle)
+    // The second part may hold most of the leaves: its array must not grow on its thread
+    // (see `splittingOff`).
+    var second = first.splittingOff(
+      reservingLeaves: reserve, words: (words(before), words(changes - before)), recycle: &recycle)
+    _bothAtOnce(
+      {
+        build(
+          map, from: _MapPosition(), to: split.new, fixedValue: fixedValue, overrides: overrides[..<cut],
+          into: &first, visitRun: { visitRun(0, $0, $1) })
+      },
+      {
+        build(
+          map, from: split, to: map.newRowCount, fixedValue: fixedValue, overrides: overrides[cut...],
+          into: &second, visitRun: { visitRun(1, $0, $1) })
+      })
+    first.join(&second, recycle: &recycle)
+    recycle.wordsPerChange = Double(first.written) / Double(Swift.max(1, changes))
+    return finish(&first, recycle: &recycle)
+  }
+
+  /// Appends to `builder` the rows after the update from `start` to `end` (exclusive):
+  /// runs copied (whole leaves shared), fixed rows from `fixedValue`, `overrides` (those
+  /// of these rows, increasing) in place of theirs.
+  private func build(
+    _ map: UpdateMap, from start: _MapPosition, to end: Int, fixedValue: (Int) -> Element,
+    overrides: ArraySlice<(index: Int, value: Element)>, into builder: inout _BlockBuilder<Leaf>,
+    visitRun: (_ oldStart: Int, _ count: Int) -> Void
+  ) {
+    var next = overrides.startIndex
+    var n = start.new
     // The runs come in increasing old index: the leaves are found with a cursor.
-    var cursor = 0
+    var cursor = start.old < count ? locate(start.old).leaf : 0
     map.walkRuns(
+      from: start, to: end,
       run: { o, count in
         visitRun(o, count)
         var from = o
         var at = n
         let end = n + count
-        while next < overrides.count, overrides[next].index < end {
+        while next < overrides.endIndex, overrides[next].index < end {
           let row = overrides[next].index
           appendRange(from..<(from + row - at), cursor: &cursor, to: &builder)
           builder.append(overrides[next].value)
@@ -320,7 +425,7 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
         n = end
       },
       fixed: { j in
-        if next < overrides.count, overrides[next].index == n {
+        if next < overrides.endIndex, overrides[next].index == n {
           builder.append(overrides[next].value)
           next += 1
         } else {
@@ -328,11 +433,6 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
         }
         n += 1
       })
-    let built = builder.finish(recycle: &recycle)
-    // This version's directory: the next batch's, once this version is gone.
-    recycle.leaves = leaves
-    recycle.starts = starts
-    return built
   }
 
   /// `self` with element `i` replaced by `value` (unchecked: `0 <= i < count`): its leaf
@@ -431,7 +531,7 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
   /// Index of the first new slab.
   private var firstNew: Int
   /// Words written to new slabs.
-  private var written = 0
+  private(set) var written = 0
   /// Capacity of the next new slab.
   private var nextCapacity: Int
   /// The newest slab's free words (`slabs.last`, when it is new): handed out here, without
@@ -465,6 +565,89 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
     leaves = ._reusing(&recycle.leaves, capacity: n)
     recycled = recycle.slabs
     recycle.slabs = []
+  }
+
+  /// A builder for the part of the same edit after this one's (`_Blocks.applying(_:split:
+  /// ...)`), made before either builds, with `recycle`'s second directory array. The
+  /// recycled slabs are shared out so that each part has room for about `words` words,
+  /// and what they lack is allocated here: memory a thread allocates comes from its own
+  /// arena of the C allocator, which returns freed pages to the system, so slabs allocated
+  /// by the second thread faulted in fresh pages on every batch (about 290 faults a batch
+  /// at a million rows, measured with the benchmark).
+  mutating func splittingOff(
+    reservingLeaves n: Int, words: (first: Int, second: Int), recycle: inout _Recycle<Leaf>
+  ) -> _BlockBuilder {
+    var other = _BlockBuilder(reservingLeaves: 0)
+    other.slabs = slabs
+    other.firstNew = firstNew
+    other.leaves = ._reusing(&recycle.partLeaves, capacity: n)
+    // Slabs another version still holds cannot be written: dropped now, as `room` would.
+    // The others are shared out in proportion to the words each part needs.
+    var usable: [_Slab<Element>] = []
+    while var r = recycled.popLast() {
+      if isKnownUniquelyReferenced(&r) { usable.append(r) }
+    }
+    let share = usable.reduce(0) { $0 + $1.capacity } * words.first / Swift.max(1, words.first + words.second)
+    var mine = 0
+    for r in usable {
+      if mine < share {
+        mine += r.capacity
+        recycled.append(r)
+      } else {
+        other.recycled.append(r)
+      }
+    }
+    func provide(_ slabs: inout [_Slab<Element>], _ words: Int) {
+      var have = slabs.reduce(0) { $0 + $1.capacity }
+      while have < words {
+        slabs.append(_Slab(capacity: _BlockSize.slab))
+        have += _BlockSize.slab
+      }
+    }
+    provide(&recycled, words.first)
+    provide(&other.recycled, words.second)
+    return other
+  }
+
+  /// Appends what `other` (from `splittingOff`, built for the rows after this builder's)
+  /// built, as if this builder had: its new slabs after this one's, its first leaf taken
+  /// as `appendLeaf` takes a leaf (merged with a small leaf before it, as one build would
+  /// have), the others as they are. `other`'s directory array goes back to `recycle`.
+  mutating func join(_ other: inout _BlockBuilder, recycle: inout _Recycle<Leaf>) {
+    flush()
+    other.flush()
+    if other.slabs.count > firstNew {
+      // Its new slabs are numbered after this builder's.
+      let shift = Int32(slabs.count - firstNew)
+      let fresh = Int32(firstNew)
+      if shift != 0 {
+        other.leaves.withUnsafeMutableBufferPointer { ls in
+          for b in ls.indices where ls[b].slab >= fresh { ls[b].slab &+= shift }
+        }
+      }
+      slabs.append(contentsOf: other.slabs[firstNew...])
+      // The newest slab's free words are now `other`'s.
+      free = other.free
+      freeCount = other.freeCount
+      nextCapacity = Swift.max(nextCapacity, other.nextCapacity)
+    }
+    written += other.written
+    slabsReused += other.slabsReused
+    recycled.append(contentsOf: other.recycled)
+    other.recycled = []
+    var b = 0
+    while b < other.leaves.count, b == 0 || openCount > 0 {
+      appendLeaf(other.leaves[b])
+      b += 1
+    }
+    flush()
+    if b < other.leaves.count {
+      for k in b..<other.leaves.count { total += other.leaves[k].count }
+      leaves.append(contentsOf: other.leaves[b...])
+    }
+    other.leaves.removeAll(keepingCapacity: true)
+    recycle.partLeaves = other.leaves
+    other.leaves = []
   }
 
   /// `n` words in the newest slab, a new slab when it is full. Returns the words and the
@@ -794,4 +977,27 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
     kept.append(contentsOf: slabs[firstNew...])
     return _Blocks(leaves: all, starts: starts, slabs: kept)
   }
+}
+
+/// Runs `first` and `second` at once, on the calling thread and one of Dispatch's (both on
+/// the calling thread when none is free), and returns when both have. Each may write only
+/// what the other does not touch.
+func _bothAtOnce(_ first: () -> Void, _ second: () -> Void) {
+  withoutActuallyEscaping(first) { first in
+    withoutActuallyEscaping(second) { second in
+      let pair = _ClosurePair(first: first, second: second)
+      DispatchQueue.concurrentPerform(iterations: 2) { i in
+        if i == 0 { pair.first() } else { pair.second() }
+      }
+    }
+  }
+}
+
+/// `_bothAtOnce`'s two closures, handed to Dispatch's threads.
+private struct _ClosurePair: @unchecked Sendable {
+  // @unchecked: the closures write disjoint variables (each part's builder and reads) and
+  // only read what they share (the sequence before the batch, the map); concurrentPerform
+  // returns after both, before anything they capture goes.
+  let first: () -> Void
+  let second: () -> Void
 }

@@ -268,36 +268,68 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
   ///
   /// - Complexity: O((k + c) log k + (k + c) x leaf + leaves) for k moved rows and c
   ///   height changes.
+  ///
+  /// `split`: where to cut the rebuild in two parts built at once by two threads
+  /// (`_Blocks.splitPosition`); nil, one part on the calling thread. The same layout and
+  /// places either way.
   func applying(
-    _ map: UpdateMap, fixedHeight: (Int) -> Double, newHeights: [(Int, Double)], recycle: inout _Recycle<_HeightLeaf>
+    _ map: UpdateMap, fixedHeight: (Int) -> Double, newHeights: [(Int, Double)], split: _MapPosition? = nil,
+    recycle: inout _Recycle<_HeightLeaf>
   ) throws(CellMotionError) -> (layout: TableLayout, places: _BeforePlaces) {
     // A changed row's place after the update (a moved row's is its destination).
     let overrides = newHeights.map { (index: map._newIndex($0.0)!, value: $0.1) }.sorted { $0.index < $1.index }
-    var read = _BeforePlaces()
-    read.runTops.reserveCapacity(map.fixed.count + map.removed.count + 1)
-    read.removed.reserveCapacity(map.removed.count)
-    var cursor = 0
-    // Old rows from here to the next run's first are removed ones (the runs and the
-    // removed rows cover the rows before the batch, in order).
-    var next = 0
-    let blocks = heightBlocks.applying(
-      map, fixedValue: fixedHeight, overrides: overrides, recycle: &recycle,
-      visitRun: { o, count in
+    // Each part's reads: its runs' tops and its removed rows' places, from old row
+    // `from` on (the removed rows up to the next run's first are read at that run).
+    struct Reader {
+      var places = _BeforePlaces()
+      var cursor = 0
+      var next: Int
+      init(from: Int, runs: Int, removed: Int) {
+        next = from
+        places.runTops.reserveCapacity(runs)
+        places.removed.reserveCapacity(removed)
+      }
+      mutating func visit(_ layout: TableLayout, run o: Int, _ count: Int) {
         while next < o {
-          read.removed.append(_place(next, cursor: &cursor))
+          places.removed.append(layout._place(next, cursor: &cursor))
           next += 1
         }
-        read.runTops.append(_top(o, cursor: &cursor))
+        places.runTops.append(layout._top(o, cursor: &cursor))
         next = o + count
-      })
-    while next < rowCount {
-      read.removed.append(_place(next, cursor: &cursor))
-      next += 1
+      }
+      mutating func finish(_ layout: TableLayout, upTo end: Int) {
+        while next < end {
+          places.removed.append(layout._place(next, cursor: &cursor))
+          next += 1
+        }
+      }
     }
-    let layout = try TableLayout(checkedBlocks: blocks, topsIn: &recycle.tops)
+    let runs = map.fixed.count + map.removed.count + 1
+    var read = Reader(from: 0, runs: runs, removed: map.removed.count)
+    let built: _Blocks<_HeightLeaf>
+    if let split {
+      var second = Reader(from: split.old, runs: runs / 2 + 2, removed: map.removed.count - split.removed)
+      second.cursor = uniformHeight == nil && split.old < rowCount ? blocks.locate(split.old).leaf : 0
+      built = heightBlocks.applying(
+        map, split: split, fixedValue: fixedHeight, overrides: overrides, recycle: &recycle,
+        visitRun: { part, o, count in
+          if part == 0 { read.visit(self, run: o, count) } else { second.visit(self, run: o, count) }
+        })
+      read.finish(self, upTo: split.old)
+      second.finish(self, upTo: rowCount)
+      // A run the cut went through was visited twice: its first piece's top is its own.
+      read.places.runTops += map.continuesRun(split) ? second.places.runTops.dropFirst() : second.places.runTops[...]
+      read.places.removed += second.places.removed
+    } else {
+      built = heightBlocks.applying(
+        map, fixedValue: fixedHeight, overrides: overrides, recycle: &recycle,
+        visitRun: { o, count in read.visit(self, run: o, count) })
+      read.finish(self, upTo: rowCount)
+    }
+    let layout = try TableLayout(checkedBlocks: built, topsIn: &recycle.tops)
     // This layout's offsets: the next batch's, once this layout is gone.
     recycle.tops = tops
-    return (layout, read)
+    return (layout, read.places)
   }
 
   /// Whether the layout uses the O(1) uniform representation.

@@ -39,6 +39,10 @@ public struct TableSimulation: Sendable {
   public private(set) var updates: UpdateAnimations
   /// Scratch: the update cells near the band this frame (positions in `updates.cells`).
   var updateHits: [Int] = []
+  /// Threads a batch update may use to rebuild the rows, 1 or 2 (`TableRows.apply`'s
+  /// `threads`: with 2, a large batch builds its heights and identifiers in two parts at
+  /// once). The same rows and animations either way. Default 1: the calling thread only.
+  public var updateThreads = 1
 
   /// A simulation of a table with `layout` in a viewport `viewportHeight` points tall.
   ///
@@ -390,8 +394,8 @@ public struct TableSimulation: Sendable {
   /// - Throws: as `TableRows.apply`; `.invalidCombination` for a time before the last
   ///   step or batch, or a simulation with an expansion state (not supported with updates
   ///   yet); `.outOfRange` when the rows after it are so short that the viewport could show
-  ///   more than `maxVisibleRows` of them. On error the simulation is unchanged. Steps after it must not go back before
-  ///   `time`.
+  ///   more than `maxVisibleRows` of them, or `updateThreads` outside 1...2. On error the
+  ///   simulation is unchanged. Steps after it must not go back before `time`.
   /// - Complexity: O(k log k + k x leaf + L + n / 64 + c) for k changes, n rows in L leaves
   ///   of 64-128 rows and c row animations in flight (`TableRows.apply`,
   ///   `DisplayTracker`'s bits moved a word at a time).
@@ -400,12 +404,15 @@ public struct TableSimulation: Sendable {
     _ update: RowUpdate, at time: Double, expectedRowCount: Int? = nil
   ) throws(CellMotionError) -> AppliedUpdate {
     try checkTimeOrder(time)
+    guard updateThreads == 1 || updateThreads == 2 else {
+      throw .outOfRange(field: "updateThreads", value: Double(updateThreads), expected: "1 or 2")
+    }
     guard expansion == nil else {
       throw .invalidCombination(field: "update", reason: "batch updates of a table with expanding rows are not supported yet")
     }
     let band = viewportHeight + 2 * overscan
     let applied = try rows.apply(
-      update, expectedRowCount: expectedRowCount, minimumHeight: InputLimits.length.lowerBound,
+      update, expectedRowCount: expectedRowCount, minimumHeight: InputLimits.length.lowerBound, threads: updateThreads,
       checkingAfter: { after throws(CellMotionError) in try Self.checkVisibleRows(after, band: band, field: "update") })
     updates.removeFinished(at: time)
     updates.record(applied, at: time)

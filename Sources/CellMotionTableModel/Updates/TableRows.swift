@@ -187,10 +187,16 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
   ///
   /// - Complexity: O(k x leaf + leaves) for k changed rows.
   func rebuilt(
-    _ map: UpdateMap, fixedValue: (Int) -> RowID, nextFresh fresh: Int, recycle: inout _Recycle<_IDLeaf>
+    _ map: UpdateMap, fixedValue: (Int) -> RowID, nextFresh fresh: Int, split: _MapPosition? = nil,
+    recycle: inout _Recycle<_IDLeaf>
   ) -> RowIdentifiers {
-    RowIdentifiers(
-      blocks: blocks.applying(map, fixedValue: fixedValue, recycle: &recycle), nextFresh: Swift.max(nextFresh, fresh))
+    let rebuilt =
+      if let split {
+        blocks.applying(map, split: split, fixedValue: fixedValue, recycle: &recycle)
+      } else {
+        blocks.applying(map, fixedValue: fixedValue, recycle: &recycle)
+      }
+    return RowIdentifiers(blocks: rebuilt, nextFresh: Swift.max(nextFresh, fresh))
   }
 
   public static func == (a: RowIdentifiers, b: RowIdentifiers) -> Bool { a.blocks.elementsEqual(b.blocks) }
@@ -277,13 +283,18 @@ public struct TableRows: Sendable, Equatable {
   ///     not checked.
   ///   - minimumHeight: the least height in points an inserted or changed row may have
   ///     (`TableSimulation` passes `InputLimits.length.lowerBound`).
+  ///   - threads: 1 or 2. With 2, a large batch (a table of more than a few thousand rows)
+  ///     rebuilds its heights, then its identifiers, in two parts at once, the second on
+  ///     one of Dispatch's threads (`DispatchQueue.concurrentPerform`): the rebuild is
+  ///     bound by memory, and two cores wait on it in parallel. The same rows either way.
   /// - Returns: what the batch did, for animating it.
   /// - Throws: `CellMotionError.invalidUpdate` naming the broken `UpdateRule` and the entry
   ///   (an index out of range, an index named twice, a row deleted and moved, reloaded and
   ///   moved, deleted and reloaded, a height for a deleted row, an identifier already in
   ///   use, a row count other than `expectedRowCount`); `.notFinite` / `.outOfRange` for a
   ///   bad height or a content height that overflows; `.outOfRange` for more rows than
-  ///   `TableLayout.maxRowCount`. On error the rows are unchanged.
+  ///   `TableLayout.maxRowCount` or `threads` outside 1...2. On error the rows are
+  ///   unchanged.
   /// - Complexity: O(k log k) to validate k entries and O(k x leaf + leaves) to rebuild the
   ///   heights and identifiers (leaves of 64-128 rows; O(k) when a uniform layout
   ///   stays uniform), for any row count; an insertion that gives an identifier below
@@ -293,18 +304,23 @@ public struct TableRows: Sendable, Equatable {
   ///   of these rows, or a layout kept from a batch, keeps its memory its own).
   @discardableResult
   public mutating func apply(
-    _ update: RowUpdate, expectedRowCount: Int? = nil, minimumHeight: Double = 0
+    _ update: RowUpdate, expectedRowCount: Int? = nil, minimumHeight: Double = 0, threads: Int = 1
   ) throws(CellMotionError) -> AppliedUpdate {
-    try apply(update, expectedRowCount: expectedRowCount, minimumHeight: minimumHeight, checkingAfter: { _ in })
+    try apply(
+      update, expectedRowCount: expectedRowCount, minimumHeight: minimumHeight, threads: threads,
+      checkingAfter: { _ in })
   }
 
   /// `apply(_:expectedRowCount:minimumHeight:)`, with `check` given the layout after the
   /// batch before the rows change: if it throws, the rows stay as they were. (A caller
   /// that kept a copy of the rows to restore would hold the memory the batch builds in.)
   mutating func apply(
-    _ update: RowUpdate, expectedRowCount: Int?, minimumHeight: Double,
+    _ update: RowUpdate, expectedRowCount: Int?, minimumHeight: Double, threads: Int,
     checkingAfter check: (TableLayout) throws(CellMotionError) -> Void
   ) throws(CellMotionError) -> AppliedUpdate {
+    guard threads == 1 || threads == 2 else {
+      throw .outOfRange(field: "threads", value: Double(threads), expected: "1 or 2")
+    }
     let plan = try UpdatePlan(update, rows: self, expectedRowCount: expectedRowCount, minimumHeight: minimumHeight)
     // Moved out for the batch, so that this holds its only reference.
     var recycle = self.recycle
@@ -327,7 +343,9 @@ public struct TableRows: Sendable, Equatable {
         fixedHeight: { j in
           let from = map.fixedFrom[j]
           return from < 0 ? plan.insertionOfFixed[j]!.height : before._height(from)
-        }, newHeights: plan.newHeights, recycle: &recycle.heights)
+        }, newHeights: plan.newHeights,
+        split: Self.split(before.heightBlocks, map, overrides: plan.newHeights.count, threads: threads),
+        recycle: &recycle.heights)
       after = rebuilt.layout
       places = rebuilt.places
     }
@@ -370,7 +388,8 @@ public struct TableRows: Sendable, Equatable {
       map.fixed.isEmpty && map.removed.isEmpty
       ? ids
       : ids.rebuilt(
-        map, fixedValue: { j in insertedIDs[j] ?? oldIDs[map.fixedFrom[j]] }, nextFresh: fresh, recycle: &recycle.ids)
+        map, fixedValue: { j in insertedIDs[j] ?? oldIDs[map.fixedFrom[j]] }, nextFresh: fresh,
+        split: Self.split(ids.blocks, map, overrides: 0, threads: threads), recycle: &recycle.ids)
     var deleted: [(index: Int, id: RowID, animation: RowAnimation)] = []
     var moved: [(from: Int, to: Int, id: RowID)] = []
     // The removed rows come by increasing index: their identifiers are read with a cursor.
@@ -394,6 +413,19 @@ public struct TableRows: Sendable, Equatable {
       before: before, after: after, map: map, inserted: inserted, deleted: deleted, reloaded: reloaded, moved: moved,
       changedHeights: plan.newHeights.map { (oldIndex: $0.0, newIndex: map._newIndex($0.0)!) }, beforePlaces: places)
   }
+
+  /// Where a rebuild of `blocks` by `map` is cut in two parts built at once: with two
+  /// threads, when the work (about a leaf's copy per changed row, a few words per leaf
+  /// walked) is worth a second thread's start (tens of microseconds); else nil.
+  static func split<Leaf>(_ blocks: _Blocks<Leaf>, _ map: UpdateMap, overrides: Int, threads: Int) -> _MapPosition? {
+    guard threads == 2 else { return nil }
+    let changes = map.fixed.count + map.removed.count + overrides
+    guard blocks.leaves.count + 16 * changes >= splitWork else { return nil }
+    return blocks.splitPosition(map, overrides: overrides)
+  }
+
+  /// The least work (leaves walked + 16 x changed rows) a rebuild is cut in two for.
+  static let splitWork = 4096
 
   /// Rows equal when their identifiers and heights are (and the layouts' representations,
   /// as `TableLayout`'s equality has it).

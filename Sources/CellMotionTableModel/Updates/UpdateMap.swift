@@ -128,11 +128,21 @@ public struct UpdateMap: Sendable, Equatable {
   ///
   /// - Complexity: O(k) calls for k changed rows.
   func walkRuns(run: (_ oldStart: Int, _ count: Int) -> Void, fixed fixedRow: (Int) -> Void) {
-    var o = 0
-    var q = 0
-    var j = 0
-    var n = 0
-    while n < newRowCount {
+    walkRuns(from: _MapPosition(), to: newRowCount, run: run, fixed: fixedRow)
+  }
+
+  /// `walkRuns(run:fixed:)` for the rows after the update from `start` (the position of a
+  /// row that keeps its order, `position(ofKeptRow:)`, or the first row) to `end`
+  /// (exclusive): a run that crosses `end` is cut there.
+  func walkRuns(
+    from start: _MapPosition, to end: Int, run: (_ oldStart: Int, _ count: Int) -> Void,
+    fixed fixedRow: (Int) -> Void
+  ) {
+    var o = start.old
+    var q = start.removed
+    var j = start.fixed
+    var n = start.new
+    while n < end {
       if j < fixed.count, fixed[j] == n {
         fixedRow(j)
         j += 1
@@ -144,12 +154,39 @@ public struct UpdateMap: Sendable, Equatable {
         o += 1
       }
       // Both bounds are >= 1: the next fixed row is after n, the next removed row after o.
-      let count = min(j < fixed.count ? fixed[j] - n : newRowCount - n, q < removed.count ? removed[q] - o : oldRowCount - o)
+      let count = min(
+        j < fixed.count ? fixed[j] - n : newRowCount - n, q < removed.count ? removed[q] - o : oldRowCount - o, end - n)
       run(o, count)
       n += count
       o += count
     }
   }
+
+  /// Where a walk of the map stands at `oldRow`, a row before the update that keeps its
+  /// place in order (not removed; unchecked).
+  func position(ofKeptRow oldRow: Int) -> _MapPosition {
+    let q = _lowerBound(removed, oldRow)
+    let r = oldRow - q
+    let j = Self.countShifted(fixed, atMost: r)
+    return _MapPosition(old: oldRow, removed: q, fixed: j, new: r + j)
+  }
+
+  /// Whether `oldRow` (kept, unchecked) continues the run of the row before it: that row
+  /// is kept too and lands just before it (no fixed row between them).
+  func continuesRun(_ p: _MapPosition) -> Bool {
+    p.old > 0 && p.new > 0 && (p.removed == 0 || removed[p.removed - 1] != p.old - 1)
+      && (p.fixed == 0 || fixed[p.fixed - 1] != p.new - 1)
+  }
+}
+
+/// A place in a walk of an `UpdateMap` (`walkRuns(from:to:run:fixed:)`): at old row `old`
+/// and new row `new`, with `removed` removed rows before `old` and `fixed` fixed rows
+/// before `new`.
+struct _MapPosition: Sendable {
+  var old = 0
+  var removed = 0
+  var fixed = 0
+  var new = 0
 }
 
 /// First index of a sorted array whose element is >= `x`.
