@@ -145,6 +145,52 @@ struct SplitRebuildTests {
     #expect(split >= Sweep.pick(quick: 12, full: 40) / 2, "\(split) batches cut")
   }
 
+  @Test("an animator whose batch updates use two threads draws the same frames, bit for bit, as one that uses one")
+  func twoThreadFrames() throws {
+    var rng = SeededGenerator(seed: 2029)
+    let heights = (0..<40_000).map { _ in (rng.uniform(20...120) * 64).rounded() / 64 }
+    func animator(threads: Int) throws -> TableAnimator {
+      var sim = try TableSimulation(
+        layout: try TableLayout(rowHeights: heights), viewportHeight: 4000,
+        scroll: try .constantVelocity(from: 0, velocity: 1500, startTime: 0, limits: 0...3_000_000),
+        rule: .firstAppearanceOnly)
+      sim.updateThreads = threads
+      return try TableAnimator(simulation: sim, recipes: TableRecipes(first: .tipIn), cellWidth: 390, capacity: 512)
+    }
+    var one = try animator(threads: 1)
+    var two = try animator(threads: 2)
+    var cut = 0
+    for n in 0..<160 {
+      let t = Double(n) / 60
+      if n % 12 == 3 {
+        // A large batch (cut in two) that also lands in view: deletions, insertions, moves,
+        // reloads and height changes around the visible rows and across the table.
+        let count = one.simulation.layout.rowCount
+        let top = one.frame.rows.lowerBound
+        var u = randomBatch(rows: count, changes: 400, &rng)
+        var named = Set(u.deletions.map(\.index) + u.reloads.map(\.index) + u.moves.map(\.from) + u.heightChanges.map(\.index))
+        for r in [top + 2, top + 5, top + 9] where r < count && named.insert(r).inserted {
+          u.reloadRows(at: [r], height: 70, with: .fade)
+        }
+        let plan = try UpdatePlan(u, rows: two.simulation.rows, expectedRowCount: nil, minimumHeight: 0)
+        if TableRows.split(two.simulation.layout.heightBlocks, plan.map, overrides: plan.newHeights.count, threads: 2) != nil {
+          cut += 1
+        }
+        let a = try one.performBatchUpdates(u, at: t)
+        let b = try two.performBatchUpdates(u, at: t)
+        #expect(a.map == b.map && a.inserted.map(\.id) == b.inserted.map(\.id), "frame \(n)")
+      }
+      try one.step(to: t)
+      try two.step(to: t)
+      let (f, g) = (one.frame, two.frame)
+      #expect(f.rows == g.rows && f.matrices == g.matrices && f.opacity == g.opacity && f.heights == g.heights, "frame \(n)")
+      #expect(f.events.updateCells == g.events.updateCells, "frame \(n): update cells")
+      #expect(f.extraMatrices == g.extraMatrices && f.extraOpacity == g.extraOpacity, "frame \(n): extra cells")
+    }
+    #expect(one.simulation.rows == two.simulation.rows)
+    #expect(cut >= 10, "\(cut) batches cut in two")
+  }
+
   @Test("threads other than 1 or 2 are a typed error, and the rows stay as they were")
   func badThreads() throws {
     var rows = TableRows(layout: try TableLayout(rowHeights: [44, 50, 60]))

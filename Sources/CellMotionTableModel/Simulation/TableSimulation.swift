@@ -411,12 +411,35 @@ public struct TableSimulation: Sendable {
       throw .invalidCombination(field: "update", reason: "batch updates of a table with expanding rows are not supported yet")
     }
     let band = viewportHeight + 2 * overscan
-    let applied = try rows.apply(
+    let prepared = try rows.prepare(
       update, expectedRowCount: expectedRowCount, minimumHeight: InputLimits.length.lowerBound, threads: updateThreads,
       checkingAfter: { after throws(CellMotionError) in try Self.checkVisibleRows(after, band: band, field: "update") })
-    updates.removeFinished(at: time)
-    updates.record(applied, at: time)
-    display.applyUpdate(applied.map)
+    var recycle = rows.takeIdentifierRecycle()
+    let applied: AppliedUpdate
+    if updateThreads == 2 {
+      // The identifiers rebuild on one thread while the batch's slides are worked out and
+      // the display bits moved on the other: each needs only the prepared batch.
+      var ids: RowIdentifiers? = nil
+      var batch: ActiveBatch? = nil
+      let clock = updates.slideClock(at: time)
+      _bothAtOnce(
+        { ids = TableRows.identifiers(after: prepared, threads: 1, recycle: &recycle) },
+        {
+          batch = ActiveBatch(
+            map: prepared.map, before: prepared.before, after: prepared.after,
+            changedHeights: prepared.changedHeights, places: prepared.places, clock: clock)
+          display.applyUpdate(prepared.map)
+        })
+      applied = rows.complete(prepared, ids: ids!, recycle: recycle)
+      updates.removeFinished(at: time)
+      updates.record(applied, at: time, batch: batch)
+    } else {
+      let ids = TableRows.identifiers(after: prepared, threads: 1, recycle: &recycle)
+      applied = rows.complete(prepared, ids: ids, recycle: recycle)
+      updates.removeFinished(at: time)
+      updates.record(applied, at: time)
+      display.applyUpdate(applied.map)
+    }
     lastTime = time
     return applied
   }

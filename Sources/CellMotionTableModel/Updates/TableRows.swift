@@ -318,14 +318,51 @@ public struct TableRows: Sendable, Equatable {
     _ update: RowUpdate, expectedRowCount: Int?, minimumHeight: Double, threads: Int,
     checkingAfter check: (TableLayout) throws(CellMotionError) -> Void
   ) throws(CellMotionError) -> AppliedUpdate {
+    let prepared = try prepare(
+      update, expectedRowCount: expectedRowCount, minimumHeight: minimumHeight, threads: threads, checkingAfter: check)
+    var recycle = takeIdentifierRecycle()
+    let newIDs = Self.identifiers(after: prepared, threads: threads, recycle: &recycle)
+    return complete(prepared, ids: newIDs, recycle: recycle)
+  }
+
+  /// A batch validated, its layout rebuilt and checked, its identifiers not yet: what
+  /// `prepare`, `identifiers(after:threads:recycle:)` and `complete` pass on. A caller may
+  /// do other work of the batch while the identifiers rebuild (`TableSimulation` with two
+  /// threads): everything here is read-only.
+  struct Prepared {
+    let plan: UpdatePlan
+    let before: TableLayout
+    let after: TableLayout
+    /// Places the animations read from the layout before (nil: a uniform layout's,
+    /// arithmetic).
+    let places: _BeforePlaces?
+    let oldIDs: RowIdentifiers
+    /// For each of the map's fixed rows that is inserted, its identifier.
+    let insertedIDs: [RowID?]
+    let inserted: [(index: Int, id: RowID, animation: RowAnimation)]
+    /// Where the table's fresh identifiers start after the batch.
+    let fresh: Int
+    /// Rows given a new height (height changes and reloads with a height): index before and
+    /// after, by increasing index before.
+    let changedHeights: [(oldIndex: Int, newIndex: Int)]
+    var map: UpdateMap { plan.map }
+  }
+
+  /// The first step of `apply`: validates the batch, rebuilds the heights (in two parts at
+  /// once with two threads), checks the layout after it with `check` and issues the
+  /// inserted rows' identifiers. The rows do not change; on error nothing has.
+  mutating func prepare(
+    _ update: RowUpdate, expectedRowCount: Int?, minimumHeight: Double, threads: Int,
+    checkingAfter check: (TableLayout) throws(CellMotionError) -> Void
+  ) throws(CellMotionError) -> Prepared {
     guard threads == 1 || threads == 2 else {
       throw .outOfRange(field: "threads", value: Double(threads), expected: "1 or 2")
     }
     let plan = try UpdatePlan(update, rows: self, expectedRowCount: expectedRowCount, minimumHeight: minimumHeight)
     // Moved out for the batch, so that this holds its only reference.
-    var recycle = self.recycle
-    self.recycle = (_Recycle(), _Recycle())
-    defer { self.recycle = recycle }
+    var recycle = self.recycle.heights
+    self.recycle.heights = _Recycle()
+    defer { self.recycle.heights = recycle }
     let map = plan.map
     let before = layout
     // Heights after: a row keeps its height unless changed (height changes and reloads name
@@ -345,10 +382,11 @@ public struct TableRows: Sendable, Equatable {
           return from < 0 ? plan.insertionOfFixed[j]!.height : before._height(from)
         }, newHeights: plan.newHeights,
         split: Self.split(before.heightBlocks, map, overrides: plan.newHeights.count, threads: threads),
-        recycle: &recycle.heights)
+        recycle: &recycle)
       after = rebuilt.layout
       places = rebuilt.places
     }
+    try check(after)
     // Fresh identifiers start above every identifier the table or the batch has used.
     var fresh = ids.nextFresh
     var given: [Int] = []
@@ -383,13 +421,36 @@ public struct TableRows: Sendable, Equatable {
       insertedIDs[j] = id
       inserted.append((map.fixed[j], id, insertion.animation))
     }
-    let oldIDs = ids
-    let newIDs: RowIdentifiers =
-      map.fixed.isEmpty && map.removed.isEmpty
-      ? ids
-      : ids.rebuilt(
-        map, fixedValue: { j in insertedIDs[j] ?? oldIDs[map.fixedFrom[j]] }, nextFresh: fresh,
-        split: Self.split(ids.blocks, map, overrides: 0, threads: threads), recycle: &recycle.ids)
+    return Prepared(
+      plan: plan, before: before, after: after, places: places, oldIDs: ids, insertedIDs: insertedIDs,
+      inserted: inserted, fresh: fresh,
+      changedHeights: plan.newHeights.map { (oldIndex: $0.0, newIndex: map._newIndex($0.0)!) })
+  }
+
+  /// The memory the identifiers' next rebuild may build in, moved out (so that the
+  /// rebuild holds its only reference) until `complete` puts it back.
+  mutating func takeIdentifierRecycle() -> _Recycle<_IDLeaf> {
+    defer { recycle.ids = _Recycle() }
+    return recycle.ids
+  }
+
+  /// The second step of `apply`: the identifiers after the prepared batch (in two parts at
+  /// once with two threads, for a large batch).
+  static func identifiers(after p: Prepared, threads: Int, recycle: inout _Recycle<_IDLeaf>) -> RowIdentifiers {
+    let map = p.map
+    if map.fixed.isEmpty && map.removed.isEmpty { return p.oldIDs }
+    let oldIDs = p.oldIDs
+    let insertedIDs = p.insertedIDs
+    return oldIDs.rebuilt(
+      map, fixedValue: { j in insertedIDs[j] ?? oldIDs[map.fixedFrom[j]] }, nextFresh: p.fresh,
+      split: split(oldIDs.blocks, map, overrides: 0, threads: threads), recycle: &recycle)
+  }
+
+  /// The last step of `apply`: the rows become the prepared layout and `newIDs`, the
+  /// identifiers' memory (`recycle`) goes back, and what the batch did is returned.
+  mutating func complete(_ p: Prepared, ids newIDs: RowIdentifiers, recycle: _Recycle<_IDLeaf>) -> AppliedUpdate {
+    let map = p.map
+    let oldIDs = p.oldIDs
     var deleted: [(index: Int, id: RowID, animation: RowAnimation)] = []
     var moved: [(from: Int, to: Int, id: RowID)] = []
     // The removed rows come by increasing index: their identifiers are read with a cursor.
@@ -398,20 +459,20 @@ public struct TableRows: Sendable, Equatable {
       let o = map.removed[q]
       let id = oldIDs.blocks.element(o, cursor: &cursor)
       if map.removedTo[q] < 0 {
-        deleted.append((o, id, plan.removedAnimation[q]!))
+        deleted.append((o, id, p.plan.removedAnimation[q]!))
       } else {
         moved.append((o, map.removedTo[q], id))
       }
     }
-    let reloaded = plan.reloads.map { r in
+    let reloaded = p.plan.reloads.map { r in
       (oldIndex: r.index, newIndex: map._newIndex(r.index)!, id: oldIDs[r.index], animation: r.animation)
     }
-    try check(after)
-    layout = after
+    layout = p.after
     ids = newIDs
+    self.recycle.ids = recycle
     return AppliedUpdate(
-      before: before, after: after, map: map, inserted: inserted, deleted: deleted, reloaded: reloaded, moved: moved,
-      changedHeights: plan.newHeights.map { (oldIndex: $0.0, newIndex: map._newIndex($0.0)!) }, beforePlaces: places)
+      before: p.before, after: p.after, map: map, inserted: p.inserted, deleted: deleted, reloaded: reloaded,
+      moved: moved, changedHeights: p.changedHeights, beforePlaces: p.places)
   }
 
   /// Where a rebuild of `blocks` by `map` is cut in two parts built at once: with two

@@ -72,15 +72,24 @@ struct ActiveBatch: Sendable {
   let fixedHeight: [Double]
 
   init(_ applied: AppliedUpdate, clock: SlideClock) {
-    let map = applied.map
-    let before = applied.before
-    let after = applied.after
+    self.init(
+      map: applied.map, before: applied.before, after: applied.after, changedHeights: applied.changedHeights,
+      places: applied.beforePlaces, clock: clock)
+  }
+
+  /// The batch that took `before` to `after` by `map`, `changedHeights` its rows given a
+  /// new height (index before and after) and `places` what the rebuild read of `before`
+  /// (`AppliedUpdate.beforePlaces`).
+  init(
+    map: UpdateMap, before: TableLayout, after: TableLayout, changedHeights: [(oldIndex: Int, newIndex: Int)],
+    places: _BeforePlaces?, clock: SlideClock
+  ) {
     self.map = map
     self.clock = clock
     // Rows that keep their order and change height, by index after the batch (a segment
     // ends with each).
     var changed: [(row: Int, height: Double)] = []
-    for r in applied.changedHeights where !map._isFixed(r.newIndex) {
+    for r in changedHeights where !map._isFixed(r.newIndex) {
       changed.append((r.newIndex, before._height(r.oldIndex) - after._height(r.newIndex)))
     }
     changed.sort { $0.row < $1.row }
@@ -101,7 +110,7 @@ struct ActiveBatch: Sendable {
     // run's first top before the batch was read while the batch rebuilt the layout).
     var beforeLeaf = 0
     var afterLeaf = 0
-    let runTops = applied.beforePlaces?.runTops
+    let runTops = places?.runTops
     var runIndex = 0
     map.walkRuns(
       run: { o, count in
@@ -134,7 +143,7 @@ struct ActiveBatch: Sendable {
         n += 1
       })
     var heightShift = 0.0
-    for r in applied.changedHeights {
+    for r in changedHeights {
       heightShift = Swift.max(heightShift, abs(before._height(r.oldIndex) - after._height(r.newIndex)))
     }
     maxShift = shift + heightShift
@@ -385,14 +394,22 @@ public struct UpdateAnimations: Sendable {
     batches.contains { $0.clock.end > time } || lastCellEnd > time
   }
 
+  /// The clock of the slides of a batch applied at `time` before its phases' delays
+  /// (`record` sets its start).
+  func slideClock(at time: Double) -> SlideClock {
+    SlideClock(start: time, duration: recipes.timing.moveDuration, curve: recipes.timing.curve)
+  }
+
   /// Adds the animations of a batch applied at `time`: the slides, the row animations of
-  /// the inserted, deleted and reloaded rows, and the moved rows.
+  /// the inserted, deleted and reloaded rows, and the moved rows. `batch`: the batch's
+  /// slides when the caller built them already (`ActiveBatch(map:...clock: slideClock(at:
+  /// time))`, while the identifiers rebuilt), else nil.
   ///
   /// - Complexity: O(k log k + c) for k changed rows and c cells in flight.
-  mutating func record(_ applied: AppliedUpdate, at time: Double) {
+  mutating func record(_ applied: AppliedUpdate, at time: Double, batch built: ActiveBatch? = nil) {
     let timing = recipes.timing
     // The batch's slides; their start waits for the phases before them.
-    var batch = ActiveBatch(applied, clock: SlideClock(start: time, duration: timing.moveDuration, curve: timing.curve))
+    var batch = built ?? ActiveBatch(applied, clock: slideClock(at: time))
     let removes = !applied.deleted.isEmpty
     let changes = !applied.reloaded.isEmpty
     // Something moves when a row that stays changes place or height, or a row is moved.
