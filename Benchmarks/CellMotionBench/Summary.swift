@@ -141,9 +141,11 @@ enum Summary {
         lines.append(session("the same with edge fade and scale on every row, frames", s, firstFrame: false))
       }
       if let u = updates {
+        let threads = u.updateThreads == 1 ? "one thread" : "two threads"
         lines.append(
-          "  batch updates (\(u.insertionsPerBatch) + \(u.deletionsPerBatch) rows): performBatchUpdates median "
-            + "\(f(u.updateCallMillisecondsMedian)) ms, max \(f(u.updateCallMillisecondsMax)) ms")
+          "  batch updates (\(u.insertionsPerBatch) + \(u.deletionsPerBatch) rows, \(threads)): "
+            + "performBatchUpdates median \(f(u.updateCallMillisecondsMedian)) ms, max "
+            + "\(f(u.updateCallMillisecondsMax)) ms")
         lines.append(
           "    animating frames, \(f(u.visibleRowsMedian, 0)) rows visible: median \(f(u.frameMedianMicroseconds, 1)) us "
             + "(\(f(u.frameOverKernel))x kernel), p99 \(f(u.frameP99Microseconds, 1)) us")

@@ -72,7 +72,8 @@ struct UpdateSessionResult: Codable {
     return """
       update session: \(rows) rows, \(f(visibleRowsMedian, 0)) visible (median), \(batches) batches of \
       \(insertionsPerBatch) insertions + \(deletionsPerBatch) deletions spread over the table, at \(Int(rate)) Hz
-        update (updateThreads \(updateThreads)): whole performBatchUpdates median \(f(updateCallMillisecondsMedian, 2)) ms, max \
+        update (updateThreads \(updateThreads)): whole performBatchUpdates median \
+      \(f(updateCallMillisecondsMedian, 2)) ms, max \
       \(f(updateCallMillisecondsMax, 2)) ms (calls \(updateCallMilliseconds.map { f($0, 2) }.joined(separator: ", ")) \
       ms; page faults \(updateCallPageFaults.map(String.init).joined(separator: ", "))); the layout diff alone on \
       a copy of the rows (fresh memory) median \
@@ -203,7 +204,8 @@ enum UpdateSession {
     let frameMedian = Statistics.median(sortedFrames)
     let visibleMedian = Statistics.median(visible.sorted())
     return UpdateSessionResult(
-      rows: rows, updateThreads: threads, rate: rate, batches: batchTimes.count, insertionsPerBatch: perBatch, deletionsPerBatch: perBatch,
+      rows: rows, updateThreads: threads, rate: rate, batches: batchTimes.count, insertionsPerBatch: perBatch,
+      deletionsPerBatch: perBatch,
       visibleRowsMedian: visibleMedian, rowAnimationsDrawnMax: drawnMax,
       layoutDiffMillisecondsMedian: Statistics.median(diff.sorted()), layoutDiffMillisecondsMax: diff.max() ?? 0,
       updateCallMillisecondsMedian: Statistics.median(call.sorted()), updateCallMillisecondsMax: call.max() ?? 0,
@@ -218,7 +220,9 @@ enum UpdateSession {
   /// The update call's cost by table size (1,000 insertions + 1,000 deletions) and by batch
   /// size (1,000,000 rows), and sustained (batches 9-16 of 16, `updateCallSustained`), with
   /// `scaling(rows:perBatch:batches:countingFrom:)`.
-  static func scaling(threads: Int = 1) throws -> (points: [UpdateCallPoint], sustained: UpdateCallPoint, note: String) {
+  static func scaling(threads: Int = 1) throws
+    -> (points: [UpdateCallPoint], sustained: UpdateCallPoint, note: String)
+  {
     let sustained = try scaling(rows: 1_000_000, perBatch: 1000, batches: 16, countingFrom: 8, threads: threads)
     var points: [UpdateCallPoint] = []
     for rows in [100_000, 1_000_000, 4_000_000] {

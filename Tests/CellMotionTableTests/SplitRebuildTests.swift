@@ -78,7 +78,10 @@ struct SplitRebuildTests {
         let oneIDs = rows.ids.blocks.applying(map, fixedValue: fixedID, recycle: &i1)
         // Every kept leaf start of the heights (and of the identifiers), in a sample.
         for (blocks, isHeights) in [(before.blocks.starts, true), (rows.ids.blocks.starts, false)] {
-          let starts = blocks.dropFirst().dropLast().filter { _lowerBound(map.removed, $0) == map.removed.count || map.removed[_lowerBound(map.removed, $0)] != $0 }
+          let starts = blocks.dropFirst().dropLast().filter { o in
+            let q = _lowerBound(map.removed, o)
+            return q == map.removed.count || map.removed[q] != o
+          }
           for o in starts where rng.next() % 4 == 0 || o == starts.first || o == starts.last {
             let cut = map.position(ofKeptRow: o)
             guard cut.new > 0, cut.new < map.newRowCount else { continue }
@@ -118,7 +121,8 @@ struct SplitRebuildTests {
       // Some batches too small to be cut (a few changes), most large enough.
       let changes = batch % 5 == 0 ? 5 : 200 + Int(rng.next() % 600)
       let u = randomBatch(rows: one.rowCount, changes: changes, &rng)
-      if TableRows.split(two.layout.heightBlocks, (try UpdatePlan(u, rows: two, expectedRowCount: nil, minimumHeight: 0)).map, overrides: u.heightChanges.count, threads: 2) != nil {
+      let plan = try UpdatePlan(u, rows: two, expectedRowCount: nil, minimumHeight: 0)
+      if TableRows.split(two.layout.heightBlocks, plan.map, overrides: plan.newHeights.count, threads: 2) != nil {
         split += 1
       }
       let a = try one.apply(u)
@@ -168,12 +172,13 @@ struct SplitRebuildTests {
         let count = one.simulation.layout.rowCount
         let top = one.frame.rows.lowerBound
         var u = randomBatch(rows: count, changes: 400, &rng)
-        var named = Set(u.deletions.map(\.index) + u.reloads.map(\.index) + u.moves.map(\.from) + u.heightChanges.map(\.index))
+        var named = Set(u.deletions.map(\.index) + u.moves.map(\.from) + u.heightChanges.map(\.index))
         for r in [top + 2, top + 5, top + 9] where r < count && named.insert(r).inserted {
           u.reloadRows(at: [r], height: 70, with: .fade)
         }
         let plan = try UpdatePlan(u, rows: two.simulation.rows, expectedRowCount: nil, minimumHeight: 0)
-        if TableRows.split(two.simulation.layout.heightBlocks, plan.map, overrides: plan.newHeights.count, threads: 2) != nil {
+        let blocks = two.simulation.layout.heightBlocks
+        if TableRows.split(blocks, plan.map, overrides: plan.newHeights.count, threads: 2) != nil {
           cut += 1
         }
         let a = try one.performBatchUpdates(u, at: t)
@@ -183,7 +188,8 @@ struct SplitRebuildTests {
       try one.step(to: t)
       try two.step(to: t)
       let (f, g) = (one.frame, two.frame)
-      #expect(f.rows == g.rows && f.matrices == g.matrices && f.opacity == g.opacity && f.heights == g.heights, "frame \(n)")
+      #expect(f.rows == g.rows && f.matrices == g.matrices, "frame \(n)")
+      #expect(f.opacity == g.opacity && f.heights == g.heights, "frame \(n)")
       #expect(f.events.updateCells == g.events.updateCells, "frame \(n): update cells")
       #expect(f.extraMatrices == g.extraMatrices && f.extraOpacity == g.extraOpacity, "frame \(n): extra cells")
     }
