@@ -415,12 +415,12 @@ public struct TableSimulation: Sendable {
       update, expectedRowCount: expectedRowCount, minimumHeight: InputLimits.length.lowerBound, threads: updateThreads,
       checkingAfter: { after throws(CellMotionError) in try Self.checkVisibleRows(after, band: band, field: "update") })
     var recycle = rows.takeIdentifierRecycle()
-    let applied: AppliedUpdate
+    var ids: RowIdentifiers? = nil
+    // The batch's slides, when worked out beside the identifiers (else `record` does).
+    var batch: ActiveBatch? = nil
     if updateThreads == 2 {
       // The identifiers rebuild on one thread while the batch's slides are worked out and
       // the display bits moved on the other: each needs only the prepared batch.
-      var ids: RowIdentifiers? = nil
-      var batch: ActiveBatch? = nil
       let clock = updates.slideClock(at: time)
       _bothAtOnce(
         { ids = TableRows.identifiers(after: prepared, threads: 1, recycle: &recycle) },
@@ -430,16 +430,13 @@ public struct TableSimulation: Sendable {
             changedHeights: prepared.changedHeights, places: prepared.places, clock: clock)
           display.applyUpdate(prepared.map)
         })
-      applied = rows.complete(prepared, ids: ids!, recycle: recycle)
-      updates.removeFinished(at: time)
-      updates.record(applied, at: time, batch: batch)
     } else {
-      let ids = TableRows.identifiers(after: prepared, threads: 1, recycle: &recycle)
-      applied = rows.complete(prepared, ids: ids, recycle: recycle)
-      updates.removeFinished(at: time)
-      updates.record(applied, at: time)
-      display.applyUpdate(applied.map)
+      ids = TableRows.identifiers(after: prepared, threads: 1, recycle: &recycle)
+      display.applyUpdate(prepared.map)
     }
+    let applied = rows.complete(prepared, ids: ids!, recycle: recycle)
+    updates.removeFinished(at: time)
+    updates.record(applied, at: time, batch: batch)
     lastTime = time
     return applied
   }

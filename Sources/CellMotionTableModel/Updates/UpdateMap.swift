@@ -171,8 +171,8 @@ public struct UpdateMap: Sendable, Equatable {
     return _MapPosition(old: oldRow, removed: q, fixed: j, new: r + j)
   }
 
-  /// Whether `oldRow` (kept, unchecked) continues the run of the row before it: that row
-  /// is kept too and lands just before it (no fixed row between them).
+  /// Whether the row at `p` (one the update keeps in order) continues the run of the row
+  /// before it: that row is kept too and lands just before it (no fixed row between).
   func continuesRun(_ p: _MapPosition) -> Bool {
     p.old > 0 && p.new > 0 && (p.removed == 0 || removed[p.removed - 1] != p.old - 1)
       && (p.fixed == 0 || fixed[p.fixed - 1] != p.new - 1)
