@@ -10,7 +10,7 @@ import _TestSupport
 @testable import CellMotionTableModel
 
 /// Leaf invariants: counts add up, no empty leaf, explicit leaves at most `max`.
-private func checkLeaves<L: _BlockLeaf>(_ b: _Blocks<L>, _ context: String) {
+func checkLeaves<L: _BlockLeaf>(_ b: _Blocks<L>, _ context: String) {
   #expect(b.starts.count == b.leaves.count + 1 && b.starts[0] == 0, "\(context)")
   for (k, leaf) in b.leaves.enumerated() {
     #expect(leaf.count > 0, "\(context): empty leaf \(k)")

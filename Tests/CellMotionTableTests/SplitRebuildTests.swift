@@ -41,15 +41,6 @@ private func samePlaces(_ a: _BeforePlaces, _ b: _BeforePlaces) -> Bool {
     && zip(a.removed, b.removed).allSatisfy { $0.top == $1.top && $0.height == $1.height }
 }
 
-/// Leaf invariants: counts add up, no empty leaf, explicit leaves at most `max`.
-private func leavesHold<L: _BlockLeaf>(_ b: _Blocks<L>) -> Bool {
-  guard b.starts.count == b.leaves.count + 1, b.starts[0] == 0 else { return false }
-  return b.leaves.indices.allSatisfy { k in
-    let leaf = b.leaves[k]
-    return leaf.count > 0 && (leaf.isRun || leaf.count <= _BlockSize.max) && b.starts[k + 1] - b.starts[k] == leaf.count
-  }
-}
-
 @Suite("Rebuilds in two parts")
 struct SplitRebuildTests {
   @Test("a rebuild cut at any kept leaf start equals the rebuild in one part: heights, identifiers, places read before")
@@ -91,7 +82,7 @@ struct SplitRebuildTests {
               let two = try before.applying(
                 map, fixedHeight: fixedHeight, newHeights: plan.newHeights, split: cut, recycle: &r2)
               #expect(two.layout == one.layout, "\(context)")
-              #expect(leavesHold(two.layout.blocks), "\(context)")
+              checkLeaves(two.layout.blocks, context)
               #expect(samePlaces(two.places, one.places), "\(context): places")
               #expect(two.layout.contentHeight == one.layout.contentHeight, "\(context)")
               for i in stride(from: 0, to: two.layout.rowCount, by: 7) {
@@ -101,7 +92,7 @@ struct SplitRebuildTests {
               var i2 = _Recycle<_IDLeaf>()
               let two = rows.ids.blocks.applying(map, split: cut, fixedValue: fixedID, recycle: &i2)
               #expect(two.elementsEqual(oneIDs), "\(context)")
-              #expect(leavesHold(two), "\(context)")
+              checkLeaves(two, context)
             }
           }
         }
@@ -133,7 +124,8 @@ struct SplitRebuildTests {
       for i in stride(from: 0, to: one.rowCount, by: 97) {
         #expect(try two.layout.rowOffset(i) == one.layout.rowOffset(i), "\(context) row \(i)")
       }
-      #expect(leavesHold(two.layout.blocks) && leavesHold(two.ids.blocks), "\(context)")
+      checkLeaves(two.layout.blocks, context)
+      checkLeaves(two.ids.blocks, context)
       #expect(b.map == a.map, "\(context)")
       #expect(b.inserted.map(\.id) == a.inserted.map(\.id) && b.deleted.map(\.id) == a.deleted.map(\.id), "\(context)")
       #expect(b.moved.map(\.id) == a.moved.map(\.id) && b.reloaded.map(\.id) == a.reloaded.map(\.id), "\(context)")
