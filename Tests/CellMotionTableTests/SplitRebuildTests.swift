@@ -104,13 +104,14 @@ struct SplitRebuildTests {
   @Test("rows updated with two threads equal rows updated with one through random batches, within the memory bound")
   func twoThreadsAsOne() throws {
     var rng = SeededGenerator(seed: 32)
-    let heights = (0..<30_000).map { _ in (rng.uniform(1...120) * 64).rounded() / 64 }
+    // Large enough for two threads (`TableRows.worthTwoThreads`).
+    let heights = (0..<270_000).map { _ in (rng.uniform(1...120) * 64).rounded() / 64 }
     var one = TableRows(layout: try TableLayout(rowHeights: heights))
     var two = one
     var split = 0
     for batch in 0..<Sweep.pick(quick: 12, full: 40) {
       // Some batches too small to be cut (a few changes), most large enough.
-      let changes = batch % 5 == 0 ? 5 : 200 + Int(rng.next() % 600)
+      let changes = batch % 5 == 0 ? 5 : 1000 + Int(rng.next() % 1000)
       let u = randomBatch(rows: one.rowCount, changes: changes, &rng)
       let plan = try UpdatePlan(u, rows: two, expectedRowCount: nil, minimumHeight: 0)
       if TableRows.split(two.layout.heightBlocks, plan.map, overrides: plan.newHeights.count, threads: 2) != nil {
@@ -121,7 +122,7 @@ struct SplitRebuildTests {
       let context = "batch \(batch)"
       #expect(two.layout == one.layout && two.ids == one.ids, "\(context)")
       #expect(two.layout.contentHeight == one.layout.contentHeight, "\(context)")
-      for i in stride(from: 0, to: one.rowCount, by: 97) {
+      for i in stride(from: 0, to: one.rowCount, by: 331) {
         #expect(try two.layout.rowOffset(i) == one.layout.rowOffset(i), "\(context) row \(i)")
       }
       checkLeaves(two.layout.blocks, context)
@@ -144,11 +145,11 @@ struct SplitRebuildTests {
   @Test("an animator whose batch updates use two threads draws the same frames, bit for bit, as one that uses one")
   func twoThreadFrames() throws {
     var rng = SeededGenerator(seed: 2029)
-    let heights = (0..<40_000).map { _ in (rng.uniform(20...120) * 64).rounded() / 64 }
+    let heights = (0..<270_000).map { _ in (rng.uniform(20...120) * 64).rounded() / 64 }
     func animator(threads: Int) throws -> TableAnimator {
       var sim = try TableSimulation(
         layout: try TableLayout(rowHeights: heights), viewportHeight: 4000,
-        scroll: try .constantVelocity(from: 0, velocity: 1500, startTime: 0, limits: 0...3_000_000),
+        scroll: try .constantVelocity(from: 0, velocity: 1500, startTime: 0, limits: 0...18_000_000),
         rule: .firstAppearanceOnly)
       sim.updateThreads = threads
       return try TableAnimator(simulation: sim, recipes: TableRecipes(first: .tipIn), cellWidth: 390, capacity: 512)
@@ -163,7 +164,7 @@ struct SplitRebuildTests {
         // reloads and height changes around the visible rows and across the table.
         let count = one.simulation.layout.rowCount
         let top = one.frame.rows.lowerBound
-        var u = randomBatch(rows: count, changes: 400, &rng)
+        var u = randomBatch(rows: count, changes: 1200, &rng)
         var named = Set(u.deletions.map(\.index) + u.moves.map(\.from) + u.heightChanges.map(\.index))
         for r in [top + 2, top + 5, top + 9] where r < count && named.insert(r).inserted {
           u.reloadRows(at: [r], height: 70, with: .fade)

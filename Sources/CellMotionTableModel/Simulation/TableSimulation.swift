@@ -39,9 +39,10 @@ public struct TableSimulation: Sendable {
   public private(set) var updates: UpdateAnimations
   /// Scratch: the update cells near the band this frame (positions in `updates.cells`).
   var updateHits: [Int] = []
-  /// Threads a batch update may use to rebuild the rows, 1 or 2 (`TableRows.apply`'s
-  /// `threads`: with 2, a large batch builds its heights and identifiers in two parts at
-  /// once). The same rows and animations either way. Default 1: the calling thread only.
+  /// Threads a batch update may use, 1 or 2. With 2, a large batch (`TableRows.apply`'s
+  /// `threads`: 1,024 changed rows or more on 262,144 rows or more) builds its heights in
+  /// two parts at once, then its identifiers while its slides are worked out. The same
+  /// rows, animations and frames either way. Default 1: the calling thread only.
   public var updateThreads = 1
 
   /// A simulation of a table with `layout` in a viewport `viewportHeight` points tall.
@@ -418,7 +419,7 @@ public struct TableSimulation: Sendable {
     var ids: RowIdentifiers? = nil
     // The batch's slides, when worked out beside the identifiers (else `record` does).
     var batch: ActiveBatch? = nil
-    if updateThreads == 2 {
+    if updateThreads == 2, TableRows.worthTwoThreads(prepared.map, overrides: prepared.changedHeights.count) {
       // The identifiers rebuild on one thread while the batch's slides are worked out and
       // the display bits moved on the other: each needs only the prepared batch.
       let clock = updates.slideClock(at: time)

@@ -283,10 +283,11 @@ public struct TableRows: Sendable, Equatable {
   ///     not checked.
   ///   - minimumHeight: the least height in points an inserted or changed row may have
   ///     (`TableSimulation` passes `InputLimits.length.lowerBound`).
-  ///   - threads: 1 or 2. With 2, a large batch (a table of more than a few thousand rows)
-  ///     rebuilds its heights, then its identifiers, in two parts at once, the second on
-  ///     one of Dispatch's threads (`DispatchQueue.concurrentPerform`): the rebuild is
-  ///     bound by memory, and two cores wait on it in parallel. The same rows either way.
+  ///   - threads: 1 or 2. With 2, a large batch (1,024 changed rows or more on 262,144 rows
+  ///     or more) rebuilds its heights, then its identifiers, in two parts at once, the
+  ///     second on one of Dispatch's threads (`DispatchQueue.concurrentPerform`): the
+  ///     rebuild waits on memory, and two cores wait on it in parallel. The same rows
+  ///     either way.
   /// - Returns: what the batch did, for animating it.
   /// - Throws: `CellMotionError.invalidUpdate` naming the broken `UpdateRule` and the entry
   ///   (an index out of range, an index named twice, a row deleted and moved, reloaded and
@@ -476,17 +477,23 @@ public struct TableRows: Sendable, Equatable {
   }
 
   /// Where a rebuild of `blocks` by `map` is cut in two parts built at once: with two
-  /// threads, when the work (about a leaf's copy per changed row, a few words per leaf
-  /// walked) is worth a second thread's start (tens of microseconds); else nil.
+  /// threads, for a batch `worthTwoThreads`; else nil.
   static func split<Leaf>(_ blocks: _Blocks<Leaf>, _ map: UpdateMap, overrides: Int, threads: Int) -> _MapPosition? {
-    guard threads == 2 else { return nil }
-    let changes = map.fixed.count + map.removed.count + overrides
-    guard blocks.leaves.count + 16 * changes >= splitWork else { return nil }
+    guard threads == 2, worthTwoThreads(map, overrides: overrides) else { return nil }
     return blocks.splitPosition(map, overrides: overrides)
   }
 
-  /// The least work (leaves walked + 16 x changed rows) a rebuild is cut in two for.
-  static let splitWork = 4096
+  /// Whether a batch's rebuild is worth a second thread: at least 1,024 changed rows (moved,
+  /// inserted, deleted, given a height) on a table of at least 262,144 rows. The second
+  /// thread pays where the rebuild waits on memory: many leaves copied out of a table
+  /// larger than the caches. Below that, its start (tens of microseconds, twice a call),
+  /// the join and the slabs given out cost more than it saves. Interleaved update
+  /// sessions, two threads over one (medians of per-run ratios): 1,000,000 rows x 200
+  /// changed rows 1.34 (slower), 100,000 x 2,000 0.98, 1,000,000 x 2,000 0.77, 4,000,000 x
+  /// 2,000 0.83, 1,000,000 x 20,000 0.72.
+  static func worthTwoThreads(_ map: UpdateMap, overrides: Int) -> Bool {
+    map.fixed.count + map.removed.count + overrides >= 1024 && map.oldRowCount >= 1 << 18
+  }
 
   /// Rows equal when their identifiers and heights are (and the layouts' representations,
   /// as `TableLayout`'s equality has it).
