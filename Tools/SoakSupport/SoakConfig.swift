@@ -61,10 +61,6 @@ public struct SessionConfig: Sendable, CustomStringConvertible {
   public let resumes: Bool
   /// The kernel's lane width at the start.
   public let lanes: LaneWidth
-  /// Threads a batch update may use (`TableSimulation.updateThreads`): half the sessions
-  /// build their batches in two parts at once, checked by the same invariants. Drawn from
-  /// its own generator, so the seeds' other choices stay as they were.
-  public let updateThreads: Int
   /// Rows expand and collapse (toggles; batch updates are refused), or nil: batch updates.
   public let expansion: ExpansionConfig?
   /// Durations, order and curve of batch-update animations.
@@ -119,8 +115,6 @@ public struct SessionConfig: Sendable, CustomStringConvertible {
     layout = affine ? .affine2D : .transform3D
     resumes = g.next() % 4 != 0
     lanes = g.next() % 2 == 0 ? .simd8 : .simd4
-    var threads = SeededGenerator(seed: seed ^ 0xDE7A_1100_0000_0007)
-    updateThreads = threads.next() % 2 == 0 ? 1 : 2
     // A spring curve stops at its duration (`AnimationCurve.spring`: the value snaps to its
     // end, as UIKit removes the animation), a documented jump. Durations of spring-timed
     // heights, slides and retargets are stretched to the spring's settling time, so the
@@ -248,8 +242,7 @@ public struct SessionConfig: Sendable, CustomStringConvertible {
     s += uniformHeight.map { "uniform \($0) pt" } ?? "varied \(variedHeights.lowerBound)...\(variedHeights.upperBound) pt"
     s += "), viewport \(viewport) pt, overscan \(overscan), width \(cellWidth)/\(tableWidth), rule \(rule)"
     s += ", first \(first.name), repeat \(repeatAppearance?.name ?? "-"), motion \(motion.map { "\($0)" } ?? "recipe's")"
-    s += ", layout \(layout), resumes \(resumes), lanes \(lanes), update threads \(updateThreads), start \(startTime) s"
-    s += ", axis \(axis)"
+    s += ", layout \(layout), resumes \(resumes), lanes \(lanes), start \(startTime) s, axis \(axis)"
     if let e = scrollEffect { s += ", scroll effect \(e.name)" }
     if let e = expansion {
       s += ", expansion \(e.policy) detail \(e.uniformDetail.map { "\($0)" } ?? "per row") heights \(e.heightDuration) s"
@@ -300,10 +293,9 @@ public struct SessionConfig: Sendable, CustomStringConvertible {
     }
     var recipes = RowAnimationRecipes(timing: updateTiming)
     if let c = customRowAnimation { recipes.custom[c.key] = c.recipe }
-    var sim = try TableSimulation(
+    let sim = try TableSimulation(
       layout: rowLayout, viewportHeight: viewport, scroll: .stationary(at: scrollOffset ?? 0), rule: rule,
       expansion: expansionState, overscan: overscan, updateRecipes: recipes)
-    sim.updateThreads = updateThreads
     var a = try TableAnimator(
       simulation: sim, recipes: TableRecipes(first: first, repeatAppearance: repeatAppearance), cellWidth: cellWidth,
       tableWidth: tableWidth, capacity: 256, options: KernelOptions(lanes: lanes), layout: layout, motion: motion,
