@@ -287,30 +287,6 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
     return equal
   }
 
-  /// The sequence after `map` (an applied batch update): the runs of elements that keep
-  /// their order, each fixed row (inserted or moved to) given by `fixedValue(j)` for the
-  /// map's j-th fixed row, then `overrides` (indexes after the update, increasing, each
-  /// once) replacing those rows' elements. Leaves entirely inside a run are shared; the
-  /// others are rebuilt. `visitRun(oldStart, count)` is called for each run just before
-  /// its elements are read (so a caller can read what it needs of the old sequence there
-  /// while it is in cache). Not optional: an optional closure escapes, and the variables
-  /// it captures would be boxed and checked for exclusive access at run time.
-  ///
-  /// - Complexity: O((k + c) log L + (k + c) x `_BlockSize.max` + L) for k changed rows,
-  ///   c overrides and L leaves.
-  func applying(
-    _ map: UpdateMap, fixedValue: (Int) -> Element, overrides: [(index: Int, value: Element)] = [],
-    recycle: inout _Recycle<Leaf>, visitRun: (_ oldStart: Int, _ count: Int) -> Void = { _, _ in }
-  ) -> _Blocks {
-    var builder = _BlockBuilder<Leaf>(
-      editing: self, reservingLeaves: leaves.count + 2 * (map.fixed.count + map.removed.count + overrides.count) + 2,
-      recycle: &recycle)
-    build(
-      map, from: _MapPosition(), to: map.newRowCount, fixedValue: fixedValue, overrides: overrides[...],
-      into: &builder, visitRun: visitRun)
-    return finish(&builder, recycle: &recycle)
-  }
-
   /// `builder`'s sequence, finished; this version's directory goes to `recycle` (the next
   /// batch's, once this version is gone).
   private func finish(_ builder: inout _BlockBuilder<Leaf>, recycle: inout _Recycle<Leaf>) -> _Blocks {
@@ -355,25 +331,44 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
     return nil
   }
 
-  /// `applying(_:fixedValue:overrides:recycle:visitRun:)` built in two parts at once on two
-  /// threads (`_bothAtOnce`), the rows after the update before `split.new` and the others,
-  /// then joined: the same elements. `visitRun(part, oldStart, count)` is called from the
-  /// part's thread (part 0 or 1) for each run of that part, in order within it; a run that
-  /// crosses the split is visited in two pieces, the second starting at `split.old`.
-  /// `fixedValue` is called from both threads and must only read.
+  /// The sequence after `map` (an applied batch update): the runs of elements that keep
+  /// their order, each fixed row (inserted or moved to) given by `fixedValue(j)` for the
+  /// map's j-th fixed row, then `overrides` (indexes after the update, increasing, each
+  /// once) replacing those rows' elements. Leaves entirely inside a run are shared; the
+  /// others are rebuilt. `visitRun(part, oldStart, count)` is called for each run just
+  /// before its elements are read (so a caller can read what it needs of the old sequence
+  /// there while it is in cache). Not optional: an optional closure escapes, and the
+  /// variables it captures would be boxed and checked for exclusive access at run time.
+  ///
+  /// `split` nil: one part (0) on the calling thread. Else two parts built at once on two
+  /// threads (`_bothAtOnce`), the rows after the update before `split.new` (part 0) and
+  /// the others (part 1), then joined: the same elements. `visitRun` is then called from
+  /// the part's thread, in order within the part; a run that crosses the split is visited
+  /// in two pieces, the second starting at `split.old`. `fixedValue` is called from both
+  /// threads and must only read.
+  ///
+  /// - Complexity: O((k + c) log L + (k + c) x `_BlockSize.max` + L) for k changed rows,
+  ///   c overrides and L leaves.
   func applying(
-    _ map: UpdateMap, split: _MapPosition, fixedValue: (Int) -> Element, overrides: [(index: Int, value: Element)] = [],
-    recycle: inout _Recycle<Leaf>, visitRun: (_ part: Int, _ oldStart: Int, _ count: Int) -> Void = { _, _, _ in }
+    _ map: UpdateMap, split: _MapPosition? = nil, fixedValue: (Int) -> Element,
+    overrides: [(index: Int, value: Element)] = [], recycle: inout _Recycle<Leaf>,
+    visitRun: (_ part: Int, _ oldStart: Int, _ count: Int) -> Void = { _, _, _ in }
   ) -> _Blocks {
     let changes = map.fixed.count + map.removed.count + overrides.count
     let reserve = leaves.count + 2 * changes + 2
+    var first = _BlockBuilder<Leaf>(editing: self, reservingLeaves: reserve, recycle: &recycle)
+    guard let split else {
+      build(
+        map, from: _MapPosition(), to: map.newRowCount, fixedValue: fixedValue, overrides: overrides[...],
+        into: &first, visitRun: { visitRun(0, $0, $1) })
+      return finish(&first, recycle: &recycle)
+    }
     let cut = overrides.withUnsafeBufferPointer { o in _partitionPoint(o.count) { o[$0].index >= split.new } }
     // Room for each part: the words a change took last time (else a fresh leaf's), a
     // quarter more, and a slab.
     let perChange = recycle.wordsPerChange ?? Double(Leaf.words(_BlockSize.target))
     func words(_ c: Int) -> Int { Int(Double(c) * perChange * 1.25) + _BlockSize.slab }
     let before = split.removed + split.fixed + cut
-    var first = _BlockBuilder<Leaf>(editing: self, reservingLeaves: reserve, recycle: &recycle)
     // The second part may hold most of the leaves: its array must not grow on its thread
     // (see `splittingOff`).
     var second = first.splittingOff(
@@ -519,8 +514,6 @@ struct _Blocks<Leaf: _BlockLeaf>: Sendable {
 struct _BlockBuilder<Leaf: _BlockLeaf> {
   typealias Element = Leaf.Element
   var leaves: [Leaf] = []
-  /// Elements in `leaves` (their first indexes are summed once, at the end).
-  private var total = 0
   /// The open leaf: its elements so far, at `open[0 ..< openCount]` in slab `openSlab`
   /// (nil: no leaf is open). It has room for `Leaf.words(_BlockSize.max)` words.
   private var open: UnsafeMutablePointer<Element>? = nil
@@ -641,10 +634,7 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
       b += 1
     }
     flush()
-    if b < other.leaves.count {
-      for k in b..<other.leaves.count { total += other.leaves[k].count }
-      leaves.append(contentsOf: other.leaves[b...])
-    }
+    leaves.append(contentsOf: other.leaves[b...])
     other.leaves.removeAll(keepingCapacity: true)
     recycle.partLeaves = other.leaves
     other.leaves = []
@@ -706,7 +696,6 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
 
   private mutating func push(_ leaf: Leaf) {
     leaves.append(leaf)
-    total += leaf.count
   }
 
   /// One element.
@@ -779,7 +768,6 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
       {
         // A small leaf before it (left by the elements before): merge the two.
         leaves.removeLast()
-        total -= last.count
         materialize(last, 0..<last.count)
         materialize(leaf, 0..<leaf.count)
       } else {
@@ -814,7 +802,6 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
     guard !range.isEmpty else { return }
     flush()
     leaves.append(contentsOf: source.leaves[range])
-    total += source.starts[range.upperBound] - source.starts[range.lowerBound]
   }
 
   /// Elements `range` of `leaf` (a run slice stays a run).
@@ -851,7 +838,6 @@ struct _BlockBuilder<Leaf: _BlockLeaf> {
     }
     if let last = leaves.last, last.isRun, Element._run(last.first, last.count) == first {
       leaves[leaves.count - 1] = Leaf(run: last.first, count: last.count + count)
-      total += count
     } else {
       push(Leaf(run: first, count: count))
     }

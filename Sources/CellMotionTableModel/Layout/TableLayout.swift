@@ -306,25 +306,20 @@ public struct TableLayout: Sendable, Equatable, _RowGeometry {
     }
     let runs = map.fixed.count + map.removed.count + 1
     var read = Reader(from: 0, runs: runs, removed: map.removed.count)
-    let built: _Blocks<_HeightLeaf>
-    if let split {
-      var second = Reader(from: split.old, runs: runs / 2 + 2, removed: map.removed.count - split.removed)
-      second.cursor = uniformHeight == nil && split.old < rowCount ? blocks.locate(split.old).leaf : 0
-      built = heightBlocks.applying(
-        map, split: split, fixedValue: fixedHeight, overrides: overrides, recycle: &recycle,
-        visitRun: { part, o, count in
-          if part == 0 { read.visit(self, run: o, count) } else { second.visit(self, run: o, count) }
-        })
-      read.finish(self, upTo: split.old)
+    // The second part's reader (two parts only).
+    var second = split.map { Reader(from: $0.old, runs: runs / 2 + 2, removed: map.removed.count - $0.removed) }
+    if let split, uniformHeight == nil, split.old < rowCount { second?.cursor = blocks.locate(split.old).leaf }
+    let built = heightBlocks.applying(
+      map, split: split, fixedValue: fixedHeight, overrides: overrides, recycle: &recycle,
+      visitRun: { part, o, count in
+        if part == 0 { read.visit(self, run: o, count) } else { second!.visit(self, run: o, count) }
+      })
+    read.finish(self, upTo: split?.old ?? rowCount)
+    if let split, var second {
       second.finish(self, upTo: rowCount)
       // A run the cut went through was visited twice: its first piece's top is its own.
       read.places.runTops += map.continuesRun(split) ? second.places.runTops.dropFirst() : second.places.runTops[...]
       read.places.removed += second.places.removed
-    } else {
-      built = heightBlocks.applying(
-        map, fixedValue: fixedHeight, overrides: overrides, recycle: &recycle,
-        visitRun: { o, count in read.visit(self, run: o, count) })
-      read.finish(self, upTo: rowCount)
     }
     let layout = try TableLayout(checkedBlocks: built, topsIn: &recycle.tops)
     // This layout's offsets: the next batch's, once this layout is gone.

@@ -405,9 +405,7 @@ public struct TableSimulation: Sendable {
     _ update: RowUpdate, at time: Double, expectedRowCount: Int? = nil
   ) throws(CellMotionError) -> AppliedUpdate {
     try checkTimeOrder(time)
-    guard updateThreads == 1 || updateThreads == 2 else {
-      throw .outOfRange(field: "updateThreads", value: Double(updateThreads), expected: "1 or 2")
-    }
+    try TableRows.checkThreads(updateThreads, field: "updateThreads")
     guard expansion == nil else {
       throw .invalidCombination(field: "update", reason: "batch updates of a table with expanding rows are not supported yet")
     }

@@ -190,13 +190,9 @@ public struct RowIdentifiers: Sendable, Equatable, RandomAccessCollection {
     _ map: UpdateMap, fixedValue: (Int) -> RowID, nextFresh fresh: Int, split: _MapPosition? = nil,
     recycle: inout _Recycle<_IDLeaf>
   ) -> RowIdentifiers {
-    let rebuilt =
-      if let split {
-        blocks.applying(map, split: split, fixedValue: fixedValue, recycle: &recycle)
-      } else {
-        blocks.applying(map, fixedValue: fixedValue, recycle: &recycle)
-      }
-    return RowIdentifiers(blocks: rebuilt, nextFresh: Swift.max(nextFresh, fresh))
+    RowIdentifiers(
+      blocks: blocks.applying(map, split: split, fixedValue: fixedValue, recycle: &recycle),
+      nextFresh: Swift.max(nextFresh, fresh))
   }
 
   public static func == (a: RowIdentifiers, b: RowIdentifiers) -> Bool { a.blocks.elementsEqual(b.blocks) }
@@ -349,6 +345,13 @@ public struct TableRows: Sendable, Equatable {
     var map: UpdateMap { plan.map }
   }
 
+  /// Checks a batch update's thread count, 1 or 2; `field` names it in the error.
+  static func checkThreads(_ threads: Int, field: String) throws(CellMotionError) {
+    guard threads == 1 || threads == 2 else {
+      throw .outOfRange(field: field, value: Double(threads), expected: "1 or 2")
+    }
+  }
+
   /// The first step of `apply`: validates the batch, rebuilds the heights (in two parts at
   /// once with two threads), checks the layout after it with `check` and issues the
   /// inserted rows' identifiers. The rows do not change; on error nothing has.
@@ -356,9 +359,7 @@ public struct TableRows: Sendable, Equatable {
     _ update: RowUpdate, expectedRowCount: Int?, minimumHeight: Double, threads: Int,
     checkingAfter check: (TableLayout) throws(CellMotionError) -> Void
   ) throws(CellMotionError) -> Prepared {
-    guard threads == 1 || threads == 2 else {
-      throw .outOfRange(field: "threads", value: Double(threads), expected: "1 or 2")
-    }
+    try Self.checkThreads(threads, field: "threads")
     let plan = try UpdatePlan(update, rows: self, expectedRowCount: expectedRowCount, minimumHeight: minimumHeight)
     // Moved out for the batch, so that this holds its only reference.
     var recycle = self.recycle.heights
