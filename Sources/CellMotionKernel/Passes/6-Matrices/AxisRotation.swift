@@ -196,6 +196,14 @@ extension Kernel {
       default: break
       }
     }
+    // A flip's shape (no translation, the angle near its centre): the same loop with the
+    // axis known and no test per group.
+    if outputs.corners == nil, !ar.translates, ar.centre != nil {
+      if ar.aboutX {
+        return axisFlipBlock(L.self, Yes.self, r, ar, at: b, count: n, progress: progress, inputs: inputs, outputs: outputs)
+      }
+      return axisFlipBlock(L.self, No.self, r, ar, at: b, count: n, progress: progress, inputs: inputs, outputs: outputs)
+    }
     let constant: ConstantRows = ar.aboutX ? .unitRow0 : .unitRow1
     // Whole groups, then the partial group (no tail code in the loop).
     @inline(__always) func group(_ i: Int, lanes: Int) {
@@ -237,16 +245,23 @@ extension Kernel {
     tableWidth: L
   ) -> LaneMatrix<L> {
     let (s, c) = axisSinCos(ar, progress: progress, at: i, height: height, tableWidth: tableWidth)
-    let k = r.m34
     let ax = width * r.anchor.x, ay = height * r.anchor.y
-    let sk = s * k, ck = c * k
-    let z = L(repeating: 0), one = L(repeating: 1)
     if ar.translates {
       return axisRotationTranslated(
         r, ar, progress: progress, at: i, sin: s, cos: c, anchorX: ax, anchorY: ay, height: height,
         tableWidth: tableWidth)
     }
-    if ar.aboutX {
+    return axisRotationEntries(aboutX: ar.aboutX, sin: s, cos: c, m34: r.m34, anchorX: ax, anchorY: ay)
+  }
+
+  /// The entries of `axisRotationGroup` without translation (shown there).
+  @inline(__always)
+  static func axisRotationEntries<L: FloatLanes>(
+    aboutX: Bool, sin s: L, cos c: L, m34 k: Float, anchorX ax: L, anchorY ay: L
+  ) -> LaneMatrix<L> {
+    let sk = s * k, ck = c * k
+    let z = L(repeating: 0), one = L(repeating: 1)
+    if aboutX {
       let w = L.muladd(ay, -sk, one)
       return LaneMatrix((
         one, z, z, z,
@@ -262,6 +277,32 @@ extension Kernel {
       L.muladd(ck, ax, s), ck * ay, c, ck,
       ax * (w - c), ay * (w - 1), ax * s, w
     ))
+  }
+
+  /// `axisRotationBlock` for a rotation without translation whose angle stays near its
+  /// centre (`AxisRotation.centre`: a flip's quarter turn), the axis known to the
+  /// compiler, no corners: the flags `axisRotationGroup` tests per group, tested once.
+  static func axisFlipBlock<L: FloatLanes, AboutX: StaticFlag>(
+    _: L.Type, _: AboutX.Type, _ r: CompiledRecipe, _ ar: AxisRotation, at b: Int, count n: Int,
+    progress: StagedProgress, inputs: KernelInputs, outputs: KernelOutputs
+  ) {
+    let constant: ConstantRows = AboutX.value ? .unitRow0 : .unitRow1
+    let centre = ar.centre.unsafelyUnwrapped
+    let from = L(repeating: ar.from.x), delta = ar.delta.x
+    @inline(__always) func group(_ i: Int, lanes: Int) {
+      let c = b &+ i
+      let (sin, cos) = sincos(L.muladd(progress(ar.part, i) as L, delta, from), nearCentre: centre)
+      let width: L = loadGroup(inputs.width + c, lanes), height: L = loadGroup(inputs.height + c, lanes)
+      let m = axisRotationEntries(
+        aboutX: AboutX.value, sin: sin, cos: cos, m34: r.m34, anchorX: width * r.anchor.x, anchorY: height * r.anchor.y)
+      L.storeMatrices(m, constant: constant, cells: lanes, to: outputs.matrices + 16 &* c)
+    }
+    var i = 0
+    while i &+ L.width <= n {
+      group(i, lanes: L.width)
+      i &+= L.width
+    }
+    if i < n { group(i, lanes: n &- i) }
   }
 
   /// `axisRotationGroup` with translation channels or a shift: Q = R then T(t) (key-path
