@@ -139,8 +139,11 @@ extension VectorMath {
   /// }
   /// return (sin: s, cos: c)
   /// ```
-  @inlinable @inline(__always)
+  @_transparent
   public static func sincos(_ x: SIMD8<Float>) -> (sin: SIMD8<Float>, cos: SIMD8<Float>) {
+    // Transparent rather than `@inline(__always)`: with that the optimiser left it a call
+    // at 17 kernel sites (the spring's progress, rotations, keyframe matrices), its vectors
+    // split into halves for the call (moveUpBounce: 14 instructions a cell in it).
     typealias C = VectorMathConstants
     let magic = SIMD8<Float>(repeating: C.roundMagic)
     // Clamp with selects (NaN lanes pass through): keeps |x * 2/pi| < 2^22 for the

@@ -158,18 +158,30 @@ extension Kernel {
     // The part's fields in locals first (read through the pointer in the loop they were
     // reloaded per group: the stores to `out` might alias them).
     let dur = part.pointee.duration, delay = part.pointee.delay, endLocalTime = part.pointee.endLocalTime
-    var i = 0
-    while i < count {
-      let input: L = loadGroup(clock.input + i, count &- i)
+    @inline(__always) func progress(_ input: L) -> L {
       let (local, inactive) = partLocalTime(
         duration: dur, delay: delay, endLocalTime: endLocalTime, r, clock, input: input)
-      spring.progress(local, duration: dur).replacing(with: L(repeating: 1), where: inactive).store(to: out + i)
-      if let rates {
-        // d(progress)/d(driver), as `partRate` and the spring's x'(t) define it.
-        let (rateLocal, factor) = partRate(duration: dur, delay: delay, r, clock, input: input)
-        (spring.velocity(rateLocal).replacing(with: L(repeating: 0), where: L.ge(rateLocal, L(repeating: dur))) * factor)
-          .store(to: rates + i)
+      return spring.progress(local, duration: dur).replacing(with: L(repeating: 1), where: inactive)
+    }
+    var i = 0
+    // Two loops: the one without rates (every frame that does not ask for velocities)
+    // tests nothing per group, and the stage is small enough to be inlined into the
+    // progress pass (moveUpBounce/simd8 and its affine form: 32.3 -> 29.5 instructions a
+    // cell).
+    guard let rates else {
+      while i < count {
+        progress(loadGroup(clock.input + i, count &- i)).store(to: out + i)
+        i &+= L.width
       }
+      return
+    }
+    while i < count {
+      let input: L = loadGroup(clock.input + i, count &- i)
+      progress(input).store(to: out + i)
+      // d(progress)/d(driver), as `partRate` and the spring's x'(t) define it.
+      let (rateLocal, factor) = partRate(duration: dur, delay: delay, r, clock, input: input)
+      (spring.velocity(rateLocal).replacing(with: L(repeating: 0), where: L.ge(rateLocal, L(repeating: dur))) * factor)
+        .store(to: rates + i)
       i &+= L.width
     }
   }
