@@ -385,7 +385,7 @@ extension Kernel {
       i &+= L.width
     }
     if i < n { group(i, lanes: n &- i) }
-    // (The same loop as `axisRotationBlock`'s and `foldStage`'s: a shared helper taking
+    // (The same loop as `axisRotationBlock`'s, `axisFlipBlock`'s and `foldStage`'s: a shared helper taking
     // `group` as a closure left it a call per group, 15 more instructions per cell.)
   }
 
